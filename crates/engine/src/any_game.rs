@@ -1,0 +1,251 @@
+//! The one enum the server, the command line and the tools use for every variant: moves, positions
+//! and dice as text at the edge, the typed games inside. Matching on an enum keeps each game's
+//! types concrete (no `Box<dyn>`), and adding a game is adding an arm.
+
+use crate::game::{Game, Outcome, Phase, Threat, Threats};
+use crate::notation::NotationError;
+use crate::petteia::{self, Petteia, Size};
+use crate::{Player, Variant};
+use std::fmt;
+
+/// A game of any variant.
+#[derive(Clone, Debug)]
+pub enum AnyGame {
+    Petteia(Petteia),
+}
+
+/// A move of any variant; `Display` gives its canonical notation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AnyMove {
+    Petteia(petteia::Move),
+}
+
+impl fmt::Display for AnyMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AnyMove::Petteia(mv) => mv.fmt(f),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PositionError {
+    #[error("{0} is not supported yet")]
+    Unsupported(Variant),
+    #[error("{0}")]
+    Notation(#[from] NotationError),
+    #[error(transparent)]
+    Roll(#[from] RollError),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MoveError {
+    /// The text is not a move in the variant's notation.
+    #[error(transparent)]
+    Notation(#[from] NotationError),
+    /// A well-formed move that the rules refuse here.
+    #[error("{notation}: {reason}")]
+    Illegal { notation: String, reason: String },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RollError {
+    #[error("{0} is played without dice")]
+    NoDice(Variant),
+    #[error("a roll throws {expected} dice, not {given}")]
+    WrongCount { expected: usize, given: usize },
+    #[error("a die shows 1 to 6, not {0}")]
+    BadFace(u8),
+    #[error("no roll is awaited now")]
+    NotAwaited,
+}
+
+impl AnyGame {
+    /// A new game at the variant's start, `first` to move.
+    pub fn new(variant: Variant, first: Player) -> Result<AnyGame, PositionError> {
+        match variant {
+            Variant::Petteia6 | Variant::Petteia8 => {
+                let size = if variant == Variant::Petteia6 {
+                    Size::Six
+                } else {
+                    Size::Eight
+                };
+                let mut start = petteia::Position::start(size);
+                if first == Player::Second {
+                    start = petteia::Position::new(start.board, first, 0, 1);
+                }
+                Ok(AnyGame::Petteia(Petteia::from_position(start)))
+            }
+            other => Err(PositionError::Unsupported(other)),
+        }
+    }
+
+    /// Reads a position of `variant`; `dice`, where given, is the roll it awaits.
+    pub fn from_position(
+        variant: Variant,
+        text: &str,
+        dice: Option<&[u8]>,
+    ) -> Result<AnyGame, PositionError> {
+        let mut game = match variant {
+            Variant::Petteia6 | Variant::Petteia8 => {
+                let game = Petteia::parse(text)?;
+                let expected = if variant == Variant::Petteia6 {
+                    Size::Six
+                } else {
+                    Size::Eight
+                };
+                if game.size() != expected {
+                    let n = expected.n();
+                    return Err(NotationError::new(format!(
+                        "a {variant} position has {n} ranks of {n} squares; this one has {}",
+                        game.size().n()
+                    ))
+                    .into());
+                }
+                AnyGame::Petteia(game)
+            }
+            other => return Err(PositionError::Unsupported(other)),
+        };
+        if let Some(dice) = dice {
+            game.roll(dice)?;
+        }
+        Ok(game)
+    }
+
+    pub fn variant(&self) -> Variant {
+        match self {
+            AnyGame::Petteia(game) if game.size() == Size::Six => Variant::Petteia6,
+            AnyGame::Petteia(_) => Variant::Petteia8,
+        }
+    }
+
+    /// The position in canonical notation.
+    pub fn position(&self) -> String {
+        match self {
+            AnyGame::Petteia(game) => game.position().to_string(),
+        }
+    }
+
+    pub fn to_move(&self) -> Player {
+        match self {
+            AnyGame::Petteia(game) => game.to_move(),
+        }
+    }
+
+    pub fn phase(&self) -> Phase {
+        match self {
+            AnyGame::Petteia(game) => game.phase(),
+        }
+    }
+
+    pub fn outcome(&self) -> Option<Outcome> {
+        match self.phase() {
+            Phase::Over(outcome) => Some(outcome),
+            _ => None,
+        }
+    }
+
+    /// The legal moves, in the order of their canonical notation.
+    pub fn legal_moves(&self) -> Vec<AnyMove> {
+        let mut moves: Vec<AnyMove> = match self {
+            AnyGame::Petteia(game) => collect(game).into_iter().map(AnyMove::Petteia).collect(),
+        };
+        moves.sort_by_cached_key(|mv| mv.to_string());
+        moves
+    }
+
+    /// Reads a move in the variant's (lenient) notation and checks that it is legal here.
+    pub fn parse_move(&self, text: &str) -> Result<AnyMove, MoveError> {
+        match self {
+            AnyGame::Petteia(game) => match game.parse_move(text)? {
+                Ok(mv) => Ok(AnyMove::Petteia(mv)),
+                Err(illegal) => Err(illegal_move(illegal.mv, illegal.reason)),
+            },
+        }
+    }
+
+    pub fn play(&mut self, mv: AnyMove) -> Result<(), MoveError> {
+        match (self, mv) {
+            (AnyGame::Petteia(game), AnyMove::Petteia(mv)) => game
+                .play(mv)
+                .map_err(|illegal| illegal_move(illegal.mv, illegal.reason)),
+        }
+    }
+
+    /// Reads, checks and plays a move; returns it as played.
+    pub fn play_text(&mut self, text: &str) -> Result<AnyMove, MoveError> {
+        let mv = self.parse_move(text)?;
+        self.play(mv)?;
+        Ok(mv)
+    }
+
+    /// Applies a roll (dice games only, while a roll is awaited).
+    pub fn roll(&mut self, dice: &[u8]) -> Result<(), RollError> {
+        if let Some(&face) = dice.iter().find(|&&d| !(1..=6).contains(&d)) {
+            return Err(RollError::BadFace(face));
+        }
+        match self {
+            AnyGame::Petteia(_) => Err(RollError::NoDice(self.variant())),
+        }
+    }
+
+    /// The dice of the current roll still to be played (empty before the roll and in Petteia).
+    pub fn dice(&self) -> Vec<u8> {
+        match self {
+            AnyGame::Petteia(_) => Vec::new(),
+        }
+    }
+
+    /// The roll that [`AnyGame::from_position`] needs besides the notation to rebuild this state:
+    /// Pente Grammai's notation has no die, so a rolled die travels beside it. `None` elsewhere.
+    pub fn roll_outside_notation(&self) -> Option<Vec<u8>> {
+        match self {
+            AnyGame::Petteia(_) => None,
+        }
+    }
+
+    /// A move the server plays by itself because it holds no choice: the only legal move when it is
+    /// a pass (Pente Grammai) or the decline of bonus dice none of which can be played (Duodecim).
+    pub fn automatic_move(&self) -> Option<AnyMove> {
+        match self {
+            AnyGame::Petteia(_) => None,
+        }
+    }
+
+    /// Each player's pieces that the opponent could take with its next move.
+    pub fn threats(&self) -> Threats {
+        match self {
+            AnyGame::Petteia(game) => Player::BOTH.map(|player| {
+                petteia::squares(game.threatened(player))
+                    .map(|sq| Threat {
+                        place: sq.to_string(),
+                        odds: None,
+                    })
+                    .collect()
+            }),
+        }
+    }
+}
+
+fn collect<G: Game>(game: &G) -> Vec<G::Move> {
+    let mut moves = Vec::new();
+    game.legal_moves(&mut moves);
+    moves
+}
+
+fn illegal_move(mv: impl fmt::Display, reason: impl fmt::Display) -> MoveError {
+    MoveError::Illegal {
+        notation: mv.to_string(),
+        reason: reason.to_string(),
+    }
+}
+
+impl AnyGame {
+    /// Perft from this game; `dice` are the rolls to apply, in order, whenever one is awaited.
+    pub fn perft(&self, depth: u32, dice: &[u8]) -> Result<u64, RollError> {
+        let _ = dice;
+        match self {
+            AnyGame::Petteia(game) => Ok(crate::perft::perft(game, depth)),
+        }
+    }
+}

@@ -1,0 +1,150 @@
+//! The traits every game implements, and the vocabulary of a game's state.
+//!
+//! `Game` is what search and the server need from any game; `Chance` adds the explicit roll event of
+//! the dice games: a state awaiting a roll lists the possible rolls with their weights, and a roll is
+//! applied like a move. The engine never draws a random number itself.
+
+use crate::Player;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// What the game waits for next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// The player to move must roll (dice games only).
+    AwaitingRoll,
+    /// The player to move must choose one of the legal moves.
+    AwaitingMove,
+    /// The game has ended.
+    Over(Outcome),
+}
+
+/// How a game ended: the winner (`None` for a draw) and why.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Outcome {
+    pub winner: Option<Player>,
+    pub termination: Termination,
+}
+
+impl Outcome {
+    pub fn win(winner: Player, termination: Termination) -> Outcome {
+        Outcome {
+            winner: Some(winner),
+            termination,
+        }
+    }
+
+    pub fn draw(termination: Termination) -> Outcome {
+        Outcome {
+            winner: None,
+            termination,
+        }
+    }
+}
+
+/// Why a game ended. The first group comes from the rules of the board; the second from the
+/// players or their clocks, and is decided by the server.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Termination {
+    /// Petteia: the opponent has at most one piece left.
+    Reduction,
+    /// Petteia: the opponent cannot move.
+    Blockade,
+    /// Petteia: the same position for the third time.
+    Repetition,
+    /// Petteia: 100 plies without a capture.
+    NoCapture,
+    /// Pente Grammai (Schädler, Kidd): all five counters gathered.
+    Gathered,
+    /// Pente Grammai (Perimeter): all five counters on the opponent's setup points.
+    Exchange,
+    /// Duodecim Scripta: all fifteen pieces borne off.
+    BorneOff,
+    /// A safety cap that is not part of any historical rule.
+    MoveLimit,
+    Timeout,
+    Resignation,
+    Agreement,
+    Abandoned,
+}
+
+impl Termination {
+    pub fn name(self) -> &'static str {
+        match self {
+            Termination::Reduction => "reduction",
+            Termination::Blockade => "blockade",
+            Termination::Repetition => "repetition",
+            Termination::NoCapture => "no-capture",
+            Termination::Gathered => "gathered",
+            Termination::Exchange => "exchange",
+            Termination::BorneOff => "borne-off",
+            Termination::MoveLimit => "move-limit",
+            Termination::Timeout => "timeout",
+            Termination::Resignation => "resignation",
+            Termination::Agreement => "agreement",
+            Termination::Abandoned => "abandoned",
+        }
+    }
+}
+
+impl fmt::Display for Termination {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A game: whose turn it is, what it waits for, the legal moves, and playing one.
+pub trait Game: Clone {
+    type Move: Copy + Eq + fmt::Debug + fmt::Display;
+    /// Why a move was refused; its `Display` names the move and the reason ("A1-A6: A6 is occupied").
+    type Illegal: std::error::Error;
+
+    fn to_move(&self) -> Player;
+    fn phase(&self) -> Phase;
+
+    /// Appends the legal moves to `moves` (a buffer the caller reuses); none unless the phase is
+    /// `AwaitingMove`.
+    fn legal_moves(&self, moves: &mut Vec<Self::Move>);
+
+    /// Plays `mv` if it is legal; otherwise says why and leaves the game unchanged.
+    fn play(&mut self, mv: Self::Move) -> Result<(), Self::Illegal>;
+
+    fn outcome(&self) -> Option<Outcome> {
+        match self.phase() {
+            Phase::Over(outcome) => Some(outcome),
+            _ => None,
+        }
+    }
+}
+
+/// The chance extension of the dice games: a roll is an explicit event.
+pub trait Chance: Game {
+    /// How many dice one roll throws.
+    const DICE_PER_ROLL: usize;
+
+    /// Every distinct roll with its weight (how many of the 6^n ordered throws give it), so that
+    /// search can average over them. The dice of a roll are listed in ascending order.
+    fn roll_outcomes(&self) -> &'static [(&'static [u8], u32)];
+
+    /// Applies a roll; only legal while the phase is `AwaitingRoll`.
+    fn roll(&mut self, dice: &[u8]) -> Result<(), crate::RollError>;
+}
+
+/// The chance that a piece is hit next turn: `hits` of the `of` equally likely rolls hit it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Odds {
+    pub hits: u32,
+    pub of: u32,
+}
+
+/// A piece the opponent could take with its next move, and, in dice games, the odds of it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Threat {
+    /// The square, point or cell in the game's notation.
+    pub place: String,
+    pub odds: Option<Odds>,
+}
+
+/// The threatened pieces of each player, indexed by [`Player::index`].
+pub type Threats = [Vec<Threat>; 2];

@@ -1,0 +1,344 @@
+//! Petteia (RULES.md §1): rook moves on a 6×6 or 8×8 board, custodial capture, and the end checks
+//! in their stated order. The game keeps the hashes of the positions since the last capture, which
+//! is all the history threefold repetition needs (a capture is irreversible).
+
+mod board;
+mod notation;
+
+pub use board::{Bitboard, Board, Size, Square, squares};
+pub use notation::MoveText;
+
+use crate::game::{Game, Outcome, Phase, Termination};
+use crate::notation::NotationError;
+use crate::{Player, zobrist};
+use std::fmt;
+
+/// No-capture plies after which the game is drawn.
+pub const NO_CAPTURE_LIMIT: u32 = 100;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Move {
+    pub from: Square,
+    pub to: Square,
+}
+
+/// A position as its notation states it: the board, the side to move and the two counters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Position {
+    pub board: Board,
+    pub to_move: Player,
+    /// Consecutive plies without a capture.
+    pub quiet_plies: u32,
+    /// Goes up after each move by the second player (Dark).
+    pub move_number: u32,
+    hash: u64,
+}
+
+const PIECE_KEYS: [u64; 128] = zobrist::keys(0x7e77_e1a0);
+const SECOND_TO_MOVE_KEY: u64 = zobrist::splitmix64(0x7e77_e1a1);
+
+impl Position {
+    pub fn new(board: Board, to_move: Player, quiet_plies: u32, move_number: u32) -> Position {
+        let mut hash = if to_move == Player::Second {
+            SECOND_TO_MOVE_KEY
+        } else {
+            0
+        };
+        for player in Player::BOTH {
+            for sq in squares(board.of(player)) {
+                hash ^= piece_key(player, sq);
+            }
+        }
+        Position {
+            board,
+            to_move,
+            quiet_plies,
+            move_number,
+            hash,
+        }
+    }
+
+    pub fn start(size: Size) -> Position {
+        Position::new(Board::start(size), Player::First, 0, 1)
+    }
+
+    /// A hash of the board and the side to move: what threefold repetition compares.
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+}
+
+fn piece_key(player: Player, square: Square) -> u64 {
+    PIECE_KEYS[player.index() * 64 + square.bit().trailing_zeros() as usize]
+}
+
+/// Why a move is illegal.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Reason {
+    GameOver,
+    Empty(Square),
+    NotYours(Square),
+    Stays,
+    NotStraight,
+    OffBoard(Square),
+    Occupied(Square),
+    Blocked(Square),
+    WrongCaptures {
+        claimed: Vec<Square>,
+        actual: Vec<Square>,
+    },
+}
+
+impl fmt::Display for Reason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let list = |squares: &[Square]| {
+            if squares.is_empty() {
+                "nothing".to_string()
+            } else {
+                squares
+                    .iter()
+                    .map(|s| s.to_string())
+                    .collect::<Vec<_>>()
+                    .join(",")
+            }
+        };
+        match self {
+            Reason::GameOver => write!(f, "the game is over"),
+            Reason::Empty(sq) => write!(f, "{sq} is empty"),
+            Reason::NotYours(sq) => write!(f, "{sq} holds an opponent's piece"),
+            Reason::Stays => write!(f, "a piece must move at least one square"),
+            Reason::NotStraight => {
+                write!(f, "pieces move along a rank or a file, never diagonally")
+            }
+            Reason::OffBoard(sq) => write!(f, "{sq} is off the board"),
+            Reason::Occupied(sq) => write!(f, "{sq} is occupied"),
+            Reason::Blocked(sq) => write!(f, "{sq} is in the way"),
+            Reason::WrongCaptures { claimed, actual } => {
+                write!(
+                    f,
+                    "the move captures {}, not {}",
+                    list(actual),
+                    list(claimed)
+                )
+            }
+        }
+    }
+}
+
+/// A refused move: which one and why ("A1-A6: A6 is occupied").
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{mv}: {reason}")]
+pub struct Illegal {
+    pub mv: Move,
+    pub reason: Reason,
+}
+
+/// A game of Petteia in progress.
+#[derive(Clone, Debug)]
+pub struct Petteia {
+    position: Position,
+    /// Hashes of the positions since the last capture, oldest first, the current one last.
+    history: Vec<u64>,
+    outcome: Option<Outcome>,
+}
+
+impl Petteia {
+    pub fn new(size: Size) -> Petteia {
+        Petteia::from_position(Position::start(size))
+    }
+
+    /// Starts from a position given alone: it is judged as if the side not to move had just moved,
+    /// and, without history, never as a repetition.
+    pub fn from_position(position: Position) -> Petteia {
+        let mut game = Petteia {
+            position,
+            history: vec![position.hash],
+            outcome: None,
+        };
+        game.outcome = game.judge(position.to_move.other());
+        game
+    }
+
+    pub fn parse(text: &str) -> Result<Petteia, NotationError> {
+        Position::parse(text).map(Petteia::from_position)
+    }
+
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+
+    pub fn size(&self) -> Size {
+        self.position.board.size
+    }
+
+    /// Reads a move in lenient notation and checks it, including a capture suffix if one is given.
+    pub fn parse_move(&self, text: &str) -> Result<Result<Move, Illegal>, NotationError> {
+        let written = MoveText::parse(text, self.size())?;
+        let mv = written.mv;
+        if let Err(reason) = self.check(mv) {
+            return Ok(Err(Illegal { mv, reason }));
+        }
+        if let Some(mut claimed) = written.claimed_captures {
+            let mut after = self.position.board;
+            let mut actual: Vec<Square> =
+                squares(after.apply(self.position.to_move, mv.from, mv.to)).collect();
+            claimed.sort();
+            claimed.dedup();
+            actual.sort();
+            if claimed != actual {
+                return Ok(Err(Illegal {
+                    mv,
+                    reason: Reason::WrongCaptures { claimed, actual },
+                }));
+            }
+        }
+        Ok(Ok(mv))
+    }
+
+    fn check(&self, mv: Move) -> Result<(), Reason> {
+        let board = &self.position.board;
+        let (from, to) = (mv.from, mv.to);
+        if self.outcome.is_some() {
+            return Err(Reason::GameOver);
+        }
+        if !from.on(board.size) {
+            return Err(Reason::OffBoard(from));
+        }
+        match board.owner(from) {
+            None => return Err(Reason::Empty(from)),
+            Some(owner) if owner != self.position.to_move => return Err(Reason::NotYours(from)),
+            Some(_) => {}
+        }
+        if from == to {
+            return Err(Reason::Stays);
+        }
+        if from.file() != to.file() && from.rank() != to.rank() {
+            return Err(Reason::NotStraight);
+        }
+        if !to.on(board.size) {
+            return Err(Reason::OffBoard(to));
+        }
+        if board.occupied() & to.bit() != 0 {
+            return Err(Reason::Occupied(to));
+        }
+        if board::slides(from, board.blockers()) & to.bit() == 0 {
+            let (df, dr) = (
+                (to.file() as i8 - from.file() as i8).signum(),
+                (to.rank() as i8 - from.rank() as i8).signum(),
+            );
+            let mut at = from;
+            loop {
+                at = Square::new((at.file() as i8 + df) as u8, (at.rank() as i8 + dr) as u8)
+                    .expect("between from and to");
+                if board.occupied() & at.bit() != 0 {
+                    return Err(Reason::Blocked(at));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The end checks of RULES.md §1, in order, after `mover` has moved.
+    fn judge(&self, mover: Player) -> Option<Outcome> {
+        let board = &self.position.board;
+        let opponent = mover.other();
+        if board.of(opponent).count_ones() <= 1 {
+            return Some(Outcome::win(mover, Termination::Reduction));
+        }
+        if !board.can_move(opponent) {
+            return Some(Outcome::win(mover, Termination::Blockade));
+        }
+        let occurrences = self
+            .history
+            .iter()
+            .rev()
+            .step_by(2)
+            .filter(|&&h| h == self.position.hash)
+            .count();
+        if occurrences >= 3 {
+            return Some(Outcome::draw(Termination::Repetition));
+        }
+        if self.position.quiet_plies >= NO_CAPTURE_LIMIT {
+            return Some(Outcome::draw(Termination::NoCapture));
+        }
+        None
+    }
+
+    /// Plays a move already known to be legal (from [`Game::legal_moves`]); returns the captures.
+    fn apply(&mut self, mv: Move) -> Bitboard {
+        let mover = self.position.to_move;
+        let position = &mut self.position;
+        let captured = position.board.apply(mover, mv.from, mv.to);
+        position.hash ^= piece_key(mover, mv.from) ^ piece_key(mover, mv.to) ^ SECOND_TO_MOVE_KEY;
+        for sq in squares(captured) {
+            position.hash ^= piece_key(mover.other(), sq);
+        }
+        position.to_move = mover.other();
+        if mover == Player::Second {
+            position.move_number += 1;
+        }
+        if captured == 0 {
+            position.quiet_plies += 1;
+        } else {
+            position.quiet_plies = 0;
+            self.history.clear();
+        }
+        self.history.push(self.position.hash);
+        self.outcome = self.judge(mover);
+        captured
+    }
+
+    /// The pieces of `player` that the opponent could capture with one move on this board.
+    pub fn threatened(&self, player: Player) -> Bitboard {
+        let board = &self.position.board;
+        let attacker = player.other();
+        let mut threatened = 0;
+        for from in squares(board.of(attacker)) {
+            for to in squares(board::slides(from, board.blockers())) {
+                let mut after = *board;
+                threatened |= after.apply(attacker, from, to);
+            }
+        }
+        threatened
+    }
+}
+
+impl Game for Petteia {
+    type Move = Move;
+    type Illegal = Illegal;
+
+    fn to_move(&self) -> Player {
+        self.position.to_move
+    }
+
+    fn phase(&self) -> Phase {
+        match self.outcome {
+            Some(outcome) => Phase::Over(outcome),
+            None => Phase::AwaitingMove,
+        }
+    }
+
+    fn legal_moves(&self, moves: &mut Vec<Move>) {
+        if self.outcome.is_some() {
+            return;
+        }
+        let board = &self.position.board;
+        let blockers = board.blockers();
+        for from in squares(board.of(self.position.to_move)) {
+            moves.extend(squares(board::slides(from, blockers)).map(|to| Move { from, to }));
+        }
+    }
+
+    fn play(&mut self, mv: Move) -> Result<(), Illegal> {
+        self.check(mv).map_err(|reason| Illegal { mv, reason })?;
+        self.apply(mv);
+        Ok(())
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+}
+
+#[cfg(test)]
+mod tests;

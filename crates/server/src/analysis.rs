@@ -1,0 +1,93 @@
+//! Analysis of a position given alone: its canonical form, the side to move, the legal moves, the
+//! outcome and the threatened pieces. One function serves `ludus analyze` and the HTTP API.
+
+use ludus_engine::{AnyGame, MoveError, Outcome, PositionError, Side, Variant};
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// What `POST /api/v1/analysis` and `ludus analyze` answer (API.md).
+#[derive(Debug, Serialize)]
+pub struct Analysis {
+    pub variant: Variant,
+    pub position: String,
+    pub to_move: Side,
+    pub legal_moves: Vec<String>,
+    pub outcome: Option<OutcomeView>,
+    pub threatened: BTreeMap<Side, Vec<String>>,
+    /// In dice games: for each threatened piece, how many of the equally likely rolls hit it.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub threat_odds: BTreeMap<Side, BTreeMap<String, ludus_engine::Odds>>,
+}
+
+#[derive(Debug, Serialize, PartialEq, Eq)]
+pub struct OutcomeView {
+    pub winner: Option<Side>,
+    pub termination: ludus_engine::Termination,
+}
+
+impl OutcomeView {
+    pub fn new(variant: Variant, outcome: Outcome) -> OutcomeView {
+        OutcomeView {
+            winner: outcome.winner.map(|p| variant.side(p)),
+            termination: outcome.termination,
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum AnalysisError {
+    #[error("position: {0}")]
+    Position(#[from] PositionError),
+    #[error("move {index} ({text:?}): {error}")]
+    Move {
+        index: usize,
+        text: String,
+        error: MoveError,
+    },
+}
+
+/// Reads the position (with the dice it awaits, if any), plays `moves` in order, and analyses the result.
+pub fn analyze(
+    variant: Variant,
+    position: &str,
+    dice: Option<&[u8]>,
+    moves: &[String],
+) -> Result<Analysis, AnalysisError> {
+    let mut game = AnyGame::from_position(variant, position, dice)?;
+    for (index, text) in moves.iter().enumerate() {
+        game.play_text(text).map_err(|error| AnalysisError::Move {
+            index,
+            text: text.clone(),
+            error,
+        })?;
+    }
+    Ok(describe(&game))
+}
+
+pub fn describe(game: &AnyGame) -> Analysis {
+    let variant = game.variant();
+    let threats = game.threats();
+    let mut threatened = BTreeMap::new();
+    let mut threat_odds = BTreeMap::new();
+    for player in ludus_engine::Player::BOTH {
+        let side = variant.side(player);
+        let list = &threats[player.index()];
+        threatened.insert(side, list.iter().map(|t| t.place.clone()).collect());
+        let odds: BTreeMap<String, _> = list
+            .iter()
+            .filter_map(|t| Some((t.place.clone(), t.odds?)))
+            .collect();
+        if !odds.is_empty() {
+            threat_odds.insert(side, odds);
+        }
+    }
+    Analysis {
+        variant,
+        position: game.position(),
+        to_move: variant.side(game.to_move()),
+        legal_moves: game.legal_moves().iter().map(|m| m.to_string()).collect(),
+        outcome: game.outcome().map(|o| OutcomeView::new(variant, o)),
+        threatened,
+        threat_odds,
+    }
+}
