@@ -40,7 +40,7 @@ pub struct Square(u8);
 impl Square {
     /// The square at `file` and `rank` (both from 0), if it lies in the 8×8 frame.
     pub fn new(file: u8, rank: u8) -> Option<Square> {
-        (file < 8 && rank < 8).then_some(Square(rank * 8 + file))
+        (file < 8 && rank < 8).then(|| Square(rank * 8 + file))
     }
 
     pub(crate) fn from_index(index: u32) -> Square {
