@@ -236,10 +236,7 @@ fn naive_perft_confirms_the_engine_to_depth_three() {
         (Variant::Petteia6, "DDD3/6/6/6/1D1D2/2L2L l"),
     ] {
         let game = AnyGame::from_position(variant, position, None).unwrap();
-        let AnyGame::Petteia(petteia) = &game else {
-            unreachable!()
-        };
-        let naive = Naive::from_engine(petteia);
+        let naive = Naive::from_engine(&Petteia::parse(position).unwrap());
         for depth in 1..=3 {
             assert_eq!(
                 game.perft(depth, &[]).unwrap(),
