@@ -1,0 +1,377 @@
+//! Persistence for Ludus: one enum over SQLite and Postgres with runtime queries, and methods that
+//! are domain operations (create a game, redeem an invite, append events, list results).
+//!
+//! The append-only `game_events` table, keyed by `(game_id, seq)`, is the one arbiter of a game's
+//! history: two writers can never both append the same version, and a caller acknowledges a move
+//! only after `append_events` returns. Status changes ride in the same transaction as their event.
+//! The queries are written once: `$n` placeholders and the column types used here mean the same on
+//! both backends, and `on_backend!` expands each body once per pool type.
+
+use sqlx::migrate::Migrator;
+use sqlx::postgres::{PgPool, PgPoolOptions};
+use sqlx::sqlite::{
+    SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,
+};
+use std::str::FromStr;
+use std::time::Duration;
+
+static SQLITE_MIGRATIONS: Migrator = sqlx::migrate!("../../migrations/sqlite");
+static POSTGRES_MIGRATIONS: Migrator = sqlx::migrate!("../../migrations/postgres");
+
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("database: {0}")]
+    Database(#[from] sqlx::Error),
+    #[error("migrations: {0}")]
+    Migrate(#[from] sqlx::migrate::MigrateError),
+    #[error("unsupported database URL {0:?}: use sqlite://… or postgres://…")]
+    UnsupportedUrl(String),
+    /// Another writer appended this version first (or the move id was used before).
+    #[error("conflict: the event was already written")]
+    Conflict,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+#[derive(Clone, Debug)]
+pub enum Store {
+    Sqlite(SqlitePool),
+    Postgres(PgPool),
+}
+
+/// Runs the same body against whichever pool the store holds.
+macro_rules! on_backend {
+    ($store:expr, $pool:ident => $body:expr) => {
+        match $store {
+            Store::Sqlite($pool) => $body,
+            Store::Postgres($pool) => $body,
+        }
+    };
+}
+
+/// A new game's row.
+#[derive(Clone, Debug)]
+pub struct NewGame {
+    pub id: String,
+    pub variant: String,
+    pub mode: String,
+    pub status: String,
+    pub settings: String,
+    pub seat_hashes: [Option<String>; 2],
+    pub invite_hash: Option<String>,
+    pub server_seed: Option<String>,
+    pub commitment: Option<String>,
+    pub creator_entropy: String,
+    pub created_at: i64,
+}
+
+/// A game's row as stored.
+#[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
+pub struct GameRow {
+    pub id: String,
+    pub variant: String,
+    pub mode: String,
+    pub status: String,
+    pub settings: String,
+    pub seat0_hash: Option<String>,
+    pub seat1_hash: Option<String>,
+    pub invite_redeemed: bool,
+    pub server_seed: Option<String>,
+    pub commitment: Option<String>,
+    pub creator_entropy: String,
+    pub joiner_entropy: String,
+    pub created_at: i64,
+    pub finished_at: Option<i64>,
+    pub winner: Option<String>,
+    pub termination: Option<String>,
+}
+
+/// One event of a game's log.
+#[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
+pub struct EventRow {
+    pub seq: i64,
+    pub at: i64,
+    pub body: String,
+    pub move_id: Option<String>,
+}
+
+/// A change of status written with the event that causes it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StatusChange {
+    pub status: String,
+    /// Only change a game whose status is this one (so two writers never both finish a game).
+    pub from: String,
+    pub finished_at: Option<i64>,
+    pub winner: Option<String>,
+    pub termination: Option<String>,
+}
+
+/// How redeeming an invite went.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Redeemed {
+    /// The seat is now the joiner's.
+    Joined {
+        game_id: String,
+    },
+    /// Someone redeemed it first.
+    AlreadyUsed,
+    NotFound,
+}
+
+/// `SELECT <every GameRow column> FROM games <rest>`, as one literal (sqlx refuses built strings).
+macro_rules! select_games {
+    ($rest:literal) => {
+        concat!(
+            "SELECT id, variant, mode, status, settings, seat0_hash, seat1_hash, invite_redeemed, server_seed, ",
+            "commitment, creator_entropy, joiner_entropy, created_at, finished_at, winner, termination FROM games ",
+            $rest
+        )
+    };
+}
+
+/// Appends one event row inside a transaction; a taken version or move id is a `Conflict`.
+macro_rules! insert_event {
+    ($tx:expr, $game_id:expr, $event:expr) => {{
+        let event: &EventRow = $event;
+        let result = sqlx::query(
+            "INSERT INTO game_events (game_id, seq, at, body, move_id) VALUES ($1, $2, $3, $4, $5)",
+        )
+        .bind($game_id)
+        .bind(event.seq)
+        .bind(event.at)
+        .bind(&event.body)
+        .bind(&event.move_id)
+        .execute(&mut *$tx)
+        .await;
+        match result {
+            Ok(_) => {}
+            Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
+                return Err(StoreError::Conflict);
+            }
+            Err(e) => return Err(e.into()),
+        }
+    }};
+}
+
+impl Store {
+    /// Opens `sqlite://path` (created if missing) or `postgres://…`, and runs that backend's migrations.
+    pub async fn connect(url: &str) -> Result<Store, StoreError> {
+        if url.starts_with("sqlite:") {
+            let options = SqliteConnectOptions::from_str(url)?
+                .create_if_missing(true)
+                .journal_mode(SqliteJournalMode::Wal)
+                // With WAL, NORMAL is still durable against a process crash (not a power loss).
+                .synchronous(SqliteSynchronous::Normal)
+                .busy_timeout(Duration::from_secs(5));
+            let pool = SqlitePoolOptions::new()
+                .max_connections(4)
+                .connect_with(options)
+                .await?;
+            SQLITE_MIGRATIONS.run(&pool).await?;
+            Ok(Store::Sqlite(pool))
+        } else if url.starts_with("postgres:") || url.starts_with("postgresql:") {
+            let pool = PgPoolOptions::new()
+                .max_connections(16)
+                .acquire_timeout(Duration::from_secs(10))
+                .connect(url)
+                .await?;
+            POSTGRES_MIGRATIONS.run(&pool).await?;
+            Ok(Store::Postgres(pool))
+        } else {
+            Err(StoreError::UnsupportedUrl(url.chars().take(40).collect()))
+        }
+    }
+
+    pub fn backend(&self) -> Backend {
+        match self {
+            Store::Sqlite(_) => Backend::Sqlite,
+            Store::Postgres(_) => Backend::Postgres,
+        }
+    }
+
+    /// Whether the database answers (for `/readyz`).
+    pub async fn ping(&self) -> Result<(), StoreError> {
+        on_backend!(self, pool => {
+            sqlx::query("SELECT 1").execute(pool).await?;
+        });
+        Ok(())
+    }
+
+    pub async fn close(&self) {
+        on_backend!(self, pool => pool.close().await);
+    }
+
+    /// Inserts a new game with its first events, in one transaction.
+    pub async fn create_game(&self, game: &NewGame, events: &[EventRow]) -> Result<(), StoreError> {
+        on_backend!(self, pool => {
+            let mut tx = pool.begin().await?;
+            sqlx::query(
+                "INSERT INTO games (id, variant, mode, status, settings, seat0_hash, seat1_hash, invite_hash, \
+                 server_seed, commitment, creator_entropy, created_at) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
+            )
+            .bind(&game.id)
+            .bind(&game.variant)
+            .bind(&game.mode)
+            .bind(&game.status)
+            .bind(&game.settings)
+            .bind(&game.seat_hashes[0])
+            .bind(&game.seat_hashes[1])
+            .bind(&game.invite_hash)
+            .bind(&game.server_seed)
+            .bind(&game.commitment)
+            .bind(&game.creator_entropy)
+            .bind(game.created_at)
+            .execute(&mut *tx)
+            .await?;
+            for event in events {
+                insert_event!(tx, &game.id, event);
+            }
+            tx.commit().await?;
+        });
+        Ok(())
+    }
+
+    /// The game an invite belongs to, if any.
+    pub async fn find_invite(&self, invite_hash: &str) -> Result<Option<String>, StoreError> {
+        let id: Option<(String,)> = on_backend!(self, pool => {
+            sqlx::query_as("SELECT id FROM games WHERE invite_hash = $1").bind(invite_hash).fetch_optional(pool).await?
+        });
+        Ok(id.map(|(id,)| id))
+    }
+
+    /// Gives the seat `seat` (0 or 1) of the invite's game to the joiner, once: of two racing joins
+    /// exactly one wins. The joiner's events are written in the same transaction.
+    pub async fn redeem_invite(
+        &self,
+        invite_hash: &str,
+        seat: usize,
+        seat_hash: &str,
+        joiner_entropy: &str,
+        events: &[EventRow],
+    ) -> Result<Redeemed, StoreError> {
+        macro_rules! redeem {
+            ($column:literal) => {
+                concat!(
+                    "UPDATE games SET ", $column, " = $1, joiner_entropy = $2, invite_redeemed = TRUE, status = 'playing' ",
+                    "WHERE invite_hash = $3 AND invite_redeemed = FALSE AND status = 'waiting' RETURNING id"
+                )
+            };
+        }
+        let update = if seat == 0 {
+            redeem!("seat0_hash")
+        } else {
+            redeem!("seat1_hash")
+        };
+        on_backend!(self, pool => {
+            let mut tx = pool.begin().await?;
+            let joined: Option<(String,)> = sqlx::query_as(update)
+                .bind(seat_hash)
+                .bind(joiner_entropy)
+                .bind(invite_hash)
+                .fetch_optional(&mut *tx)
+                .await?;
+            let Some((game_id,)) = joined else {
+                tx.rollback().await?;
+                let exists: Option<(String,)> = sqlx::query_as("SELECT id FROM games WHERE invite_hash = $1")
+                    .bind(invite_hash)
+                    .fetch_optional(pool)
+                    .await?;
+                return Ok(if exists.is_some() { Redeemed::AlreadyUsed } else { Redeemed::NotFound });
+            };
+            for event in events {
+                insert_event!(tx, &game_id, event);
+            }
+            tx.commit().await?;
+            Ok(Redeemed::Joined { game_id })
+        })
+    }
+
+    /// Appends events (and a status change, if any) in one transaction. `Conflict` if a version or
+    /// move id was already written, or the status was no longer `change.from`.
+    pub async fn append_events(
+        &self,
+        game_id: &str,
+        events: &[EventRow],
+        change: Option<&StatusChange>,
+    ) -> Result<(), StoreError> {
+        on_backend!(self, pool => {
+            let mut tx = pool.begin().await?;
+            for event in events {
+                insert_event!(tx, game_id, event);
+            }
+            if let Some(change) = change {
+                let updated = sqlx::query(
+                    "UPDATE games SET status = $1, finished_at = COALESCE($2, finished_at), winner = $3, termination = $4 \
+                     WHERE id = $5 AND status = $6",
+                )
+                .bind(&change.status)
+                .bind(change.finished_at)
+                .bind(&change.winner)
+                .bind(&change.termination)
+                .bind(game_id)
+                .bind(&change.from)
+                .execute(&mut *tx)
+                .await?;
+                if updated.rows_affected() != 1 {
+                    tx.rollback().await?;
+                    return Err(StoreError::Conflict);
+                }
+            }
+            tx.commit().await?;
+        });
+        Ok(())
+    }
+
+    pub async fn load_game(&self, game_id: &str) -> Result<Option<GameRow>, StoreError> {
+        let query = select_games!("WHERE id = $1");
+        Ok(
+            on_backend!(self, pool => sqlx::query_as(query).bind(game_id).fetch_optional(pool).await?),
+        )
+    }
+
+    /// The events after version `since`, in order.
+    pub async fn events_since(
+        &self,
+        game_id: &str,
+        since: i64,
+    ) -> Result<Vec<EventRow>, StoreError> {
+        Ok(on_backend!(self, pool => {
+            sqlx::query_as("SELECT seq, at, body, move_id FROM game_events WHERE game_id = $1 AND seq > $2 ORDER BY seq")
+                .bind(game_id)
+                .bind(since)
+                .fetch_all(pool)
+                .await?
+        }))
+    }
+
+    /// Games with this status, newest first (by end time for finished games, else creation),
+    /// strictly before `before` (milliseconds) when given.
+    pub async fn list_games(
+        &self,
+        status: &str,
+        limit: i64,
+        before: Option<i64>,
+    ) -> Result<Vec<GameRow>, StoreError> {
+        let query = select_games!(
+            "WHERE status = $1 AND COALESCE(finished_at, created_at) < $2 ORDER BY COALESCE(finished_at, created_at) DESC, id LIMIT $3"
+        );
+        Ok(on_backend!(self, pool => {
+            sqlx::query_as(query).bind(status).bind(before.unwrap_or(i64::MAX)).bind(limit).fetch_all(pool).await?
+        }))
+    }
+
+    /// The ids of the games still waiting or being played: what a restart rebuilds.
+    pub async fn games_in_progress(&self) -> Result<Vec<String>, StoreError> {
+        let rows: Vec<(String,)> = on_backend!(self, pool => {
+            sqlx::query_as("SELECT id FROM games WHERE status IN ('waiting', 'playing') ORDER BY created_at")
+                .fetch_all(pool)
+                .await?
+        });
+        Ok(rows.into_iter().map(|(id,)| id).collect())
+    }
+}
