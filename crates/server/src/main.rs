@@ -3,6 +3,7 @@
 use clap::{Parser, Subcommand};
 use ludus_engine::{AnyGame, Variant};
 use ludus_server::analysis;
+use ludus_server::config::{LogFormat, ServeConfig};
 use std::process::ExitCode;
 
 #[derive(Debug, Parser)]
@@ -12,12 +13,17 @@ use std::process::ExitCode;
     about = "Ludus: ancient Greek and Roman board games, online"
 )]
 struct Cli {
+    /// Without a command, `ludus` serves (as `ludus serve`).
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
+    #[command(flatten)]
+    serve: ServeConfig,
 }
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Serve the games and the browser client (the default).
+    Serve,
     /// Print the analysis of a position as JSON: legal moves, outcome, threatened pieces.
     Analyze {
         #[arg(long)]
@@ -65,7 +71,8 @@ fn parse_dice(text: &str) -> Result<Vec<u8>, String> {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    match cli.command {
+    match cli.command.unwrap_or(Command::Serve) {
+        Command::Serve => serve(cli.serve),
         Command::Analyze {
             variant,
             position,
@@ -120,5 +127,52 @@ fn main() -> ExitCode {
                 Err(e) => refuse(format!("--dice: {e}")),
             }
         }
+    }
+}
+
+fn serve(config: ServeConfig) -> ExitCode {
+    init_logging(config.log_format);
+    let runtime = match tokio::runtime::Runtime::new() {
+        Ok(r) => r,
+        Err(e) => return refuse(format!("cannot start the runtime: {e}")),
+    };
+    match runtime.block_on(ludus_server::serve::serve(config, shutdown_signal())) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn init_logging(format: LogFormat) {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info,sqlx=warn,tower_http=warn"));
+    let builder = tracing_subscriber::fmt().with_env_filter(filter);
+    match format {
+        LogFormat::Json => builder.json().init(),
+        LogFormat::Text => builder.init(),
+    }
+}
+
+/// Completes on Ctrl-C or SIGTERM.
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        _ = ctrl_c => {},
+        _ = terminate => {},
     }
 }

@@ -1,0 +1,161 @@
+//! The HTTP and WebSocket API of API.md: routes, the extractors that turn requests into typed
+//! values (refusing bad input with the one error shape), and the application state they share.
+
+mod games;
+pub mod limits;
+mod operations;
+mod socket;
+
+use crate::error::ApiError;
+use crate::game::registry::Registry;
+use crate::metrics::Metrics;
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{DefaultBodyLimit, FromRequest, FromRequestParts, Request};
+use axum::http::request::Parts;
+use axum::routing::{get, post};
+use axum::Router;
+use limits::{AddressLimiter, Rate};
+use serde::de::DeserializeOwned;
+use std::net::{IpAddr, SocketAddr};
+use std::sync::Arc;
+use tokio::sync::watch;
+
+/// The largest request body accepted (413 beyond it).
+pub const MAX_BODY_BYTES: usize = 16 * 1024;
+
+/// Limits of the API a deployment may change.
+#[derive(Clone, Debug)]
+pub struct ApiLimits {
+    pub create_per_minute: u32,
+    pub join_per_minute: u32,
+    /// WebSocket messages per second per connection (twice that as a burst).
+    pub socket_messages_per_second: u32,
+    pub max_socket_message: usize,
+    /// A socket that sends nothing (not even a pong) for this long is closed.
+    pub socket_idle: std::time::Duration,
+}
+
+impl Default for ApiLimits {
+    fn default() -> ApiLimits {
+        ApiLimits {
+            create_per_minute: 30,
+            join_per_minute: 60,
+            socket_messages_per_second: 20,
+            max_socket_message: 4096,
+            socket_idle: std::time::Duration::from_secs(60),
+        }
+    }
+}
+
+/// What every handler shares.
+#[derive(Clone, Debug)]
+pub struct AppState {
+    pub registry: Registry,
+    pub metrics: Arc<Metrics>,
+    /// The base of the links the server hands out (invite, watch, seat).
+    pub public_url: String,
+    pub limits: ApiLimits,
+    create_limiter: Arc<AddressLimiter>,
+    join_limiter: Arc<AddressLimiter>,
+    /// Turns true when the server shuts down: sockets close with a reason.
+    pub shutdown: watch::Receiver<bool>,
+}
+
+impl AppState {
+    pub fn new(registry: Registry, metrics: Arc<Metrics>, public_url: String, limits: ApiLimits, shutdown: watch::Receiver<bool>) -> AppState {
+        AppState {
+            create_limiter: Arc::new(AddressLimiter::new(Rate::per_minute(limits.create_per_minute))),
+            join_limiter: Arc::new(AddressLimiter::new(Rate::per_minute(limits.join_per_minute))),
+            registry,
+            metrics,
+            public_url: public_url.trim_end_matches('/').to_string(),
+            limits,
+            shutdown,
+        }
+    }
+}
+
+pub fn router(state: AppState) -> Router {
+    Router::new()
+        .route("/api/v1/games", post(games::create).get(games::list))
+        .route("/api/v1/games/{id}", get(games::view))
+        .route("/api/v1/games/{id}/moves", post(games::play_move))
+        .route("/api/v1/games/{id}/resign", post(games::resign))
+        .route("/api/v1/games/{id}/draw", post(games::draw))
+        .route("/api/v1/games/{id}/draw/decline", post(games::draw_decline))
+        .route("/api/v1/games/{id}/undo", post(games::undo))
+        .route("/api/v1/games/{id}/abort", post(games::abort))
+        .route("/api/v1/games/{id}/claim", post(games::claim))
+        .route("/api/v1/games/{id}/rematch", post(games::rematch))
+        .route("/api/v1/games/{id}/events", get(games::events))
+        .route("/api/v1/games/{id}/ws", get(socket::upgrade))
+        .route("/api/v1/invites/{invite}/join", post(games::join))
+        .route("/api/v1/variants", get(operations::variants))
+        .route("/api/v1/analysis", post(operations::analysis))
+        .route("/api/v1/analysis/play", post(operations::analysis_play))
+        .route("/healthz", get(operations::healthz))
+        .route("/readyz", get(operations::readyz))
+        .route("/metrics", get(operations::metrics))
+        .route("/api/{*path}", axum::routing::any(operations::api_not_found))
+        .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .with_state(state)
+}
+
+/// A JSON body whose rejections use the API's error shape (400, or 413 when too large).
+#[derive(Debug)]
+pub struct ApiJson<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for ApiJson<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(request: Request, state: &S) -> Result<Self, ApiError> {
+        match axum::Json::<T>::from_request(request, state).await {
+            Ok(axum::Json(value)) => Ok(ApiJson(value)),
+            Err(rejection) => Err(json_rejection(rejection)),
+        }
+    }
+}
+
+fn json_rejection(rejection: JsonRejection) -> ApiError {
+    if rejection.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE {
+        ApiError::TooLarge { limit: MAX_BODY_BYTES }
+    } else {
+        ApiError::BadRequest(rejection.body_text())
+    }
+}
+
+/// The seat token of `Authorization: Bearer <token>`, if the request has one.
+#[derive(Debug)]
+pub struct Bearer(pub Option<String>);
+
+impl<S: Send + Sync> FromRequestParts<S> for Bearer {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, ApiError> {
+        let Some(header) = parts.headers.get(axum::http::header::AUTHORIZATION) else { return Ok(Bearer(None)) };
+        let token = header
+            .to_str()
+            .ok()
+            .and_then(|h| h.strip_prefix("Bearer "))
+            .map(str::trim)
+            .filter(|t| crate::game::token::looks_like_secret(t))
+            .ok_or(ApiError::Unauthorized)?;
+        Ok(Bearer(Some(token.to_string())))
+    }
+}
+
+/// The client's address (loopback when the server runs without connection info, as in tests).
+#[derive(Debug, Clone, Copy)]
+pub struct ClientAddress(pub IpAddr);
+
+impl<S: Send + Sync> FromRequestParts<S> for ClientAddress {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, ApiError> {
+        let address = parts
+            .extensions
+            .get::<axum::extract::ConnectInfo<SocketAddr>>()
+            .map_or(IpAddr::from([127, 0, 0, 1]), |info| info.0.ip());
+        Ok(ClientAddress(address))
+    }
+}

@@ -1,0 +1,80 @@
+//! Endpoints that are not about one game: the variants, analysis, health, readiness and metrics.
+
+use super::{ApiJson, AppState};
+use crate::analysis::{self, AnalysisError};
+use crate::error::ApiError;
+use crate::variants;
+use axum::extract::State;
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use ludus_engine::Variant;
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+pub async fn variants() -> Json<Value> {
+    Json(json!(variants::catalogue()))
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AnalysisBody {
+    variant: String,
+    position: String,
+    #[serde(default)]
+    dice: Option<Vec<u8>>,
+    #[serde(default)]
+    moves: Vec<String>,
+}
+
+fn analyse(body: AnalysisBody, moves_allowed: bool) -> Result<Json<Value>, ApiError> {
+    let variant: Variant = body.variant.parse().map_err(|e: ludus_engine::UnknownVariant| ApiError::BadRequest(e.to_string()))?;
+    if !moves_allowed && !body.moves.is_empty() {
+        return Err(ApiError::BadRequest("moves are played by /api/v1/analysis/play".into()));
+    }
+    if body.moves.len() > 1000 {
+        return Err(ApiError::BadRequest("at most 1000 moves are played in one analysis".into()));
+    }
+    match analysis::analyze(variant, &body.position, body.dice.as_deref(), &body.moves) {
+        Ok(result) => Ok(Json(serde_json::to_value(result).expect("analysis serialises"))),
+        Err(AnalysisError::Position(e)) => Err(ApiError::BadRequest(format!("position: {e}"))),
+        Err(AnalysisError::Move { index, text, error }) => Err(match error {
+            ludus_engine::MoveError::Notation(e) => ApiError::BadRequest(format!("move {index} ({text:?}): {e}")),
+            ludus_engine::MoveError::Illegal { notation, reason } => {
+                ApiError::IllegalMove { notation, reason: format!("move {index}: {reason}") }
+            }
+        }),
+    }
+}
+
+pub async fn analysis(ApiJson(body): ApiJson<AnalysisBody>) -> Result<Json<Value>, ApiError> {
+    analyse(body, false)
+}
+
+pub async fn analysis_play(ApiJson(body): ApiJson<AnalysisBody>) -> Result<Json<Value>, ApiError> {
+    analyse(body, true)
+}
+
+pub async fn healthz() -> Json<Value> {
+    Json(json!({ "status": "ok" }))
+}
+
+pub async fn readyz(State(state): State<AppState>) -> Response {
+    match state.registry.store().ping().await {
+        Ok(()) => Json(json!({ "status": "ready" })).into_response(),
+        Err(error) => {
+            tracing::warn!(%error, "readiness check failed");
+            (StatusCode::SERVICE_UNAVAILABLE, Json(json!({ "status": "unavailable", "database": "unreachable" }))).into_response()
+        }
+    }
+}
+
+pub async fn metrics(State(state): State<AppState>) -> Response {
+    let body = state.metrics.render(state.registry.live_games());
+    ([(header::CONTENT_TYPE, "text/plain; version=0.0.4")], body).into_response()
+}
+
+/// Unknown API paths answer in the API's error shape.
+pub async fn api_not_found() -> ApiError {
+    ApiError::NotFound("route".into())
+}

@@ -1,0 +1,118 @@
+//! The one error shape of the API: `{"error": {"code", "message", ...}}` with a fitting status.
+//! Every layer's errors are mapped here once; bad input never becomes a 500.
+
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use serde_json::{Map, Value, json};
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ApiError {
+    #[error("{0}")]
+    BadRequest(String),
+    #[error("a valid seat token is required")]
+    Unauthorized,
+    #[error("{0}")]
+    Forbidden(String),
+    #[error("it is not your turn")]
+    NotYourTurn,
+    #[error("{0} not found")]
+    NotFound(String),
+    #[error("the game has moved on to version {version}")]
+    Stale { version: u64 },
+    #[error("the seat was taken: the invite has been used")]
+    SeatTaken,
+    #[error("the game is over")]
+    GameOver,
+    #[error("the request is larger than {limit} bytes")]
+    TooLarge { limit: usize },
+    #[error("{notation}: {reason}")]
+    IllegalMove { notation: String, reason: String },
+    #[error("too many requests; try again in {retry_after_ms} ms")]
+    RateLimited { retry_after_ms: u64 },
+    /// The database failed: nothing was changed or acknowledged.
+    #[error("the service is temporarily unavailable")]
+    Unavailable,
+}
+
+impl ApiError {
+    pub fn code(&self) -> &'static str {
+        match self {
+            ApiError::BadRequest(_) => "bad_request",
+            ApiError::Unauthorized => "unauthorized",
+            ApiError::Forbidden(_) => "forbidden",
+            ApiError::NotYourTurn => "not_your_turn",
+            ApiError::NotFound(_) => "not_found",
+            ApiError::Stale { .. } => "stale",
+            ApiError::SeatTaken => "seat_taken",
+            ApiError::GameOver => "game_over",
+            ApiError::TooLarge { .. } => "too_large",
+            ApiError::IllegalMove { .. } => "illegal_move",
+            ApiError::RateLimited { .. } => "rate_limited",
+            ApiError::Unavailable => "unavailable",
+        }
+    }
+
+    pub fn status(&self) -> StatusCode {
+        match self {
+            ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            ApiError::Unauthorized => StatusCode::UNAUTHORIZED,
+            ApiError::Forbidden(_) | ApiError::NotYourTurn => StatusCode::FORBIDDEN,
+            ApiError::NotFound(_) => StatusCode::NOT_FOUND,
+            ApiError::Stale { .. } | ApiError::SeatTaken | ApiError::GameOver => StatusCode::CONFLICT,
+            ApiError::TooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiError::IllegalMove { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+            ApiError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
+        }
+    }
+
+    /// The error object: code, message and the fields its code promises.
+    pub fn body(&self) -> Map<String, Value> {
+        let mut body = Map::new();
+        body.insert("code".into(), json!(self.code()));
+        body.insert("message".into(), json!(self.to_string()));
+        match self {
+            ApiError::Stale { version } => {
+                body.insert("version".into(), json!(version));
+            }
+            ApiError::IllegalMove { notation, reason } => {
+                body.insert("move".into(), json!(notation));
+                body.insert("reason".into(), json!(reason));
+            }
+            ApiError::RateLimited { retry_after_ms } => {
+                body.insert("retry_after_ms".into(), json!(retry_after_ms));
+            }
+            _ => {}
+        }
+        body
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let mut response = (self.status(), axum::Json(json!({ "error": self.body() }))).into_response();
+        if let ApiError::RateLimited { retry_after_ms } = self {
+            let seconds = retry_after_ms.div_ceil(1000).to_string();
+            if let Ok(value) = seconds.parse() {
+                response.headers_mut().insert(axum::http::header::RETRY_AFTER, value);
+            }
+        }
+        response
+    }
+}
+
+impl From<ludus_store::StoreError> for ApiError {
+    fn from(error: ludus_store::StoreError) -> ApiError {
+        tracing::error!(%error, "store failure");
+        ApiError::Unavailable
+    }
+}
+
+impl From<ludus_engine::MoveError> for ApiError {
+    fn from(error: ludus_engine::MoveError) -> ApiError {
+        match error {
+            ludus_engine::MoveError::Notation(e) => ApiError::BadRequest(e.to_string()),
+            ludus_engine::MoveError::Illegal { notation, reason } => ApiError::IllegalMove { notation, reason },
+        }
+    }
+}

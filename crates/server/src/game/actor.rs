@@ -1,0 +1,487 @@
+//! One actor per live game: a tokio task that owns the game's state, its clocks and its broadcast
+//! channel. Commands arrive in order on an mpsc channel; each is checked against the state, its
+//! events are committed to the store, and only then applied, acknowledged and broadcast. Nothing
+//! else writes a game. Subscribing happens inside the actor, so a snapshot and the stream after it
+//! never miss or repeat an event.
+
+use super::event::{GameEvent, VersionedEvent};
+use super::live::LiveGame;
+use super::registry::Shared;
+use super::view::{Presence, Snapshot};
+use super::{Seat, Status};
+use crate::error::ApiError;
+use ludus_engine::Player;
+use ludus_store::{EventRow, Redeemed, StatusChange, StoreError};
+use rand::Rng;
+use serde_json::Value;
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::{broadcast, mpsc, oneshot};
+
+/// An actor with no sockets, no running clock and no command for this long stops; the next
+/// command rebuilds it from the store.
+const IDLE_AFTER: Duration = Duration::from_secs(300);
+/// Events a slow socket may fall behind before it is resynchronised with a snapshot.
+const BROADCAST_CAPACITY: usize = 256;
+/// A bound on automatic follow-ups of one command (rolls, forced passes), against a runaway loop.
+const MAX_FOLLOW_UPS: usize = 64;
+
+/// What a socket receives from its game.
+#[derive(Debug)]
+pub enum Published {
+    Event { event: VersionedEvent, snapshot: Arc<Snapshot> },
+    /// A player connected or left: views change, the version does not.
+    Presence { snapshot: Arc<Snapshot> },
+}
+
+/// A request on behalf of a seat.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Action {
+    Move { text: String, version: u64, id: Option<String> },
+    Resign,
+    Draw,
+    DrawDecline,
+    Undo,
+    Abort,
+    Claim,
+    Rematch,
+}
+
+/// How the actor answered an action.
+#[derive(Debug, Clone)]
+pub struct Acted {
+    /// The version after the action (for a resent move id, after its first answer).
+    pub version: u64,
+    /// The game view for the seat that acted.
+    pub view: Value,
+}
+
+/// A socket's start: who it is, the current view, what it missed, and the stream after that.
+#[derive(Debug)]
+pub struct Subscription {
+    pub seat: Seat,
+    pub snapshot: Arc<Snapshot>,
+    pub missed: Vec<VersionedEvent>,
+    pub events: broadcast::Receiver<Arc<Published>>,
+}
+
+#[derive(Debug)]
+pub enum Command {
+    Subscribe { token_hash: Option<String>, since: Option<u64>, reply: oneshot::Sender<Result<Subscription, ApiError>> },
+    Unsubscribe { seat: Seat },
+    View { token_hash: Option<String>, reply: oneshot::Sender<Result<Value, ApiError>> },
+    Events { since: u64, reply: oneshot::Sender<Vec<VersionedEvent>> },
+    Act { token_hash: Option<String>, action: Action, reply: oneshot::Sender<Result<Acted, ApiError>> },
+    Join { invite_hash: String, seat_hash: String, entropy: String, reply: oneshot::Sender<Result<Player, ApiError>> },
+    ComputerTurn { version: u64 },
+    Stop,
+}
+
+pub struct GameActor {
+    game: LiveGame,
+    seat_hashes: [Option<String>; 2],
+    log: Vec<VersionedEvent>,
+    move_answers: HashMap<String, u64>,
+    snapshot: Arc<Snapshot>,
+    events: broadcast::Sender<Arc<Published>>,
+    presence: Presence,
+    shared: Arc<Shared>,
+    commands: mpsc::Receiver<Command>,
+    me: mpsc::WeakSender<Command>,
+    /// The flag is not raised before this time (a grace period after a restart).
+    flag_not_before: i64,
+}
+
+impl std::fmt::Debug for GameActor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GameActor").field("game", &self.game.id).field("version", &self.game.version).finish()
+    }
+}
+
+/// A game's state rebuilt from its stored row and events.
+#[derive(Debug)]
+pub struct Restored {
+    pub game: LiveGame,
+    pub seat_hashes: [Option<String>; 2],
+    pub log: Vec<VersionedEvent>,
+    pub move_answers: HashMap<String, u64>,
+}
+
+impl GameActor {
+    pub fn spawn(restored: Restored, shared: Arc<Shared>, flag_not_before: i64) -> mpsc::Sender<Command> {
+        let (sender, commands) = mpsc::channel(64);
+        let (events, _) = broadcast::channel(BROADCAST_CAPACITY);
+        let now = shared.clock.now_ms();
+        let actor = GameActor {
+            snapshot: Snapshot::of(&restored.game, Presence { sockets: [0, 0], last_seen: [now, now] }),
+            game: restored.game,
+            seat_hashes: restored.seat_hashes,
+            log: restored.log,
+            move_answers: restored.move_answers,
+            events,
+            presence: Presence { sockets: [0, 0], last_seen: [now, now] },
+            shared,
+            commands,
+            me: sender.downgrade(),
+            flag_not_before,
+        };
+        tokio::spawn(actor.run());
+        sender
+    }
+
+    async fn run(mut self) {
+        self.schedule_computer();
+        loop {
+            let deadline = self.flag_deadline();
+            let idle = self.events.receiver_count() == 0 && deadline.is_none();
+            tokio::select! {
+                command = self.commands.recv() => match command {
+                    None | Some(Command::Stop) => break,
+                    Some(command) => self.handle(command).await,
+                },
+                _ = sleep_until_opt(deadline) => self.raise_flag().await,
+                _ = tokio::time::sleep(IDLE_AFTER), if idle => break,
+            }
+        }
+        self.shared.forget(&self.game.id, &self.me);
+    }
+
+    fn flag_deadline(&self) -> Option<tokio::time::Instant> {
+        if self.game.status != Status::Playing {
+            return None;
+        }
+        let (_, at) = self.game.clocks?.deadline()?;
+        Some(self.shared.clock.instant_at(at.max(self.flag_not_before)))
+    }
+
+    async fn raise_flag(&mut self) {
+        // The timer fired at the deadline; the clock reading may lag it by a rounding.
+        let now = self.shared.clock.now_ms();
+        let due = self.game.clocks.and_then(|c| c.deadline()).map_or(now, |(_, at)| at.max(now));
+        if let Some(event) = self.game.flag_due(due) {
+            if let Err(error) = self.commit(vec![event], None).await {
+                tracing::warn!(game = %self.game.id, %error, "could not record a time-out");
+                // Try again shortly rather than spin.
+                tokio::time::sleep(Duration::from_millis(500)).await;
+            }
+        }
+    }
+
+    /// The seat a token hash speaks for; a token that matches no seat is refused.
+    fn seat(&self, token_hash: Option<&str>) -> Result<Seat, ApiError> {
+        let Some(hash) = token_hash else { return Ok(Seat::Spectator) };
+        let matches = self.seat_hashes.each_ref().map(|h| h.as_deref() == Some(hash));
+        match matches {
+            [true, true] => Ok(Seat::Both),
+            [true, false] => Ok(Seat::Player(Player::First)),
+            [false, true] => Ok(Seat::Player(Player::Second)),
+            [false, false] => Err(ApiError::Unauthorized),
+        }
+    }
+
+    fn view(&self, seat: Seat) -> Value {
+        self.snapshot.render(seat, self.shared.clock.now_ms())
+    }
+
+    /// Notes that `seat` was heard from; a change of who is connected is told to every socket.
+    fn touch(&mut self, seat: Seat, sockets_change: i32) {
+        let Seat::Player(p) = seat else { return };
+        let now = self.shared.clock.now_ms();
+        let mut presence = self.presence;
+        let i = p.index();
+        presence.last_seen[i] = now;
+        presence.sockets[i] = presence.sockets[i].saturating_add_signed(sockets_change);
+        let was_connected = self.presence.gone_for(p, now).is_none() && self.presence.sockets[i] > 0;
+        let is_connected = presence.sockets[i] > 0;
+        self.presence = presence;
+        self.snapshot = self.snapshot.with_presence(presence);
+        if was_connected != is_connected {
+            self.publish(Published::Presence { snapshot: self.snapshot.clone() });
+        }
+    }
+
+    async fn handle(&mut self, command: Command) {
+        match command {
+            Command::Subscribe { token_hash, since, reply } => {
+                let result = self.seat(token_hash.as_deref()).map(|seat| {
+                    self.touch(seat, 1);
+                    Subscription {
+                        seat,
+                        snapshot: self.snapshot.clone(),
+                        missed: since.map(|v| self.events_since(v)).unwrap_or_default(),
+                        events: self.events.subscribe(),
+                    }
+                });
+                let _ = reply.send(result);
+            }
+            Command::Unsubscribe { seat } => self.touch(seat, -1),
+            Command::View { token_hash, reply } => {
+                let _ = reply.send(self.seat(token_hash.as_deref()).map(|seat| self.view(seat)));
+            }
+            Command::Events { since, reply } => {
+                let _ = reply.send(self.events_since(since));
+            }
+            Command::Act { token_hash, action, reply } => {
+                let result = match self.seat(token_hash.as_deref()) {
+                    Ok(seat) => {
+                        self.touch(seat, 0);
+                        self.act(seat, action).await.map(|version| Acted { version, view: self.view(seat) })
+                    }
+                    Err(e) => Err(e),
+                };
+                let _ = reply.send(result);
+            }
+            Command::Join { invite_hash, seat_hash, entropy, reply } => {
+                let _ = reply.send(self.join(invite_hash, seat_hash, entropy).await);
+            }
+            Command::ComputerTurn { version } => self.play_computer(version).await,
+            Command::Stop => {}
+        }
+    }
+
+    fn events_since(&self, since: u64) -> Vec<VersionedEvent> {
+        let from = (since as usize).min(self.log.len());
+        self.log[from..].to_vec()
+    }
+
+    async fn act(&mut self, seat: Seat, action: Action) -> Result<u64, ApiError> {
+        let now = self.shared.clock.now_ms();
+        // A clock that ran out before this request ends the game first.
+        if let Some(flag) = self.game.flag_due(now).filter(|_| now >= self.flag_not_before) {
+            self.commit(vec![flag], None).await?;
+        }
+        let game = &self.game;
+        let events = match action {
+            Action::Move { text, version, id } => {
+                if let Some(&answered) = id.as_ref().and_then(|id| self.move_answers.get(id)) {
+                    return Ok(answered);
+                }
+                if id.as_ref().is_some_and(|id| id.len() > 64) {
+                    return Err(ApiError::BadRequest("a move id has at most 64 characters".into()));
+                }
+                let event = game.decide_move(seat, &text, version, now)?;
+                return self.commit(vec![event], id).await;
+            }
+            Action::Resign => game.decide_resign(seat)?,
+            Action::Draw => game.decide_draw(seat)?,
+            Action::DrawDecline => game.decide_draw_decline(seat)?,
+            Action::Undo => game.decide_undo(seat, now)?,
+            Action::Abort => game.decide_abort(seat)?,
+            Action::Claim => {
+                let Seat::Player(player) = seat else {
+                    return Err(ApiError::Forbidden("only a player of an online game can claim a win".into()));
+                };
+                let needed = if game.clocks.is_some() { self.shared.config.claim_after_timed } else { self.shared.config.claim_after_untimed };
+                game.decide_claim(seat, self.presence.gone_for(player.other(), now), needed.as_millis() as i64)?
+            }
+            Action::Rematch => return self.rematch(seat).await,
+        };
+        self.commit(vec![events], None).await
+    }
+
+    /// Commits `events` and their automatic follow-ups in one transaction, then applies and
+    /// broadcasts them. On a store failure the state is rebuilt from the store: nothing that was
+    /// not committed is ever shown or acknowledged.
+    async fn commit(&mut self, events: Vec<GameEvent>, move_id: Option<String>) -> Result<u64, ApiError> {
+        let now = self.shared.clock.now_ms();
+        let before = self.game.clone();
+        let mut batch = Vec::new();
+        let mut applied = Ok(());
+        for event in events {
+            applied = applied.and_then(|_| self.game.apply(&event, now));
+            batch.push(event);
+        }
+        while applied.is_ok() && batch.len() < MAX_FOLLOW_UPS {
+            let Some(event) = self.game.next_automatic(now) else { break };
+            applied = self.game.apply(&event, now);
+            batch.push(event);
+        }
+        if let Err(error) = applied {
+            tracing::error!(game = %self.game.id, %error, "a decided event did not apply");
+            self.game = before;
+            return Err(ApiError::Unavailable);
+        }
+        let rows: Vec<EventRow> = batch
+            .iter()
+            .enumerate()
+            .map(|(i, event)| EventRow {
+                seq: (before.version + 1 + i as u64) as i64,
+                at: now,
+                body: serde_json::to_string(event).expect("events serialise"),
+                move_id: if i == 0 { move_id.clone() } else { None },
+            })
+            .collect();
+        let change = (self.game.status != before.status).then(|| status_change(&before, &self.game, now));
+        let started = std::time::Instant::now();
+        let stored = self.shared.store.append_events(&self.game.id, &rows, change.as_ref()).await;
+        self.shared.metrics.store_latency.observe(started.elapsed());
+        if let Err(error) = stored {
+            self.game = before;
+            return Err(match error {
+                StoreError::Conflict => {
+                    // Another writer got there first: catch up from the store.
+                    self.reload().await;
+                    ApiError::Stale { version: self.game.version }
+                }
+                other => ApiError::from(other),
+            });
+        }
+        self.record(batch, before.version, now, move_id);
+        Ok(self.game.version)
+    }
+
+    /// Adds committed events to the log and tells every subscriber.
+    fn record(&mut self, batch: Vec<GameEvent>, before: u64, now: i64, move_id: Option<String>) {
+        self.snapshot = Snapshot::of(&self.game, self.presence);
+        if let Some(id) = move_id {
+            self.move_answers.insert(id, before + 1);
+        }
+        for (i, event) in batch.into_iter().enumerate() {
+            let event = VersionedEvent { version: before + 1 + i as u64, at: now, event };
+            self.log.push(event.clone());
+            self.publish(Published::Event { event, snapshot: self.snapshot.clone() });
+        }
+        self.schedule_computer();
+    }
+
+    fn publish(&self, item: Published) {
+        // No receivers is fine: nobody is watching.
+        let _ = self.events.send(Arc::new(item));
+    }
+
+    async fn reload(&mut self) {
+        match self.shared.restore(&self.game.id).await {
+            Ok(Some(restored)) => {
+                self.game = restored.game;
+                self.seat_hashes = restored.seat_hashes;
+                self.log = restored.log;
+                self.move_answers = restored.move_answers;
+                self.snapshot = Snapshot::of(&self.game, self.presence);
+                self.publish(Published::Presence { snapshot: self.snapshot.clone() });
+            }
+            Ok(None) | Err(_) => tracing::error!(game = %self.game.id, "could not reload the game from the store"),
+        }
+    }
+
+    async fn join(&mut self, invite_hash: String, seat_hash: String, entropy: String) -> Result<Player, ApiError> {
+        if self.game.status != Status::Waiting {
+            return Err(ApiError::SeatTaken);
+        }
+        let now = self.shared.clock.now_ms();
+        let joiner = self.game.creator().other();
+        let before = self.game.clone();
+        self.game.joiner_entropy = entropy.clone();
+        let mut batch = Vec::new();
+        for event in self.game.decide_join() {
+            self.game.apply(&event, now).map_err(|_| ApiError::Unavailable)?;
+            batch.push(event);
+        }
+        while batch.len() < MAX_FOLLOW_UPS {
+            let Some(event) = self.game.next_automatic(now) else { break };
+            self.game.apply(&event, now).map_err(|_| ApiError::Unavailable)?;
+            batch.push(event);
+        }
+        let rows: Vec<EventRow> = batch
+            .iter()
+            .enumerate()
+            .map(|(i, e)| EventRow {
+                seq: (before.version + 1 + i as u64) as i64,
+                at: now,
+                body: serde_json::to_string(e).expect("events serialise"),
+                move_id: None,
+            })
+            .collect();
+        match self.shared.store.redeem_invite(&invite_hash, joiner.index(), &seat_hash, &entropy, &rows).await {
+            Ok(Redeemed::Joined { .. }) => {
+                self.seat_hashes[joiner.index()] = Some(seat_hash);
+                self.presence.last_seen[joiner.index()] = now;
+                self.presence.last_seen[joiner.other().index()] = now;
+                self.record(batch, before.version, now, None);
+                Ok(joiner)
+            }
+            Ok(Redeemed::AlreadyUsed) => {
+                self.game = before;
+                self.reload().await;
+                Err(ApiError::SeatTaken)
+            }
+            Ok(Redeemed::NotFound) => {
+                self.game = before;
+                Err(ApiError::NotFound("invite".into()))
+            }
+            Err(error) => {
+                self.game = before;
+                Err(error.into())
+            }
+        }
+    }
+
+    async fn rematch(&mut self, seat: Seat) -> Result<u64, ApiError> {
+        if seat == Seat::Spectator {
+            return Err(ApiError::Unauthorized);
+        }
+        if !self.game.status.is_over() {
+            return Err(ApiError::Forbidden("a rematch follows a finished game".into()));
+        }
+        if self.game.rematch.is_some() {
+            return Ok(self.game.version);
+        }
+        let id = self.shared.create_rematch(&self.game, &self.seat_hashes).await?;
+        self.commit(vec![GameEvent::Rematch { game_id: id }], None).await
+    }
+
+    /// Asks for the computer's move after a short delay, if the computer is to move.
+    fn schedule_computer(&self) {
+        let Some(computer) = self.game.computer() else { return };
+        if self.game.status != Status::Playing || self.game.engine.to_move() != computer || self.game.engine.legal_moves().is_empty() {
+            return;
+        }
+        let (me, version, delay) = (self.me.clone(), self.game.version, self.shared.config.computer_delay);
+        tokio::spawn(async move {
+            tokio::time::sleep(delay).await;
+            if let Some(me) = me.upgrade() {
+                let _ = me.send(Command::ComputerTurn { version }).await;
+            }
+        });
+    }
+
+    /// The computer's move: until the computer-opponent work lands, a uniformly random legal move.
+    async fn play_computer(&mut self, version: u64) {
+        let Some(computer) = self.game.computer() else { return };
+        if version != self.game.version || self.game.status != Status::Playing || self.game.engine.to_move() != computer {
+            return;
+        }
+        let moves = self.game.engine.legal_moves();
+        if moves.is_empty() {
+            return;
+        }
+        let choice = moves[rand::rng().random_range(0..moves.len())].to_string();
+        let now = self.shared.clock.now_ms();
+        match self.game.decide_move(Seat::Player(computer), &choice, version, now) {
+            Ok(event) => {
+                if let Err(error) = self.commit(vec![event], None).await {
+                    tracing::warn!(game = %self.game.id, %error, "the computer's move was not recorded");
+                    self.schedule_computer();
+                }
+            }
+            Err(error) => tracing::error!(game = %self.game.id, %error, "the computer chose a refused move"),
+        }
+    }
+}
+
+fn status_change(before: &LiveGame, after: &LiveGame, now: i64) -> StatusChange {
+    StatusChange {
+        status: after.status.name().into(),
+        from: before.status.name().into(),
+        finished_at: after.status.is_over().then_some(now),
+        winner: after.result.and_then(|r| r.outcome.winner).map(|p| after.variant.side(p).name().into()),
+        termination: after.result.map(|r| r.outcome.termination.name().into()),
+    }
+}
+
+async fn sleep_until_opt(deadline: Option<tokio::time::Instant>) {
+    match deadline {
+        Some(at) => tokio::time::sleep_until(at).await,
+        None => std::future::pending().await,
+    }
+}

@@ -1,0 +1,78 @@
+//! The one event shape: what the log stores, the WebSocket and the HTTP stream send, and replay
+//! reads. Sides appear by name; a stored event never holds a secret (the server seed appears
+//! only in `finished`, when it is revealed).
+
+use ludus_engine::{Side, Termination};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// Each player's remaining time in milliseconds at the moment of an event.
+pub type ClockReading = BTreeMap<Side, i64>;
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum GameEvent {
+    /// The invited player took the other seat.
+    Joined { side: Side },
+    /// The clocks start; the side to move runs first.
+    ClockStarted { clocks: ClockReading },
+    /// The server rolled the dice for `side` (RULES.md §4).
+    Roll { side: Side, dice: Vec<u8> },
+    Move {
+        side: Side,
+        #[serde(rename = "move")]
+        notation: String,
+        /// Played by the server because it held no choice (a forced pass, a decline of unplayable bonus dice).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        automatic: bool,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        clocks: Option<ClockReading>,
+    },
+    DrawOffered { side: Side },
+    DrawDeclined { side: Side },
+    /// Play went back: only the first `keep` actions (rolls and moves) remain. Time is not given back.
+    Undo {
+        side: Side,
+        keep: usize,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        clocks: Option<ClockReading>,
+    },
+    Finished {
+        winner: Option<Side>,
+        termination: Termination,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        server_seed: Option<String>,
+    },
+    Aborted { side: Option<Side> },
+    /// A new game with the same settings and the sides swapped; the same seat tokens play it.
+    Rematch { game_id: String },
+}
+
+/// An event with its version and time, as clients receive it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct VersionedEvent {
+    pub version: u64,
+    pub at: i64,
+    #[serde(flatten)]
+    pub event: GameEvent,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn events_read_back_from_their_stored_json() {
+        let events = [
+            GameEvent::Move { side: Side::Light, notation: "A1-A2".into(), automatic: false, clocks: None },
+            GameEvent::Roll { side: Side::White, dice: vec![3, 1, 6] },
+            GameEvent::Finished { winner: None, termination: Termination::Agreement, server_seed: None },
+        ];
+        for event in events {
+            let json = serde_json::to_string(&event).unwrap();
+            assert_eq!(serde_json::from_str::<GameEvent>(&json).unwrap(), event);
+        }
+        let json = serde_json::to_value(GameEvent::DrawOffered { side: Side::Dark }).unwrap();
+        assert_eq!(json, serde_json::json!({"kind": "draw_offered", "side": "dark"}));
+    }
+}

@@ -1,0 +1,457 @@
+//! A game's state as the server keeps it: the engine state, the clocks, the seats and the result,
+//! rebuilt from the event log by `apply` and advanced by the `decide_*` functions, which check a
+//! request against that state and return the events it causes. Pure: no I/O, no clock reading
+//! (the time comes in as `now`), so every rule of play can be tested without a server.
+
+use super::clock::GameClocks;
+use super::event::{ClockReading, GameEvent};
+use super::{Mode, Seat, Settings, Status};
+use crate::error::ApiError;
+use ludus_engine::dice::{ServerSeed, Seed};
+use ludus_engine::{AnyGame, AnyMove, FirstPlayer, Outcome, Phase, Player, Termination, Variant};
+
+/// A roll or a move, in the order played: what undo truncates and replay re-applies.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Action {
+    Roll(Vec<u8>),
+    Move { player: Player, mv: AnyMove, automatic: bool },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameResult {
+    pub outcome: Outcome,
+    pub finished_at: i64,
+}
+
+/// What a game is created with (already validated).
+#[derive(Clone, Debug)]
+pub struct Creation {
+    pub id: String,
+    pub variant: Variant,
+    pub mode: Mode,
+    pub settings: Settings,
+    pub server_seed: ServerSeed,
+    pub creator_entropy: String,
+    pub created_at: i64,
+    /// Both seats are filled at creation (computer and local games, rematches): play starts now.
+    pub seated: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct LiveGame {
+    pub id: String,
+    pub variant: Variant,
+    pub mode: Mode,
+    pub settings: Settings,
+    pub status: Status,
+    pub created_at: i64,
+    pub server_seed: ServerSeed,
+    pub creator_entropy: String,
+    pub joiner_entropy: String,
+    /// The dice seed, once both players' entropy is in (dice games).
+    seed: Option<Seed>,
+    pub engine: AnyGame,
+    pub actions: Vec<Action>,
+    /// Dice thrown by the retained rolls: the index of the next die (so undo never re-rolls).
+    dice_thrown: u64,
+    pub clocks: Option<GameClocks>,
+    pub draw_offer: Option<Player>,
+    pub result: Option<GameResult>,
+    pub rematch: Option<String>,
+    /// The number of events applied: the game's version.
+    pub version: u64,
+}
+
+impl LiveGame {
+    /// A new game; it starts at once when both seats are filled, else it waits for the invitee.
+    pub fn new(creation: Creation) -> LiveGame {
+        let Creation { id, variant, mode, settings, server_seed, creator_entropy, created_at, seated } = creation;
+        let mut game = LiveGame {
+            id,
+            variant,
+            mode,
+            clocks: settings.clock.map(GameClocks::new),
+            settings,
+            status: Status::Waiting,
+            created_at,
+            server_seed,
+            creator_entropy,
+            joiner_entropy: String::new(),
+            seed: None,
+            engine: AnyGame::new(variant, Player::First).expect("every served variant is supported"),
+            actions: Vec::new(),
+            dice_thrown: 0,
+            draw_offer: None,
+            result: None,
+            rematch: None,
+            version: 0,
+        };
+        if seated {
+            game.start(String::new());
+        }
+        game
+    }
+
+    /// Both seats are filled: the seed and the first player are known and play begins.
+    fn start(&mut self, joiner_entropy: String) {
+        self.status = Status::Playing;
+        let seed = self.server_seed.game_seed(&self.creator_entropy, &joiner_entropy);
+        self.joiner_entropy = joiner_entropy;
+        let first = match self.variant.first_player() {
+            FirstPlayer::Fixed(player) => player,
+            FirstPlayer::DrawnFromSeed => seed.first_player(),
+        };
+        self.seed = Some(seed);
+        self.engine = AnyGame::new(self.variant, first).expect("every served variant is supported");
+    }
+
+    /// Who moves first (known once play has begun).
+    pub fn first_player(&self) -> Player {
+        match (self.variant.first_player(), self.seed) {
+            (FirstPlayer::Fixed(player), _) => player,
+            (FirstPlayer::DrawnFromSeed, Some(seed)) => seed.first_player(),
+            (FirstPlayer::DrawnFromSeed, None) => Player::First,
+        }
+    }
+
+    /// The seed, revealed only once the game is over (whoever knew it could foresee every die).
+    pub fn revealed_seed(&self) -> Option<Seed> {
+        if self.status.is_over() { self.seed } else { None }
+    }
+
+    pub fn creator(&self) -> Player {
+        self.settings.creator.0
+    }
+
+    /// The player the computer plays, in computer games.
+    pub fn computer(&self) -> Option<Player> {
+        (self.mode == Mode::Computer).then(|| self.creator().other())
+    }
+
+    pub fn moves(&self) -> impl Iterator<Item = &AnyMove> {
+        self.actions.iter().filter_map(|a| match a {
+            Action::Move { mv, .. } => Some(mv),
+            Action::Roll(_) => None,
+        })
+    }
+
+    /// Whether a person has moved yet (abort is allowed until then).
+    pub fn has_human_move(&self) -> bool {
+        self.actions.iter().any(|a| matches!(a, Action::Move { automatic: false, player, .. } if Some(*player) != self.computer()))
+    }
+
+    fn reading_of(&self, clocks: &GameClocks, now: i64) -> ClockReading {
+        let remaining = clocks.read(now);
+        Player::BOTH.iter().map(|&p| (self.variant.side(p), remaining[p.index()])).collect()
+    }
+
+    /// The clocks as they stand at `now`, while they run.
+    fn reading(&self, now: i64) -> Option<ClockReading> {
+        self.clocks.filter(|c| c.running.is_some()).map(|c| self.reading_of(&c, now))
+    }
+
+    /// The reading to store with `mv` by the player to move: charged up to `now`, plus the
+    /// increment when the move ends the turn (a Duodecim turn is several moves).
+    fn reading_after(&self, mv: AnyMove, now: i64) -> Result<Option<ClockReading>, ApiError> {
+        let Some(mut clocks) = self.clocks.filter(|c| c.running.is_some()) else {
+            return Ok(None);
+        };
+        let mover = self.engine.to_move();
+        clocks.switch(now, Some(mover));
+        let mut after = self.engine.clone();
+        after.play(mv)?;
+        if after.to_move() != mover || after.outcome().is_some() {
+            clocks.add_increment(mover);
+        }
+        Ok(Some(self.reading_of(&clocks, now)))
+    }
+
+    fn set_reading(&mut self, reading: &ClockReading, at: i64) {
+        let running = self.clocks_running().then(|| self.engine.to_move());
+        if let Some(clocks) = &mut self.clocks {
+            for player in Player::BOTH {
+                if let Some(&ms) = reading.get(&self.variant.side(player)) {
+                    clocks.remaining[player.index()] = ms;
+                }
+            }
+            clocks.running = running;
+            clocks.since = at;
+        }
+    }
+
+    /// Applies one event of the log (replay and live play alike).
+    pub fn apply(&mut self, event: &GameEvent, at: i64) -> Result<(), String> {
+        let side_player = |side| self.variant.player(side).ok_or_else(|| format!("{side} does not play {}", self.variant));
+        match event {
+            GameEvent::Joined { .. } => {
+                let entropy = std::mem::take(&mut self.joiner_entropy);
+                self.start(entropy);
+            }
+            GameEvent::ClockStarted { clocks } => {
+                if let Some(c) = &mut self.clocks {
+                    c.running = Some(self.engine.to_move());
+                }
+                self.set_reading(clocks, at);
+            }
+            GameEvent::Roll { dice, .. } => {
+                self.engine.roll(dice).map_err(|e| e.to_string())?;
+                self.dice_thrown += dice.len() as u64;
+                self.actions.push(Action::Roll(dice.clone()));
+            }
+            GameEvent::Move { side, notation, automatic, clocks } => {
+                let player = side_player(*side)?;
+                let mv = self.engine.play_text(notation).map_err(|e| e.to_string())?;
+                self.actions.push(Action::Move { player, mv, automatic: *automatic });
+                self.draw_offer = None;
+                if let Some(reading) = clocks {
+                    self.set_reading(reading, at);
+                }
+            }
+            GameEvent::DrawOffered { side } => self.draw_offer = Some(side_player(*side)?),
+            GameEvent::DrawDeclined { .. } => self.draw_offer = None,
+            GameEvent::Undo { keep, clocks, .. } => {
+                self.replay_actions(*keep)?;
+                self.draw_offer = None;
+                if let Some(reading) = clocks {
+                    self.set_reading(reading, at);
+                }
+            }
+            GameEvent::Finished { winner, termination, .. } => {
+                let winner = winner.map(side_player).transpose()?;
+                self.status = Status::Finished;
+                self.result = Some(GameResult { outcome: Outcome { winner, termination: *termination }, finished_at: at });
+                self.stop_clocks(at);
+            }
+            GameEvent::Aborted { .. } => {
+                self.status = Status::Aborted;
+                self.result = None;
+                self.stop_clocks(at);
+            }
+            GameEvent::Rematch { game_id } => self.rematch = Some(game_id.clone()),
+        }
+        self.version += 1;
+        Ok(())
+    }
+
+    fn stop_clocks(&mut self, at: i64) {
+        if let Some(clocks) = &mut self.clocks {
+            if clocks.running.is_some() {
+                clocks.switch(at, None);
+            }
+        }
+    }
+
+    /// Rebuilds the engine from the first `keep` actions.
+    fn replay_actions(&mut self, keep: usize) -> Result<(), String> {
+        let kept: Vec<Action> = self.actions.iter().take(keep).cloned().collect();
+        self.engine = AnyGame::new(self.variant, self.first_player()).map_err(|e| e.to_string())?;
+        self.actions.clear();
+        self.dice_thrown = 0;
+        for action in kept {
+            match &action {
+                Action::Roll(dice) => {
+                    self.engine.roll(dice).map_err(|e| e.to_string())?;
+                    self.dice_thrown += dice.len() as u64;
+                }
+                Action::Move { mv, .. } => self.engine.play(*mv).map_err(|e| e.to_string())?,
+            }
+            self.actions.push(action);
+        }
+        Ok(())
+    }
+
+    // ---- deciding: requests in, events out --------------------------------------------------
+
+    /// The events that follow by themselves: the game's end, a roll the phase asks for, a move
+    /// with no choice in it. Called after every applied batch until it returns `None`.
+    pub fn next_automatic(&self, now: i64) -> Option<GameEvent> {
+        if self.status != Status::Playing {
+            return None;
+        }
+        if let Some(outcome) = self.engine.outcome() {
+            return Some(self.finished(outcome));
+        }
+        let side = self.variant.side(self.engine.to_move());
+        match self.engine.phase() {
+            Phase::AwaitingRoll => {
+                let seed = self.seed.expect("a game being played has its seed");
+                Some(GameEvent::Roll { side, dice: seed.dice(self.dice_thrown, self.variant.dice_per_roll()) })
+            }
+            Phase::AwaitingMove => self.engine.automatic_move().map(|mv| GameEvent::Move {
+                side,
+                notation: mv.to_string(),
+                automatic: true,
+                clocks: self.reading_after(mv, now).ok().flatten(),
+            }),
+            Phase::Over(_) => None,
+        }
+    }
+
+    fn finished(&self, outcome: Outcome) -> GameEvent {
+        GameEvent::Finished {
+            winner: outcome.winner.map(|p| self.variant.side(p)),
+            termination: outcome.termination,
+            server_seed: (self.variant.dice_per_roll() > 0).then(|| ludus_engine::dice::to_hex(&self.server_seed.0)),
+        }
+    }
+
+    /// A time-out due at `now`, if the running player's clock has run out.
+    pub fn flag_due(&self, now: i64) -> Option<GameEvent> {
+        let (player, deadline) = self.clocks?.deadline()?;
+        (self.status == Status::Playing && now >= deadline).then(|| GameEvent::Finished {
+            winner: Some(self.variant.side(player.other())),
+            termination: Termination::Timeout,
+            server_seed: (self.variant.dice_per_roll() > 0).then(|| ludus_engine::dice::to_hex(&self.server_seed.0)),
+        })
+    }
+
+    fn require_playing(&self) -> Result<(), ApiError> {
+        match self.status {
+            Status::Playing => Ok(()),
+            Status::Waiting => Err(ApiError::Forbidden("the game has not started: the invite has not been used yet".into())),
+            Status::Finished | Status::Aborted => Err(ApiError::GameOver),
+        }
+    }
+
+    /// The player a seat acts for in a request that is not a move (local: the side to move).
+    fn acting_player(&self, seat: Seat) -> Result<Player, ApiError> {
+        match seat {
+            Seat::Player(player) => Ok(player),
+            Seat::Both => Ok(self.engine.to_move()),
+            Seat::Spectator => Err(ApiError::Unauthorized),
+        }
+    }
+
+    /// A move by `seat` seen at `version`.
+    pub fn decide_move(&self, seat: Seat, text: &str, version: u64, now: i64) -> Result<GameEvent, ApiError> {
+        if seat == Seat::Spectator {
+            return Err(ApiError::Unauthorized);
+        }
+        self.require_playing()?;
+        if version != self.version {
+            return Err(ApiError::Stale { version: self.version });
+        }
+        let mover = self.engine.to_move();
+        if !seat.speaks_for(mover) {
+            return Err(ApiError::NotYourTurn);
+        }
+        let mv = self.engine.parse_move(text)?;
+        Ok(GameEvent::Move {
+            side: self.variant.side(mover),
+            notation: mv.to_string(),
+            automatic: false,
+            clocks: self.reading_after(mv, now)?,
+        })
+    }
+
+    pub fn decide_resign(&self, seat: Seat) -> Result<GameEvent, ApiError> {
+        let player = self.acting_player(seat)?;
+        self.require_playing()?;
+        Ok(self.finished(Outcome::win(player.other(), Termination::Resignation)))
+    }
+
+    /// Offers a draw, or accepts the opponent's offer (Petteia, online or on one screen).
+    pub fn decide_draw(&self, seat: Seat) -> Result<GameEvent, ApiError> {
+        let player = self.acting_player(seat)?;
+        self.require_playing()?;
+        if self.variant.dice_per_roll() > 0 {
+            return Err(ApiError::Forbidden("draws by agreement are offered in Petteia only".into()));
+        }
+        if self.mode == Mode::Computer {
+            return Err(ApiError::Forbidden("the computer does not take draw offers".into()));
+        }
+        match self.draw_offer {
+            Some(offerer) if offerer != player || seat == Seat::Both => Ok(self.finished(Outcome::draw(Termination::Agreement))),
+            Some(_) => Err(ApiError::BadRequest("you have already offered a draw".into())),
+            None => Ok(GameEvent::DrawOffered { side: self.variant.side(player) }),
+        }
+    }
+
+    pub fn decide_draw_decline(&self, seat: Seat) -> Result<GameEvent, ApiError> {
+        let player = self.acting_player(seat)?;
+        self.require_playing()?;
+        match self.draw_offer {
+            Some(offerer) if offerer != player || seat == Seat::Both => Ok(GameEvent::DrawDeclined { side: self.variant.side(player) }),
+            _ => Err(ApiError::BadRequest("there is no draw offer to decline".into())),
+        }
+    }
+
+    /// Takes back the last move of a person (computer games: back to the human's previous turn,
+    /// undoing the computer's replies too; local games: the last move). Never gives time back.
+    pub fn decide_undo(&self, seat: Seat, now: i64) -> Result<GameEvent, ApiError> {
+        let player = self.acting_player(seat)?;
+        self.require_playing()?;
+        let human = match self.mode {
+            Mode::Online => return Err(ApiError::Forbidden("undo is available in computer and local games".into())),
+            Mode::Computer => Some(self.creator()),
+            Mode::Local => None,
+        };
+        let keep = self
+            .actions
+            .iter()
+            .rposition(|a| matches!(a, Action::Move { automatic: false, player, .. } if human.is_none_or(|h| *player == h)))
+            .ok_or_else(|| ApiError::BadRequest("there is no move to take back".into()))?;
+        Ok(GameEvent::Undo { side: self.variant.side(player), keep, clocks: self.reading(now) })
+    }
+
+    /// Aborts a game in which no person has moved yet.
+    pub fn decide_abort(&self, seat: Seat) -> Result<GameEvent, ApiError> {
+        if seat == Seat::Spectator {
+            return Err(ApiError::Unauthorized);
+        }
+        if self.status.is_over() {
+            return Err(ApiError::GameOver);
+        }
+        if self.has_human_move() {
+            return Err(ApiError::Forbidden("a game can be aborted only before the first move".into()));
+        }
+        let side = match seat {
+            Seat::Player(p) => Some(self.variant.side(p)),
+            _ => None,
+        };
+        Ok(GameEvent::Aborted { side })
+    }
+
+    /// Claims the win when the opponent has been gone for `gone_ms` ≥ `needed_ms`.
+    pub fn decide_claim(&self, seat: Seat, opponent_gone_ms: Option<i64>, needed_ms: i64) -> Result<GameEvent, ApiError> {
+        let Seat::Player(player) = seat else {
+            return Err(ApiError::Forbidden("only a player of an online game can claim a win".into()));
+        };
+        self.require_playing()?;
+        if self.mode != Mode::Online {
+            return Err(ApiError::Forbidden("only a player of an online game can claim a win".into()));
+        }
+        match opponent_gone_ms {
+            Some(gone) if gone >= needed_ms => Ok(self.finished(Outcome::win(player, Termination::Abandoned))),
+            Some(gone) => Err(ApiError::Forbidden(format!(
+                "the opponent has been gone for {} s; a win can be claimed after {} s",
+                gone / 1000,
+                needed_ms / 1000
+            ))),
+            None => Err(ApiError::Forbidden("the opponent is connected".into())),
+        }
+    }
+
+    /// The events that start play when the invitee joins.
+    pub fn decide_join(&self) -> Vec<GameEvent> {
+        let joiner = self.creator().other();
+        let mut events = vec![GameEvent::Joined { side: self.variant.side(joiner) }];
+        events.extend(self.clock_start());
+        events
+    }
+
+    /// The clocks start (online: at the join; otherwise at creation), the side to move running.
+    pub fn clock_start(&self) -> Option<GameEvent> {
+        let clocks = self.clocks?;
+        Some(GameEvent::ClockStarted {
+            clocks: Player::BOTH.iter().map(|&p| (self.variant.side(p), clocks.remaining[p.index()])).collect(),
+        })
+    }
+
+    pub fn clocks_running(&self) -> bool {
+        self.clocks.is_some_and(|c| c.running.is_some())
+    }
+}
+
+#[cfg(test)]
+mod tests;
