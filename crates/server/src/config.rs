@@ -13,10 +13,20 @@ pub enum LogFormat {
 #[derive(Debug, Clone, Args)]
 pub struct ServeConfig {
     /// The address to listen on.
-    #[arg(long, global = true, env = "LUDUS_LISTEN", default_value = "127.0.0.1:8080")]
+    #[arg(
+        long,
+        global = true,
+        env = "LUDUS_LISTEN",
+        default_value = "127.0.0.1:8080"
+    )]
     pub listen: SocketAddr,
     /// sqlite://FILE (created if missing) or postgres://…
-    #[arg(long, global = true, env = "DATABASE_URL", default_value = "sqlite://ludus.db")]
+    #[arg(
+        long,
+        global = true,
+        env = "DATABASE_URL",
+        default_value = "sqlite://ludus.db"
+    )]
     pub database_url: String,
     /// The base of invite links, e.g. https://ludus.example.org (default: from the listen address).
     #[arg(long, global = true, env = "LUDUS_PUBLIC_URL")]
@@ -24,22 +34,53 @@ pub struct ServeConfig {
     /// The browser client's files (default: ./static, else the one beside the source).
     #[arg(long, global = true, env = "LUDUS_STATIC_DIR")]
     pub static_dir: Option<PathBuf>,
-    #[arg(long, global = true, env = "LUDUS_LOG_FORMAT", value_enum, default_value = "text")]
+    #[arg(
+        long,
+        global = true,
+        env = "LUDUS_LOG_FORMAT",
+        value_enum,
+        default_value = "text"
+    )]
     pub log_format: LogFormat,
     /// Games one address may create per minute.
-    #[arg(long, global = true, env = "LUDUS_CREATE_PER_MINUTE", default_value_t = 30)]
+    #[arg(
+        long,
+        global = true,
+        env = "LUDUS_CREATE_PER_MINUTE",
+        default_value_t = 30
+    )]
     pub create_per_minute: u32,
     /// Invites one address may redeem per minute.
-    #[arg(long, global = true, env = "LUDUS_JOIN_PER_MINUTE", default_value_t = 60)]
+    #[arg(
+        long,
+        global = true,
+        env = "LUDUS_JOIN_PER_MINUTE",
+        default_value_t = 60
+    )]
     pub join_per_minute: u32,
     /// Milliseconds the computer waits before it moves.
-    #[arg(long, global = true, env = "LUDUS_COMPUTER_DELAY_MS", default_value_t = 400)]
+    #[arg(
+        long,
+        global = true,
+        env = "LUDUS_COMPUTER_DELAY_MS",
+        default_value_t = 400
+    )]
     pub computer_delay_ms: u64,
     /// Seconds an opponent must be gone before the win can be claimed, in games with a clock.
-    #[arg(long, global = true, env = "LUDUS_CLAIM_AFTER_TIMED_SECS", default_value_t = 60)]
+    #[arg(
+        long,
+        global = true,
+        env = "LUDUS_CLAIM_AFTER_TIMED_SECS",
+        default_value_t = 60
+    )]
     pub claim_after_timed_secs: u64,
     /// The same for games without a clock.
-    #[arg(long, global = true, env = "LUDUS_CLAIM_AFTER_UNTIMED_SECS", default_value_t = 600)]
+    #[arg(
+        long,
+        global = true,
+        env = "LUDUS_CLAIM_AFTER_UNTIMED_SECS",
+        default_value_t = 600
+    )]
     pub claim_after_untimed_secs: u64,
 }
 
@@ -47,7 +88,9 @@ impl ServeConfig {
     pub fn public_url(&self) -> String {
         match &self.public_url {
             Some(url) => url.trim_end_matches('/').to_string(),
-            None if self.listen.ip().is_unspecified() => format!("http://localhost:{}", self.listen.port()),
+            None if self.listen.ip().is_unspecified() => {
+                format!("http://localhost:{}", self.listen.port())
+            }
             None => format!("http://{}", self.listen),
         }
     }

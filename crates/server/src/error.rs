@@ -58,7 +58,9 @@ impl ApiError {
             ApiError::Unauthorized => StatusCode::UNAUTHORIZED,
             ApiError::Forbidden(_) | ApiError::NotYourTurn => StatusCode::FORBIDDEN,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
-            ApiError::Stale { .. } | ApiError::SeatTaken | ApiError::GameOver => StatusCode::CONFLICT,
+            ApiError::Stale { .. } | ApiError::SeatTaken | ApiError::GameOver => {
+                StatusCode::CONFLICT
+            }
             ApiError::TooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::IllegalMove { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
@@ -90,11 +92,14 @@ impl ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let mut response = (self.status(), axum::Json(json!({ "error": self.body() }))).into_response();
+        let mut response =
+            (self.status(), axum::Json(json!({ "error": self.body() }))).into_response();
         if let ApiError::RateLimited { retry_after_ms } = self {
             let seconds = retry_after_ms.div_ceil(1000).to_string();
             if let Ok(value) = seconds.parse() {
-                response.headers_mut().insert(axum::http::header::RETRY_AFTER, value);
+                response
+                    .headers_mut()
+                    .insert(axum::http::header::RETRY_AFTER, value);
             }
         }
         response
@@ -112,7 +117,9 @@ impl From<ludus_engine::MoveError> for ApiError {
     fn from(error: ludus_engine::MoveError) -> ApiError {
         match error {
             ludus_engine::MoveError::Notation(e) => ApiError::BadRequest(e.to_string()),
-            ludus_engine::MoveError::Illegal { notation, reason } => ApiError::IllegalMove { notation, reason },
+            ludus_engine::MoveError::Illegal { notation, reason } => {
+                ApiError::IllegalMove { notation, reason }
+            }
         }
     }
 }

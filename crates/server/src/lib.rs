@@ -48,16 +48,25 @@ pub fn app(state: AppState, static_dir: &Path) -> Router {
 
 /// Serves `app` on `listener` until `shutdown` completes; then stops accepting, closes the sockets
 /// with a reason, lets the game actors finish the commands they hold, and closes the store.
-pub async fn run(listener: TcpListener, app: Router, state: AppState, shutdown_sender: tokio::sync::watch::Sender<bool>, shutdown: impl Future<Output = ()> + Send + 'static) -> std::io::Result<()> {
+pub async fn run(
+    listener: TcpListener,
+    app: Router,
+    state: AppState,
+    shutdown_sender: tokio::sync::watch::Sender<bool>,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
     let registry = state.registry.clone();
     let signal = async move {
         shutdown.await;
         tracing::info!("shutting down: closing sockets and finishing commands in flight");
         let _ = shutdown_sender.send(true);
     };
-    axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>())
-        .with_graceful_shutdown(signal)
-        .await?;
+    axum::serve(
+        listener,
+        app.into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .with_graceful_shutdown(signal)
+    .await?;
     registry.shutdown().await;
     registry.store().close().await;
     Ok(())

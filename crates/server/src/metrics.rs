@@ -8,7 +8,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 /// Bucket bounds in seconds, from a fraction of a millisecond to a few seconds.
-const BUCKETS: [f64; 12] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5];
+const BUCKETS: [f64; 12] = [
+    0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5,
+];
 
 #[derive(Debug, Default)]
 pub struct Histogram {
@@ -26,17 +28,26 @@ impl Histogram {
             }
         }
         self.count.fetch_add(1, Ordering::Relaxed);
-        self.sum_micros.fetch_add(elapsed.as_micros() as u64, Ordering::Relaxed);
+        self.sum_micros
+            .fetch_add(elapsed.as_micros() as u64, Ordering::Relaxed);
     }
 
     fn render(&self, name: &str, help: &str, out: &mut String) {
         let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} histogram");
         for (bound, count) in BUCKETS.iter().zip(&self.counts) {
-            let _ = writeln!(out, "{name}_bucket{{le=\"{bound}\"}} {}", count.load(Ordering::Relaxed));
+            let _ = writeln!(
+                out,
+                "{name}_bucket{{le=\"{bound}\"}} {}",
+                count.load(Ordering::Relaxed)
+            );
         }
         let total = self.count.load(Ordering::Relaxed);
         let _ = writeln!(out, "{name}_bucket{{le=\"+Inf\"}} {total}");
-        let _ = writeln!(out, "{name}_sum {}", self.sum_micros.load(Ordering::Relaxed) as f64 / 1e6);
+        let _ = writeln!(
+            out,
+            "{name}_sum {}",
+            self.sum_micros.load(Ordering::Relaxed) as f64 / 1e6
+        );
         let _ = writeln!(out, "{name}_count {total}");
     }
 }
@@ -53,12 +64,20 @@ pub struct Metrics {
 
 impl Metrics {
     pub fn refuse(&self, code: &'static str) {
-        *self.moves_refused.lock().expect("metrics lock").entry(code).or_default() += 1;
+        *self
+            .moves_refused
+            .lock()
+            .expect("metrics lock")
+            .entry(code)
+            .or_default() += 1;
     }
 
     pub fn render(&self, live_games: usize) -> String {
         let mut out = String::new();
-        let _ = writeln!(out, "# HELP ludus_live_games Games with a running actor.\n# TYPE ludus_live_games gauge\nludus_live_games {live_games}");
+        let _ = writeln!(
+            out,
+            "# HELP ludus_live_games Games with a running actor.\n# TYPE ludus_live_games gauge\nludus_live_games {live_games}"
+        );
         let _ = writeln!(
             out,
             "# HELP ludus_sockets Open WebSocket connections.\n# TYPE ludus_sockets gauge\nludus_sockets {}",
@@ -69,12 +88,23 @@ impl Metrics {
             "# HELP ludus_moves_accepted_total Moves accepted.\n# TYPE ludus_moves_accepted_total counter\nludus_moves_accepted_total {}",
             self.moves_accepted.load(Ordering::Relaxed)
         );
-        let _ = writeln!(out, "# HELP ludus_moves_refused_total Moves refused, by error code.\n# TYPE ludus_moves_refused_total counter");
+        let _ = writeln!(
+            out,
+            "# HELP ludus_moves_refused_total Moves refused, by error code.\n# TYPE ludus_moves_refused_total counter"
+        );
         for (code, count) in self.moves_refused.lock().expect("metrics lock").iter() {
             let _ = writeln!(out, "ludus_moves_refused_total{{code=\"{code}\"}} {count}");
         }
-        self.move_latency.render("ludus_move_seconds", "Time from a move's arrival to its acknowledgement.", &mut out);
-        self.store_latency.render("ludus_store_seconds", "Time to commit a batch of events.", &mut out);
+        self.move_latency.render(
+            "ludus_move_seconds",
+            "Time from a move's arrival to its acknowledgement.",
+            &mut out,
+        );
+        self.store_latency.render(
+            "ludus_store_seconds",
+            "Time to commit a batch of events.",
+            &mut out,
+        );
         out
     }
 }

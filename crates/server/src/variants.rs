@@ -50,8 +50,14 @@ fn describe(variant: Variant) -> Value {
         ),
     };
     let sources: &[&str] = match variant {
-        Variant::Petteia6 | Variant::Petteia8 => &["Ancient references to petteia and polis (Plato, Pollux); modern reconstruction"],
-        Variant::DuodecimScripta => &["French description of XII scripta (seed text)", "CIL XIV 4125 (LEVATE DALOCV board)", "Ludii: XII Scripta"],
+        Variant::Petteia6 | Variant::Petteia8 => {
+            &["Ancient references to petteia and polis (Plato, Pollux); modern reconstruction"]
+        }
+        Variant::DuodecimScripta => &[
+            "French description of XII scripta (seed text)",
+            "CIL XIV 4125 (LEVATE DALOCV board)",
+            "Ludii: XII Scripta",
+        ],
         _ => &[
             "Schädler's and Kidd's texts as quoted in navpil.github.io posts on Five Lines",
             "Ludii: Pente Grammai.lud",

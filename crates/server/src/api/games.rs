@@ -5,11 +5,11 @@ use crate::error::ApiError;
 use crate::game::actor::{Acted, Action, Published};
 use crate::game::registry::NewGameRequest;
 use crate::game::{ClockSettings, Mode, PlayerIndex, Settings, Status};
+use axum::Json;
 use axum::body::{Body, Bytes};
 use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use axum::Json;
 use ludus_engine::{Player, Variant};
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -45,27 +45,45 @@ enum SideChoice {
 fn entropy(text: Option<String>) -> Result<String, ApiError> {
     let text = text.unwrap_or_default();
     if text.len() > MAX_ENTROPY {
-        return Err(ApiError::BadRequest(format!("entropy has at most {MAX_ENTROPY} bytes")));
+        return Err(ApiError::BadRequest(format!(
+            "entropy has at most {MAX_ENTROPY} bytes"
+        )));
     }
     Ok(text)
 }
 
 fn validate(body: CreateBody) -> Result<NewGameRequest, ApiError> {
-    let variant: Variant = body.variant.parse().map_err(|e: ludus_engine::UnknownVariant| ApiError::BadRequest(e.to_string()))?;
-    ludus_engine::AnyGame::new(variant, Player::First).map_err(|e| ApiError::BadRequest(e.to_string()))?;
+    let variant: Variant = body
+        .variant
+        .parse()
+        .map_err(|e: ludus_engine::UnknownVariant| ApiError::BadRequest(e.to_string()))?;
+    ludus_engine::AnyGame::new(variant, Player::First)
+        .map_err(|e| ApiError::BadRequest(e.to_string()))?;
     if let Some(clock) = body.clock {
         if !(1_000..=3 * 3_600_000).contains(&clock.initial_ms) {
-            return Err(ApiError::BadRequest("clock.initial_ms is between 1000 (1 s) and 10800000 (3 h)".into()));
+            return Err(ApiError::BadRequest(
+                "clock.initial_ms is between 1000 (1 s) and 10800000 (3 h)".into(),
+            ));
         }
         if clock.increment_ms > 180_000 {
-            return Err(ApiError::BadRequest("clock.increment_ms is at most 180000 (3 min)".into()));
+            return Err(ApiError::BadRequest(
+                "clock.increment_ms is at most 180000 (3 min)".into(),
+            ));
         }
     }
     let level = match (body.mode, body.level) {
         (Mode::Computer, None) => Some(1),
         (Mode::Computer, Some(level @ 1..=5)) => Some(level),
-        (Mode::Computer, Some(other)) => return Err(ApiError::BadRequest(format!("level is 1 to 5, not {other}"))),
-        (_, Some(_)) => return Err(ApiError::BadRequest("level is for games against the computer".into())),
+        (Mode::Computer, Some(other)) => {
+            return Err(ApiError::BadRequest(format!(
+                "level is 1 to 5, not {other}"
+            )));
+        }
+        (_, Some(_)) => {
+            return Err(ApiError::BadRequest(
+                "level is for games against the computer".into(),
+            ));
+        }
         (_, None) => None,
     };
     let creator = match body.side {
@@ -82,7 +100,11 @@ fn validate(body: CreateBody) -> Result<NewGameRequest, ApiError> {
     Ok(NewGameRequest {
         variant,
         mode: body.mode,
-        settings: Settings { clock: body.clock, level, creator: PlayerIndex(creator) },
+        settings: Settings {
+            clock: body.clock,
+            level,
+            creator: PlayerIndex(creator),
+        },
         entropy: entropy(body.entropy)?,
     })
 }
@@ -91,7 +113,11 @@ fn rate_limited(result: Result<(), u64>) -> Result<(), ApiError> {
     result.map_err(|retry_after_ms| ApiError::RateLimited { retry_after_ms })
 }
 
-pub async fn create(State(state): State<AppState>, ClientAddress(address): ClientAddress, ApiJson(body): ApiJson<CreateBody>) -> Result<Response, ApiError> {
+pub async fn create(
+    State(state): State<AppState>,
+    ClientAddress(address): ClientAddress,
+    ApiJson(body): ApiJson<CreateBody>,
+) -> Result<Response, ApiError> {
     rate_limited(state.create_limiter.check(address, state.registry.now_ms()))?;
     let request = validate(body)?;
     let variant = request.variant;
@@ -120,12 +146,18 @@ struct JoinBody {
     entropy: Option<String>,
 }
 
-pub async fn join(State(state): State<AppState>, ClientAddress(address): ClientAddress, Path(invite): Path<String>, body: Bytes) -> Result<Json<Value>, ApiError> {
+pub async fn join(
+    State(state): State<AppState>,
+    ClientAddress(address): ClientAddress,
+    Path(invite): Path<String>,
+    body: Bytes,
+) -> Result<Json<Value>, ApiError> {
     rate_limited(state.join_limiter.check(address, state.registry.now_ms()))?;
     let body: JoinBody = if body.iter().all(u8::is_ascii_whitespace) {
         JoinBody::default()
     } else {
-        serde_json::from_slice(&body).map_err(|e| ApiError::BadRequest(format!("the join body: {e}")))?
+        serde_json::from_slice(&body)
+            .map_err(|e| ApiError::BadRequest(format!("the join body: {e}")))?
     };
     if !crate::game::token::looks_like_secret(&invite) {
         return Err(ApiError::NotFound("invite".into()));
@@ -140,7 +172,11 @@ pub async fn join(State(state): State<AppState>, ClientAddress(address): ClientA
     })))
 }
 
-pub async fn view(State(state): State<AppState>, Path(id): Path<String>, Bearer(token): Bearer) -> Result<Json<Value>, ApiError> {
+pub async fn view(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    Bearer(token): Bearer,
+) -> Result<Json<Value>, ApiError> {
     Ok(Json(state.registry.view(&id, token.as_deref()).await?))
 }
 
@@ -155,14 +191,22 @@ pub struct MoveBody {
 }
 
 /// Runs an action for the bearer's seat, counting moves for the metrics.
-pub async fn run_action(state: &AppState, id: &str, token: Option<&str>, action: Action) -> Result<Acted, ApiError> {
+pub async fn run_action(
+    state: &AppState,
+    id: &str,
+    token: Option<&str>,
+    action: Action,
+) -> Result<Acted, ApiError> {
     let is_move = matches!(action, Action::Move { .. });
     let started = std::time::Instant::now();
     let result = state.registry.act(id, token, action).await;
     if is_move {
         match &result {
             Ok(_) => {
-                state.metrics.moves_accepted.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                state
+                    .metrics
+                    .moves_accepted
+                    .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 state.metrics.move_latency.observe(started.elapsed());
             }
             Err(error) => state.metrics.refuse(error.code()),
@@ -171,9 +215,22 @@ pub async fn run_action(state: &AppState, id: &str, token: Option<&str>, action:
     result
 }
 
-pub async fn play_move(State(state): State<AppState>, Path(id): Path<String>, Bearer(token): Bearer, ApiJson(body): ApiJson<MoveBody>) -> Result<Json<Value>, ApiError> {
-    let action = Action::Move { text: body.notation, version: body.version, id: body.id };
-    Ok(Json(run_action(&state, &id, token.as_deref(), action).await?.view))
+pub async fn play_move(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    Bearer(token): Bearer,
+    ApiJson(body): ApiJson<MoveBody>,
+) -> Result<Json<Value>, ApiError> {
+    let action = Action::Move {
+        text: body.notation,
+        version: body.version,
+        id: body.id,
+    };
+    Ok(Json(
+        run_action(&state, &id, token.as_deref(), action)
+            .await?
+            .view,
+    ))
 }
 
 macro_rules! action_endpoint {
@@ -202,7 +259,12 @@ pub struct EventsQuery {
 
 /// The events after `since`: a JSON array, or with `Accept: application/x-ndjson` a stream that
 /// sends each new event as a line, keep-alive empty lines, and ends when the game does.
-pub async fn events(State(state): State<AppState>, Path(id): Path<String>, Query(query): Query<EventsQuery>, headers: HeaderMap) -> Result<Response, ApiError> {
+pub async fn events(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    Query(query): Query<EventsQuery>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
     let wants_stream = headers
         .get(header::ACCEPT)
         .and_then(|a| a.to_str().ok())
@@ -210,7 +272,10 @@ pub async fn events(State(state): State<AppState>, Path(id): Path<String>, Query
     if !wants_stream {
         return Ok(Json(state.registry.events(&id, query.since).await?).into_response());
     }
-    let (subscription, _handle) = state.registry.subscribe(&id, None, Some(query.since)).await?;
+    let (subscription, _handle) = state
+        .registry
+        .subscribe(&id, None, Some(query.since))
+        .await?;
     let mut receiver = subscription.events;
     let mut last = query.since;
     let mut over = subscription.snapshot.status.is_over();
@@ -228,12 +293,12 @@ pub async fn events(State(state): State<AppState>, Path(id): Path<String>, Query
         while !over {
             tokio::select! {
                 item = receiver.recv() => match item {
-                    Ok(published) => if let Published::Event { event, snapshot } = &*published {
-                        if event.version > last {
-                            last = event.version;
-                            over = snapshot.status.is_over();
-                            if sender.send(line(event)).await.is_err() { return; }
-                        }
+                    Ok(published) => if let Published::Event { event, snapshot } = &*published
+                        && event.version > last
+                    {
+                        last = event.version;
+                        over = snapshot.status.is_over();
+                        if sender.send(line(event)).await.is_err() { return; }
                     },
                     // Fell behind or the game's actor stopped: the client resumes with `since`.
                     Err(_) => return,
@@ -264,7 +329,11 @@ where
 {
     let (sender, mut receiver) = tokio::sync::mpsc::channel::<Bytes>(16);
     tokio::spawn(produce(sender));
-    let stream = futures_util::stream::poll_fn(move |cx| receiver.poll_recv(cx).map(|b| b.map(Ok::<_, std::io::Error>)));
+    let stream = futures_util::stream::poll_fn(move |cx| {
+        receiver
+            .poll_recv(cx)
+            .map(|b| b.map(Ok::<_, std::io::Error>))
+    });
     Body::from_stream(stream)
 }
 
@@ -283,13 +352,22 @@ fn finished() -> String {
 }
 
 /// Stored games of a status, newest first: `GET /api/v1/games?status=finished&limit=&before=`.
-pub async fn list(State(state): State<AppState>, Query(query): Query<ListQuery>) -> Result<Json<Value>, ApiError> {
-    let status = Status::parse(&query.status).ok_or_else(|| ApiError::BadRequest("status is waiting, playing, finished or aborted".into()))?;
+pub async fn list(
+    State(state): State<AppState>,
+    Query(query): Query<ListQuery>,
+) -> Result<Json<Value>, ApiError> {
+    let status = Status::parse(&query.status).ok_or_else(|| {
+        ApiError::BadRequest("status is waiting, playing, finished or aborted".into())
+    })?;
     let limit = query.limit.unwrap_or(50);
     if !(1..=200).contains(&limit) {
         return Err(ApiError::BadRequest("limit is 1 to 200".into()));
     }
-    let rows = state.registry.store().list_games(status.name(), limit, query.before).await?;
+    let rows = state
+        .registry
+        .store()
+        .list_games(status.name(), limit, query.before)
+        .await?;
     let games: Vec<Value> = rows
         .into_iter()
         .map(|row| {

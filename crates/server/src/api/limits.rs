@@ -20,13 +20,19 @@ pub struct Rate {
 
 impl Rate {
     pub fn per_minute(count: u32) -> Rate {
-        Rate { per_second: f64::from(count) / 60.0, burst: f64::from(count.max(1)) }
+        Rate {
+            per_second: f64::from(count) / 60.0,
+            burst: f64::from(count.max(1)),
+        }
     }
 }
 
 impl Bucket {
     pub fn full(rate: Rate, now_ms: i64) -> Bucket {
-        Bucket { tokens: rate.burst, updated_ms: now_ms }
+        Bucket {
+            tokens: rate.burst,
+            updated_ms: now_ms,
+        }
     }
 
     /// Takes one token, or says in how many milliseconds one will be there.
@@ -57,7 +63,10 @@ const MAX_TRACKED: usize = 10_000;
 
 impl AddressLimiter {
     pub fn new(rate: Rate) -> AddressLimiter {
-        AddressLimiter { rate, buckets: Mutex::new(HashMap::new()) }
+        AddressLimiter {
+            rate,
+            buckets: Mutex::new(HashMap::new()),
+        }
     }
 
     pub fn check(&self, address: IpAddr, now_ms: i64) -> Result<(), u64> {
@@ -69,7 +78,10 @@ impl AddressLimiter {
                 probe.take(rate, now_ms).is_err() || probe.tokens + 1.0 < rate.burst
             });
         }
-        buckets.entry(address).or_insert_with(|| Bucket::full(self.rate, now_ms)).take(self.rate, now_ms)
+        buckets
+            .entry(address)
+            .or_insert_with(|| Bucket::full(self.rate, now_ms))
+            .take(self.rate, now_ms)
     }
 }
 
@@ -86,6 +98,9 @@ mod tests {
         assert!(limiter.check(ip, 0).is_ok());
         assert_eq!(limiter.check(ip, 0), Err(30_000));
         assert!(limiter.check(ip, 30_000).is_ok());
-        assert!(limiter.check("10.0.0.1".parse().unwrap(), 0).is_ok(), "each address has its own bucket");
+        assert!(
+            limiter.check("10.0.0.1".parse().unwrap(), 0).is_ok(),
+            "each address has its own bucket"
+        );
     }
 }

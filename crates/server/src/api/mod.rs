@@ -9,11 +9,11 @@ mod socket;
 use crate::error::ApiError;
 use crate::game::registry::Registry;
 use crate::metrics::Metrics;
+use axum::Router;
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{DefaultBodyLimit, FromRequest, FromRequestParts, Request};
 use axum::http::request::Parts;
 use axum::routing::{get, post};
-use axum::Router;
 use limits::{AddressLimiter, Rate};
 use serde::de::DeserializeOwned;
 use std::net::{IpAddr, SocketAddr};
@@ -62,10 +62,20 @@ pub struct AppState {
 }
 
 impl AppState {
-    pub fn new(registry: Registry, metrics: Arc<Metrics>, public_url: String, limits: ApiLimits, shutdown: watch::Receiver<bool>) -> AppState {
+    pub fn new(
+        registry: Registry,
+        metrics: Arc<Metrics>,
+        public_url: String,
+        limits: ApiLimits,
+        shutdown: watch::Receiver<bool>,
+    ) -> AppState {
         AppState {
-            create_limiter: Arc::new(AddressLimiter::new(Rate::per_minute(limits.create_per_minute))),
-            join_limiter: Arc::new(AddressLimiter::new(Rate::per_minute(limits.join_per_minute))),
+            create_limiter: Arc::new(AddressLimiter::new(Rate::per_minute(
+                limits.create_per_minute,
+            ))),
+            join_limiter: Arc::new(AddressLimiter::new(Rate::per_minute(
+                limits.join_per_minute,
+            ))),
             registry,
             metrics,
             public_url: public_url.trim_end_matches('/').to_string(),
@@ -96,7 +106,10 @@ pub fn router(state: AppState) -> Router {
         .route("/healthz", get(operations::healthz))
         .route("/readyz", get(operations::readyz))
         .route("/metrics", get(operations::metrics))
-        .route("/api/{*path}", axum::routing::any(operations::api_not_found))
+        .route(
+            "/api/{*path}",
+            axum::routing::any(operations::api_not_found),
+        )
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
         .with_state(state)
 }
@@ -118,7 +131,9 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for ApiJson<T> {
 
 fn json_rejection(rejection: JsonRejection) -> ApiError {
     if rejection.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE {
-        ApiError::TooLarge { limit: MAX_BODY_BYTES }
+        ApiError::TooLarge {
+            limit: MAX_BODY_BYTES,
+        }
     } else {
         ApiError::BadRequest(rejection.body_text())
     }
@@ -132,7 +147,9 @@ impl<S: Send + Sync> FromRequestParts<S> for Bearer {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, ApiError> {
-        let Some(header) = parts.headers.get(axum::http::header::AUTHORIZATION) else { return Ok(Bearer(None)) };
+        let Some(header) = parts.headers.get(axum::http::header::AUTHORIZATION) else {
+            return Ok(Bearer(None));
+        };
         let token = header
             .to_str()
             .ok()

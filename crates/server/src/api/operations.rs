@@ -4,10 +4,10 @@ use super::{ApiJson, AppState};
 use crate::analysis::{self, AnalysisError};
 use crate::error::ApiError;
 use crate::variants;
+use axum::Json;
 use axum::extract::State;
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use axum::Json;
 use ludus_engine::Variant;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -28,21 +28,33 @@ pub struct AnalysisBody {
 }
 
 fn analyse(body: AnalysisBody, moves_allowed: bool) -> Result<Json<Value>, ApiError> {
-    let variant: Variant = body.variant.parse().map_err(|e: ludus_engine::UnknownVariant| ApiError::BadRequest(e.to_string()))?;
+    let variant: Variant = body
+        .variant
+        .parse()
+        .map_err(|e: ludus_engine::UnknownVariant| ApiError::BadRequest(e.to_string()))?;
     if !moves_allowed && !body.moves.is_empty() {
-        return Err(ApiError::BadRequest("moves are played by /api/v1/analysis/play".into()));
+        return Err(ApiError::BadRequest(
+            "moves are played by /api/v1/analysis/play".into(),
+        ));
     }
     if body.moves.len() > 1000 {
-        return Err(ApiError::BadRequest("at most 1000 moves are played in one analysis".into()));
+        return Err(ApiError::BadRequest(
+            "at most 1000 moves are played in one analysis".into(),
+        ));
     }
     match analysis::analyze(variant, &body.position, body.dice.as_deref(), &body.moves) {
-        Ok(result) => Ok(Json(serde_json::to_value(result).expect("analysis serialises"))),
+        Ok(result) => Ok(Json(
+            serde_json::to_value(result).expect("analysis serialises"),
+        )),
         Err(AnalysisError::Position(e)) => Err(ApiError::BadRequest(format!("position: {e}"))),
         Err(AnalysisError::Move { index, text, error }) => Err(match error {
-            ludus_engine::MoveError::Notation(e) => ApiError::BadRequest(format!("move {index} ({text:?}): {e}")),
-            ludus_engine::MoveError::Illegal { notation, reason } => {
-                ApiError::IllegalMove { notation, reason: format!("move {index}: {reason}") }
+            ludus_engine::MoveError::Notation(e) => {
+                ApiError::BadRequest(format!("move {index} ({text:?}): {e}"))
             }
+            ludus_engine::MoveError::Illegal { notation, reason } => ApiError::IllegalMove {
+                notation,
+                reason: format!("move {index}: {reason}"),
+            },
         }),
     }
 }
@@ -64,7 +76,11 @@ pub async fn readyz(State(state): State<AppState>) -> Response {
         Ok(()) => Json(json!({ "status": "ready" })).into_response(),
         Err(error) => {
             tracing::warn!(%error, "readiness check failed");
-            (StatusCode::SERVICE_UNAVAILABLE, Json(json!({ "status": "unavailable", "database": "unreachable" }))).into_response()
+            (
+                StatusCode::SERVICE_UNAVAILABLE,
+                Json(json!({ "status": "unavailable", "database": "unreachable" })),
+            )
+                .into_response()
         }
     }
 }

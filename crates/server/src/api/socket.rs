@@ -46,17 +46,42 @@ enum ClientMessage {
         #[serde(default)]
         id: Option<String>,
     },
-    Resign { #[serde(default)] id: Option<String> },
-    Draw { #[serde(default)] id: Option<String> },
-    DrawDecline { #[serde(default)] id: Option<String> },
-    Undo { #[serde(default)] id: Option<String> },
-    Abort { #[serde(default)] id: Option<String> },
-    Claim { #[serde(default)] id: Option<String> },
-    Rematch { #[serde(default)] id: Option<String> },
+    Resign {
+        #[serde(default)]
+        id: Option<String>,
+    },
+    Draw {
+        #[serde(default)]
+        id: Option<String>,
+    },
+    DrawDecline {
+        #[serde(default)]
+        id: Option<String>,
+    },
+    Undo {
+        #[serde(default)]
+        id: Option<String>,
+    },
+    Abort {
+        #[serde(default)]
+        id: Option<String>,
+    },
+    Claim {
+        #[serde(default)]
+        id: Option<String>,
+    },
+    Rematch {
+        #[serde(default)]
+        id: Option<String>,
+    },
     Ping,
 }
 
-pub async fn upgrade(State(state): State<AppState>, Path(id): Path<String>, ws: WebSocketUpgrade) -> Result<Response, ApiError> {
+pub async fn upgrade(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    ws: WebSocketUpgrade,
+) -> Result<Response, ApiError> {
     // Refuse an unknown game before upgrading, with a plain 404.
     state.registry.view(&id, None).await?;
     let max = state.limits.max_socket_message;
@@ -87,7 +112,10 @@ fn error_message(id: Option<&str>, error: &ApiError) -> Message {
 }
 
 fn close(code: u16, reason: &'static str) -> Message {
-    Message::Close(Some(CloseFrame { code, reason: Utf8Bytes::from_static(reason) }))
+    Message::Close(Some(CloseFrame {
+        code,
+        reason: Utf8Bytes::from_static(reason),
+    }))
 }
 
 fn event_message(event: &VersionedEvent, game: Option<Value>) -> Message {
@@ -104,7 +132,9 @@ async fn session(mut socket: WebSocket, state: &AppState, game_id: &str) {
     let hello = match tokio::time::timeout(HELLO_WITHIN, socket.recv()).await {
         Ok(Some(Ok(Message::Text(t)))) => serde_json::from_str::<ClientMessage>(&t),
         Ok(Some(Ok(_))) | Err(_) => {
-            let error = ApiError::BadRequest("the first message must be {\"type\": \"hello\"}, within 10 s".into());
+            let error = ApiError::BadRequest(
+                "the first message must be {\"type\": \"hello\"}, within 10 s".into(),
+            );
             let _ = socket.send(error_message(None, &error)).await;
             let _ = socket.send(close(1008, "no hello")).await;
             return;
@@ -118,17 +148,28 @@ async fn session(mut socket: WebSocket, state: &AppState, game_id: &str) {
                 Err(e) => format!("not a message of the protocol: {e}"),
                 Ok(_) => "the first message must be hello".into(),
             };
-            let _ = socket.send(error_message(None, &ApiError::BadRequest(message))).await;
+            let _ = socket
+                .send(error_message(None, &ApiError::BadRequest(message)))
+                .await;
             let _ = socket.send(close(1008, "no hello")).await;
             return;
         }
     };
-    if token.as_deref().is_some_and(|t| !crate::game::token::looks_like_secret(t)) {
-        let _ = socket.send(error_message(None, &ApiError::Unauthorized)).await;
+    if token
+        .as_deref()
+        .is_some_and(|t| !crate::game::token::looks_like_secret(t))
+    {
+        let _ = socket
+            .send(error_message(None, &ApiError::Unauthorized))
+            .await;
         let _ = socket.send(close(1008, "unauthorized")).await;
         return;
     }
-    let (subscription, actor) = match state.registry.subscribe(game_id, token.as_deref(), since).await {
+    let (subscription, actor) = match state
+        .registry
+        .subscribe(game_id, token.as_deref(), since)
+        .await
+    {
         Ok(s) => s,
         Err(error) => {
             let _ = socket.send(error_message(None, &error)).await;
@@ -144,10 +185,16 @@ async fn session(mut socket: WebSocket, state: &AppState, game_id: &str) {
     for event in &subscription.missed {
         connected &= socket.send(event_message(event, None)).await.is_ok();
     }
-    connected &= socket.send(render_snapshot(state, &snapshot, seat)).await.is_ok();
+    connected &= socket
+        .send(render_snapshot(state, &snapshot, seat))
+        .await
+        .is_ok();
 
     // 2. play
-    let rate = Rate { per_second: f64::from(state.limits.socket_messages_per_second), burst: 2.0 * f64::from(state.limits.socket_messages_per_second) };
+    let rate = Rate {
+        per_second: f64::from(state.limits.socket_messages_per_second),
+        burst: 2.0 * f64::from(state.limits.socket_messages_per_second),
+    };
     let mut bucket = Bucket::full(rate, state.registry.now_ms());
     let mut refusals = 0;
     let mut ping = tokio::time::interval(PING_EVERY);
@@ -241,12 +288,33 @@ fn render_snapshot(state: &AppState, snapshot: &Snapshot, seat: Seat) -> Message
 async fn answer(state: &AppState, game_id: &str, token: Option<&str>, message: &str) -> Message {
     let parsed: ClientMessage = match serde_json::from_str(message) {
         Ok(m) => m,
-        Err(e) => return error_message(None, &ApiError::BadRequest(format!("not a message of the protocol: {e}"))),
+        Err(e) => {
+            return error_message(
+                None,
+                &ApiError::BadRequest(format!("not a message of the protocol: {e}")),
+            );
+        }
     };
     let (action, id) = match parsed {
         ClientMessage::Ping => return text(json!({ "type": "pong" })),
-        ClientMessage::Hello { .. } => return error_message(None, &ApiError::BadRequest("hello was already received".into())),
-        ClientMessage::Move { notation, version, id } => (Action::Move { text: notation, version, id: id.clone() }, id),
+        ClientMessage::Hello { .. } => {
+            return error_message(
+                None,
+                &ApiError::BadRequest("hello was already received".into()),
+            );
+        }
+        ClientMessage::Move {
+            notation,
+            version,
+            id,
+        } => (
+            Action::Move {
+                text: notation,
+                version,
+                id: id.clone(),
+            },
+            id,
+        ),
         ClientMessage::Resign { id } => (Action::Resign, id),
         ClientMessage::Draw { id } => (Action::Draw, id),
         ClientMessage::DrawDecline { id } => (Action::DrawDecline, id),

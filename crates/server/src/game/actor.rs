@@ -30,7 +30,10 @@ const MAX_FOLLOW_UPS: usize = 64;
 /// What a socket receives from its game.
 #[derive(Debug)]
 pub enum Published {
-    Event { event: VersionedEvent, snapshot: Arc<Snapshot> },
+    Event {
+        event: VersionedEvent,
+        snapshot: Arc<Snapshot>,
+    },
     /// A player connected or left: views change, the version does not.
     Presence { snapshot: Arc<Snapshot> },
 }
@@ -38,7 +41,11 @@ pub enum Published {
 /// A request on behalf of a seat.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Action {
-    Move { text: String, version: u64, id: Option<String> },
+    Move {
+        text: String,
+        version: u64,
+        id: Option<String>,
+    },
     Resign,
     Draw,
     DrawDecline,
@@ -68,13 +75,36 @@ pub struct Subscription {
 
 #[derive(Debug)]
 pub enum Command {
-    Subscribe { token_hash: Option<String>, since: Option<u64>, reply: oneshot::Sender<Result<Subscription, ApiError>> },
-    Unsubscribe { seat: Seat },
-    View { token_hash: Option<String>, reply: oneshot::Sender<Result<Value, ApiError>> },
-    Events { since: u64, reply: oneshot::Sender<Vec<VersionedEvent>> },
-    Act { token_hash: Option<String>, action: Action, reply: oneshot::Sender<Result<Acted, ApiError>> },
-    Join { invite_hash: String, seat_hash: String, entropy: String, reply: oneshot::Sender<Result<Player, ApiError>> },
-    ComputerTurn { version: u64 },
+    Subscribe {
+        token_hash: Option<String>,
+        since: Option<u64>,
+        reply: oneshot::Sender<Result<Subscription, ApiError>>,
+    },
+    Unsubscribe {
+        seat: Seat,
+    },
+    View {
+        token_hash: Option<String>,
+        reply: oneshot::Sender<Result<Value, ApiError>>,
+    },
+    Events {
+        since: u64,
+        reply: oneshot::Sender<Vec<VersionedEvent>>,
+    },
+    Act {
+        token_hash: Option<String>,
+        action: Action,
+        reply: oneshot::Sender<Result<Acted, ApiError>>,
+    },
+    Join {
+        invite_hash: String,
+        seat_hash: String,
+        entropy: String,
+        reply: oneshot::Sender<Result<Player, ApiError>>,
+    },
+    ComputerTurn {
+        version: u64,
+    },
     Stop,
 }
 
@@ -95,7 +125,10 @@ pub struct GameActor {
 
 impl std::fmt::Debug for GameActor {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("GameActor").field("game", &self.game.id).field("version", &self.game.version).finish()
+        f.debug_struct("GameActor")
+            .field("game", &self.game.id)
+            .field("version", &self.game.version)
+            .finish()
     }
 }
 
@@ -109,18 +142,31 @@ pub struct Restored {
 }
 
 impl GameActor {
-    pub fn spawn(restored: Restored, shared: Arc<Shared>, flag_not_before: i64) -> mpsc::Sender<Command> {
+    pub fn spawn(
+        restored: Restored,
+        shared: Arc<Shared>,
+        flag_not_before: i64,
+    ) -> mpsc::Sender<Command> {
         let (sender, commands) = mpsc::channel(64);
         let (events, _) = broadcast::channel(BROADCAST_CAPACITY);
         let now = shared.clock.now_ms();
         let actor = GameActor {
-            snapshot: Snapshot::of(&restored.game, Presence { sockets: [0, 0], last_seen: [now, now] }),
+            snapshot: Snapshot::of(
+                &restored.game,
+                Presence {
+                    sockets: [0, 0],
+                    last_seen: [now, now],
+                },
+            ),
             game: restored.game,
             seat_hashes: restored.seat_hashes,
             log: restored.log,
             move_answers: restored.move_answers,
             events,
-            presence: Presence { sockets: [0, 0], last_seen: [now, now] },
+            presence: Presence {
+                sockets: [0, 0],
+                last_seen: [now, now],
+            },
             shared,
             commands,
             me: sender.downgrade(),
@@ -158,20 +204,29 @@ impl GameActor {
     async fn raise_flag(&mut self) {
         // The timer fired at the deadline; the clock reading may lag it by a rounding.
         let now = self.shared.clock.now_ms();
-        let due = self.game.clocks.and_then(|c| c.deadline()).map_or(now, |(_, at)| at.max(now));
-        if let Some(event) = self.game.flag_due(due) {
-            if let Err(error) = self.commit(vec![event], None).await {
-                tracing::warn!(game = %self.game.id, %error, "could not record a time-out");
-                // Try again shortly rather than spin.
-                tokio::time::sleep(Duration::from_millis(500)).await;
-            }
+        let due = self
+            .game
+            .clocks
+            .and_then(|c| c.deadline())
+            .map_or(now, |(_, at)| at.max(now));
+        if let Some(event) = self.game.flag_due(due)
+            && let Err(error) = self.commit(vec![event], None).await
+        {
+            tracing::warn!(game = %self.game.id, %error, "could not record a time-out");
+            // Try again shortly rather than spin.
+            tokio::time::sleep(Duration::from_millis(500)).await;
         }
     }
 
     /// The seat a token hash speaks for; a token that matches no seat is refused.
     fn seat(&self, token_hash: Option<&str>) -> Result<Seat, ApiError> {
-        let Some(hash) = token_hash else { return Ok(Seat::Spectator) };
-        let matches = self.seat_hashes.each_ref().map(|h| h.as_deref() == Some(hash));
+        let Some(hash) = token_hash else {
+            return Ok(Seat::Spectator);
+        };
+        let matches = self
+            .seat_hashes
+            .each_ref()
+            .map(|h| h.as_deref() == Some(hash));
         match matches {
             [true, true] => Ok(Seat::Both),
             [true, false] => Ok(Seat::Player(Player::First)),
@@ -192,18 +247,25 @@ impl GameActor {
         let i = p.index();
         presence.last_seen[i] = now;
         presence.sockets[i] = presence.sockets[i].saturating_add_signed(sockets_change);
-        let was_connected = self.presence.gone_for(p, now).is_none() && self.presence.sockets[i] > 0;
+        let was_connected =
+            self.presence.gone_for(p, now).is_none() && self.presence.sockets[i] > 0;
         let is_connected = presence.sockets[i] > 0;
         self.presence = presence;
         self.snapshot = self.snapshot.with_presence(presence);
         if was_connected != is_connected {
-            self.publish(Published::Presence { snapshot: self.snapshot.clone() });
+            self.publish(Published::Presence {
+                snapshot: self.snapshot.clone(),
+            });
         }
     }
 
     async fn handle(&mut self, command: Command) {
         match command {
-            Command::Subscribe { token_hash, since, reply } => {
+            Command::Subscribe {
+                token_hash,
+                since,
+                reply,
+            } => {
                 let result = self.seat(token_hash.as_deref()).map(|seat| {
                     self.touch(seat, 1);
                     Subscription {
@@ -222,17 +284,29 @@ impl GameActor {
             Command::Events { since, reply } => {
                 let _ = reply.send(self.events_since(since));
             }
-            Command::Act { token_hash, action, reply } => {
+            Command::Act {
+                token_hash,
+                action,
+                reply,
+            } => {
                 let result = match self.seat(token_hash.as_deref()) {
                     Ok(seat) => {
                         self.touch(seat, 0);
-                        self.act(seat, action).await.map(|version| Acted { version, view: self.view(seat) })
+                        self.act(seat, action).await.map(|version| Acted {
+                            version,
+                            view: self.view(seat),
+                        })
                     }
                     Err(e) => Err(e),
                 };
                 let _ = reply.send(result);
             }
-            Command::Join { invite_hash, seat_hash, entropy, reply } => {
+            Command::Join {
+                invite_hash,
+                seat_hash,
+                entropy,
+                reply,
+            } => {
                 let _ = reply.send(self.join(invite_hash, seat_hash, entropy).await);
             }
             Command::ComputerTurn { version } => self.play_computer(version).await,
@@ -248,7 +322,11 @@ impl GameActor {
     async fn act(&mut self, seat: Seat, action: Action) -> Result<u64, ApiError> {
         let now = self.shared.clock.now_ms();
         // A clock that ran out before this request ends the game first.
-        if let Some(flag) = self.game.flag_due(now).filter(|_| now >= self.flag_not_before) {
+        if let Some(flag) = self
+            .game
+            .flag_due(now)
+            .filter(|_| now >= self.flag_not_before)
+        {
             self.commit(vec![flag], None).await?;
         }
         let game = &self.game;
@@ -258,7 +336,9 @@ impl GameActor {
                     return Ok(answered);
                 }
                 if id.as_ref().is_some_and(|id| id.len() > 64) {
-                    return Err(ApiError::BadRequest("a move id has at most 64 characters".into()));
+                    return Err(ApiError::BadRequest(
+                        "a move id has at most 64 characters".into(),
+                    ));
                 }
                 let event = game.decide_move(seat, &text, version, now)?;
                 return self.commit(vec![event], id).await;
@@ -270,10 +350,20 @@ impl GameActor {
             Action::Abort => game.decide_abort(seat)?,
             Action::Claim => {
                 let Seat::Player(player) = seat else {
-                    return Err(ApiError::Forbidden("only a player of an online game can claim a win".into()));
+                    return Err(ApiError::Forbidden(
+                        "only a player of an online game can claim a win".into(),
+                    ));
                 };
-                let needed = if game.clocks.is_some() { self.shared.config.claim_after_timed } else { self.shared.config.claim_after_untimed };
-                game.decide_claim(seat, self.presence.gone_for(player.other(), now), needed.as_millis() as i64)?
+                let needed = if game.clocks.is_some() {
+                    self.shared.config.claim_after_timed
+                } else {
+                    self.shared.config.claim_after_untimed
+                };
+                game.decide_claim(
+                    seat,
+                    self.presence.gone_for(player.other(), now),
+                    needed.as_millis() as i64,
+                )?
             }
             Action::Rematch => return self.rematch(seat).await,
         };
@@ -283,7 +373,11 @@ impl GameActor {
     /// Commits `events` and their automatic follow-ups in one transaction, then applies and
     /// broadcasts them. On a store failure the state is rebuilt from the store: nothing that was
     /// not committed is ever shown or acknowledged.
-    async fn commit(&mut self, events: Vec<GameEvent>, move_id: Option<String>) -> Result<u64, ApiError> {
+    async fn commit(
+        &mut self,
+        events: Vec<GameEvent>,
+        move_id: Option<String>,
+    ) -> Result<u64, ApiError> {
         let now = self.shared.clock.now_ms();
         let before = self.game.clone();
         let mut batch = Vec::new();
@@ -293,7 +387,9 @@ impl GameActor {
             batch.push(event);
         }
         while applied.is_ok() && batch.len() < MAX_FOLLOW_UPS {
-            let Some(event) = self.game.next_automatic(now) else { break };
+            let Some(event) = self.game.next_automatic(now) else {
+                break;
+            };
             applied = self.game.apply(&event, now);
             batch.push(event);
         }
@@ -312,9 +408,14 @@ impl GameActor {
                 move_id: if i == 0 { move_id.clone() } else { None },
             })
             .collect();
-        let change = (self.game.status != before.status).then(|| status_change(&before, &self.game, now));
+        let change =
+            (self.game.status != before.status).then(|| status_change(&before, &self.game, now));
         let started = std::time::Instant::now();
-        let stored = self.shared.store.append_events(&self.game.id, &rows, change.as_ref()).await;
+        let stored = self
+            .shared
+            .store
+            .append_events(&self.game.id, &rows, change.as_ref())
+            .await;
         self.shared.metrics.store_latency.observe(started.elapsed());
         if let Err(error) = stored {
             self.game = before;
@@ -322,7 +423,9 @@ impl GameActor {
                 StoreError::Conflict => {
                     // Another writer got there first: catch up from the store.
                     self.reload().await;
-                    ApiError::Stale { version: self.game.version }
+                    ApiError::Stale {
+                        version: self.game.version,
+                    }
                 }
                 other => ApiError::from(other),
             });
@@ -338,9 +441,16 @@ impl GameActor {
             self.move_answers.insert(id, before + 1);
         }
         for (i, event) in batch.into_iter().enumerate() {
-            let event = VersionedEvent { version: before + 1 + i as u64, at: now, event };
+            let event = VersionedEvent {
+                version: before + 1 + i as u64,
+                at: now,
+                event,
+            };
             self.log.push(event.clone());
-            self.publish(Published::Event { event, snapshot: self.snapshot.clone() });
+            self.publish(Published::Event {
+                event,
+                snapshot: self.snapshot.clone(),
+            });
         }
         self.schedule_computer();
     }
@@ -358,13 +468,22 @@ impl GameActor {
                 self.log = restored.log;
                 self.move_answers = restored.move_answers;
                 self.snapshot = Snapshot::of(&self.game, self.presence);
-                self.publish(Published::Presence { snapshot: self.snapshot.clone() });
+                self.publish(Published::Presence {
+                    snapshot: self.snapshot.clone(),
+                });
             }
-            Ok(None) | Err(_) => tracing::error!(game = %self.game.id, "could not reload the game from the store"),
+            Ok(None) | Err(_) => {
+                tracing::error!(game = %self.game.id, "could not reload the game from the store")
+            }
         }
     }
 
-    async fn join(&mut self, invite_hash: String, seat_hash: String, entropy: String) -> Result<Player, ApiError> {
+    async fn join(
+        &mut self,
+        invite_hash: String,
+        seat_hash: String,
+        entropy: String,
+    ) -> Result<Player, ApiError> {
         if self.game.status != Status::Waiting {
             return Err(ApiError::SeatTaken);
         }
@@ -374,12 +493,18 @@ impl GameActor {
         self.game.joiner_entropy = entropy.clone();
         let mut batch = Vec::new();
         for event in self.game.decide_join() {
-            self.game.apply(&event, now).map_err(|_| ApiError::Unavailable)?;
+            self.game
+                .apply(&event, now)
+                .map_err(|_| ApiError::Unavailable)?;
             batch.push(event);
         }
         while batch.len() < MAX_FOLLOW_UPS {
-            let Some(event) = self.game.next_automatic(now) else { break };
-            self.game.apply(&event, now).map_err(|_| ApiError::Unavailable)?;
+            let Some(event) = self.game.next_automatic(now) else {
+                break;
+            };
+            self.game
+                .apply(&event, now)
+                .map_err(|_| ApiError::Unavailable)?;
             batch.push(event);
         }
         let rows: Vec<EventRow> = batch
@@ -392,7 +517,12 @@ impl GameActor {
                 move_id: None,
             })
             .collect();
-        match self.shared.store.redeem_invite(&invite_hash, joiner.index(), &seat_hash, &entropy, &rows).await {
+        match self
+            .shared
+            .store
+            .redeem_invite(&invite_hash, joiner.index(), &seat_hash, &entropy, &rows)
+            .await
+        {
             Ok(Redeemed::Joined { .. }) => {
                 self.seat_hashes[joiner.index()] = Some(seat_hash);
                 self.presence.last_seen[joiner.index()] = now;
@@ -421,22 +551,37 @@ impl GameActor {
             return Err(ApiError::Unauthorized);
         }
         if !self.game.status.is_over() {
-            return Err(ApiError::Forbidden("a rematch follows a finished game".into()));
+            return Err(ApiError::Forbidden(
+                "a rematch follows a finished game".into(),
+            ));
         }
         if self.game.rematch.is_some() {
             return Ok(self.game.version);
         }
-        let id = self.shared.create_rematch(&self.game, &self.seat_hashes).await?;
-        self.commit(vec![GameEvent::Rematch { game_id: id }], None).await
+        let id = self
+            .shared
+            .create_rematch(&self.game, &self.seat_hashes)
+            .await?;
+        self.commit(vec![GameEvent::Rematch { game_id: id }], None)
+            .await
     }
 
     /// Asks for the computer's move after a short delay, if the computer is to move.
     fn schedule_computer(&self) {
-        let Some(computer) = self.game.computer() else { return };
-        if self.game.status != Status::Playing || self.game.engine.to_move() != computer || self.game.engine.legal_moves().is_empty() {
+        let Some(computer) = self.game.computer() else {
+            return;
+        };
+        if self.game.status != Status::Playing
+            || self.game.engine.to_move() != computer
+            || self.game.engine.legal_moves().is_empty()
+        {
             return;
         }
-        let (me, version, delay) = (self.me.clone(), self.game.version, self.shared.config.computer_delay);
+        let (me, version, delay) = (
+            self.me.clone(),
+            self.game.version,
+            self.shared.config.computer_delay,
+        );
         tokio::spawn(async move {
             tokio::time::sleep(delay).await;
             if let Some(me) = me.upgrade() {
@@ -447,8 +592,13 @@ impl GameActor {
 
     /// The computer's move: until the computer-opponent work lands, a uniformly random legal move.
     async fn play_computer(&mut self, version: u64) {
-        let Some(computer) = self.game.computer() else { return };
-        if version != self.game.version || self.game.status != Status::Playing || self.game.engine.to_move() != computer {
+        let Some(computer) = self.game.computer() else {
+            return;
+        };
+        if version != self.game.version
+            || self.game.status != Status::Playing
+            || self.game.engine.to_move() != computer
+        {
             return;
         }
         let moves = self.game.engine.legal_moves();
@@ -457,14 +607,19 @@ impl GameActor {
         }
         let choice = moves[rand::rng().random_range(0..moves.len())].to_string();
         let now = self.shared.clock.now_ms();
-        match self.game.decide_move(Seat::Player(computer), &choice, version, now) {
+        match self
+            .game
+            .decide_move(Seat::Player(computer), &choice, version, now)
+        {
             Ok(event) => {
                 if let Err(error) = self.commit(vec![event], None).await {
                     tracing::warn!(game = %self.game.id, %error, "the computer's move was not recorded");
                     self.schedule_computer();
                 }
             }
-            Err(error) => tracing::error!(game = %self.game.id, %error, "the computer chose a refused move"),
+            Err(error) => {
+                tracing::error!(game = %self.game.id, %error, "the computer chose a refused move")
+            }
         }
     }
 }
@@ -474,7 +629,10 @@ fn status_change(before: &LiveGame, after: &LiveGame, now: i64) -> StatusChange 
         status: after.status.name().into(),
         from: before.status.name().into(),
         finished_at: after.status.is_over().then_some(now),
-        winner: after.result.and_then(|r| r.outcome.winner).map(|p| after.variant.side(p).name().into()),
+        winner: after
+            .result
+            .and_then(|r| r.outcome.winner)
+            .map(|p| after.variant.side(p).name().into()),
         termination: after.result.map(|r| r.outcome.termination.name().into()),
     }
 }

@@ -17,7 +17,10 @@ impl ServerClock {
         let epoch_ms_at_start = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_millis() as i64);
-        ServerClock { epoch_ms_at_start, started: tokio::time::Instant::now() }
+        ServerClock {
+            epoch_ms_at_start,
+            started: tokio::time::Instant::now(),
+        }
     }
 
     pub fn now_ms(&self) -> i64 {
@@ -51,7 +54,12 @@ pub struct GameClocks {
 impl GameClocks {
     pub fn new(settings: ClockSettings) -> GameClocks {
         let initial = settings.initial_ms as i64;
-        GameClocks { settings, remaining: [initial, initial], running: None, since: 0 }
+        GameClocks {
+            settings,
+            remaining: [initial, initial],
+            running: None,
+            since: 0,
+        }
     }
 
     /// Remaining time of each player at `now` (never below zero).
@@ -77,7 +85,8 @@ impl GameClocks {
 
     /// When the running player's time runs out.
     pub fn deadline(&self) -> Option<(Player, i64)> {
-        self.running.map(|p| (p, self.since + self.remaining[p.index()]))
+        self.running
+            .map(|p| (p, self.since + self.remaining[p.index()]))
     }
 }
 
@@ -87,7 +96,10 @@ mod tests {
 
     #[test]
     fn a_running_clock_is_charged_and_the_increment_added_after_the_move() {
-        let mut clocks = GameClocks::new(ClockSettings { initial_ms: 60_000, increment_ms: 2_000 });
+        let mut clocks = GameClocks::new(ClockSettings {
+            initial_ms: 60_000,
+            increment_ms: 2_000,
+        });
         clocks.switch(1_000, Some(Player::First));
         assert_eq!(clocks.read(11_000), [50_000, 60_000]);
         clocks.switch(11_000, Some(Player::Second));

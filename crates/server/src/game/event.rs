@@ -13,11 +13,18 @@ pub type ClockReading = BTreeMap<Side, i64>;
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum GameEvent {
     /// The invited player took the other seat.
-    Joined { side: Side },
+    Joined {
+        side: Side,
+    },
     /// The clocks start; the side to move runs first.
-    ClockStarted { clocks: ClockReading },
+    ClockStarted {
+        clocks: ClockReading,
+    },
     /// The server rolled the dice for `side` (RULES.md §4).
-    Roll { side: Side, dice: Vec<u8> },
+    Roll {
+        side: Side,
+        dice: Vec<u8>,
+    },
     Move {
         side: Side,
         #[serde(rename = "move")]
@@ -28,8 +35,12 @@ pub enum GameEvent {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         clocks: Option<ClockReading>,
     },
-    DrawOffered { side: Side },
-    DrawDeclined { side: Side },
+    DrawOffered {
+        side: Side,
+    },
+    DrawDeclined {
+        side: Side,
+    },
     /// Play went back: only the first `keep` actions (rolls and moves) remain. Time is not given back.
     Undo {
         side: Side,
@@ -43,9 +54,13 @@ pub enum GameEvent {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         server_seed: Option<String>,
     },
-    Aborted { side: Option<Side> },
+    Aborted {
+        side: Option<Side>,
+    },
     /// A new game with the same settings and the sides swapped; the same seat tokens play it.
-    Rematch { game_id: String },
+    Rematch {
+        game_id: String,
+    },
 }
 
 /// An event with its version and time, as clients receive it.
@@ -64,15 +79,30 @@ mod tests {
     #[test]
     fn events_read_back_from_their_stored_json() {
         let events = [
-            GameEvent::Move { side: Side::Light, notation: "A1-A2".into(), automatic: false, clocks: None },
-            GameEvent::Roll { side: Side::White, dice: vec![3, 1, 6] },
-            GameEvent::Finished { winner: None, termination: Termination::Agreement, server_seed: None },
+            GameEvent::Move {
+                side: Side::Light,
+                notation: "A1-A2".into(),
+                automatic: false,
+                clocks: None,
+            },
+            GameEvent::Roll {
+                side: Side::White,
+                dice: vec![3, 1, 6],
+            },
+            GameEvent::Finished {
+                winner: None,
+                termination: Termination::Agreement,
+                server_seed: None,
+            },
         ];
         for event in events {
             let json = serde_json::to_string(&event).unwrap();
             assert_eq!(serde_json::from_str::<GameEvent>(&json).unwrap(), event);
         }
         let json = serde_json::to_value(GameEvent::DrawOffered { side: Side::Dark }).unwrap();
-        assert_eq!(json, serde_json::json!({"kind": "draw_offered", "side": "dark"}));
+        assert_eq!(
+            json,
+            serde_json::json!({"kind": "draw_offered", "side": "dark"})
+        );
     }
 }

@@ -7,14 +7,18 @@ use super::clock::GameClocks;
 use super::event::{ClockReading, GameEvent};
 use super::{Mode, Seat, Settings, Status};
 use crate::error::ApiError;
-use ludus_engine::dice::{ServerSeed, Seed};
+use ludus_engine::dice::{Seed, ServerSeed};
 use ludus_engine::{AnyGame, AnyMove, FirstPlayer, Outcome, Phase, Player, Termination, Variant};
 
 /// A roll or a move, in the order played: what undo truncates and replay re-applies.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Action {
     Roll(Vec<u8>),
-    Move { player: Player, mv: AnyMove, automatic: bool },
+    Move {
+        player: Player,
+        mv: AnyMove,
+        automatic: bool,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -65,7 +69,16 @@ pub struct LiveGame {
 impl LiveGame {
     /// A new game; it starts at once when both seats are filled, else it waits for the invitee.
     pub fn new(creation: Creation) -> LiveGame {
-        let Creation { id, variant, mode, settings, server_seed, creator_entropy, created_at, seated } = creation;
+        let Creation {
+            id,
+            variant,
+            mode,
+            settings,
+            server_seed,
+            creator_entropy,
+            created_at,
+            seated,
+        } = creation;
         let mut game = LiveGame {
             id,
             variant,
@@ -78,7 +91,8 @@ impl LiveGame {
             creator_entropy,
             joiner_entropy: String::new(),
             seed: None,
-            engine: AnyGame::new(variant, Player::First).expect("every served variant is supported"),
+            engine: AnyGame::new(variant, Player::First)
+                .expect("every served variant is supported"),
             actions: Vec::new(),
             dice_thrown: 0,
             draw_offer: None,
@@ -95,7 +109,9 @@ impl LiveGame {
     /// Both seats are filled: the seed and the first player are known and play begins.
     fn start(&mut self, joiner_entropy: String) {
         self.status = Status::Playing;
-        let seed = self.server_seed.game_seed(&self.creator_entropy, &joiner_entropy);
+        let seed = self
+            .server_seed
+            .game_seed(&self.creator_entropy, &joiner_entropy);
         self.joiner_entropy = joiner_entropy;
         let first = match self.variant.first_player() {
             FirstPlayer::Fixed(player) => player,
@@ -116,7 +132,11 @@ impl LiveGame {
 
     /// The seed, revealed only once the game is over (whoever knew it could foresee every die).
     pub fn revealed_seed(&self) -> Option<Seed> {
-        if self.status.is_over() { self.seed } else { None }
+        if self.status.is_over() {
+            self.seed
+        } else {
+            None
+        }
     }
 
     pub fn creator(&self) -> Player {
@@ -142,12 +162,17 @@ impl LiveGame {
 
     fn reading_of(&self, clocks: &GameClocks, now: i64) -> ClockReading {
         let remaining = clocks.read(now);
-        Player::BOTH.iter().map(|&p| (self.variant.side(p), remaining[p.index()])).collect()
+        Player::BOTH
+            .iter()
+            .map(|&p| (self.variant.side(p), remaining[p.index()]))
+            .collect()
     }
 
     /// The clocks as they stand at `now`, while they run.
     fn reading(&self, now: i64) -> Option<ClockReading> {
-        self.clocks.filter(|c| c.running.is_some()).map(|c| self.reading_of(&c, now))
+        self.clocks
+            .filter(|c| c.running.is_some())
+            .map(|c| self.reading_of(&c, now))
     }
 
     /// The reading to store with `mv` by the player to move: charged up to `now`, plus the
@@ -181,7 +206,11 @@ impl LiveGame {
 
     /// Applies one event of the log (replay and live play alike).
     pub fn apply(&mut self, event: &GameEvent, at: i64) -> Result<(), String> {
-        let side_player = |side| self.variant.player(side).ok_or_else(|| format!("{side} does not play {}", self.variant));
+        let side_player = |side| {
+            self.variant
+                .player(side)
+                .ok_or_else(|| format!("{side} does not play {}", self.variant))
+        };
         match event {
             GameEvent::Joined { .. } => {
                 let entropy = std::mem::take(&mut self.joiner_entropy);
@@ -198,10 +227,19 @@ impl LiveGame {
                 self.dice_thrown += dice.len() as u64;
                 self.actions.push(Action::Roll(dice.clone()));
             }
-            GameEvent::Move { side, notation, automatic, clocks } => {
+            GameEvent::Move {
+                side,
+                notation,
+                automatic,
+                clocks,
+            } => {
                 let player = side_player(*side)?;
                 let mv = self.engine.play_text(notation).map_err(|e| e.to_string())?;
-                self.actions.push(Action::Move { player, mv, automatic: *automatic });
+                self.actions.push(Action::Move {
+                    player,
+                    mv,
+                    automatic: *automatic,
+                });
                 self.draw_offer = None;
                 if let Some(reading) = clocks {
                     self.set_reading(reading, at);
@@ -216,10 +254,20 @@ impl LiveGame {
                     self.set_reading(reading, at);
                 }
             }
-            GameEvent::Finished { winner, termination, .. } => {
+            GameEvent::Finished {
+                winner,
+                termination,
+                ..
+            } => {
                 let winner = winner.map(side_player).transpose()?;
                 self.status = Status::Finished;
-                self.result = Some(GameResult { outcome: Outcome { winner, termination: *termination }, finished_at: at });
+                self.result = Some(GameResult {
+                    outcome: Outcome {
+                        winner,
+                        termination: *termination,
+                    },
+                    finished_at: at,
+                });
                 self.stop_clocks(at);
             }
             GameEvent::Aborted { .. } => {
@@ -234,10 +282,8 @@ impl LiveGame {
     }
 
     fn stop_clocks(&mut self, at: i64) {
-        if let Some(clocks) = &mut self.clocks {
-            if clocks.running.is_some() {
-                clocks.switch(at, None);
-            }
+        if let Some(clocks) = self.clocks.as_mut().filter(|c| c.running.is_some()) {
+            clocks.switch(at, None);
         }
     }
 
@@ -275,7 +321,10 @@ impl LiveGame {
         match self.engine.phase() {
             Phase::AwaitingRoll => {
                 let seed = self.seed.expect("a game being played has its seed");
-                Some(GameEvent::Roll { side, dice: seed.dice(self.dice_thrown, self.variant.dice_per_roll()) })
+                Some(GameEvent::Roll {
+                    side,
+                    dice: seed.dice(self.dice_thrown, self.variant.dice_per_roll()),
+                })
             }
             Phase::AwaitingMove => self.engine.automatic_move().map(|mv| GameEvent::Move {
                 side,
@@ -291,7 +340,8 @@ impl LiveGame {
         GameEvent::Finished {
             winner: outcome.winner.map(|p| self.variant.side(p)),
             termination: outcome.termination,
-            server_seed: (self.variant.dice_per_roll() > 0).then(|| ludus_engine::dice::to_hex(&self.server_seed.0)),
+            server_seed: (self.variant.dice_per_roll() > 0)
+                .then(|| ludus_engine::dice::to_hex(&self.server_seed.0)),
         }
     }
 
@@ -301,14 +351,17 @@ impl LiveGame {
         (self.status == Status::Playing && now >= deadline).then(|| GameEvent::Finished {
             winner: Some(self.variant.side(player.other())),
             termination: Termination::Timeout,
-            server_seed: (self.variant.dice_per_roll() > 0).then(|| ludus_engine::dice::to_hex(&self.server_seed.0)),
+            server_seed: (self.variant.dice_per_roll() > 0)
+                .then(|| ludus_engine::dice::to_hex(&self.server_seed.0)),
         })
     }
 
     fn require_playing(&self) -> Result<(), ApiError> {
         match self.status {
             Status::Playing => Ok(()),
-            Status::Waiting => Err(ApiError::Forbidden("the game has not started: the invite has not been used yet".into())),
+            Status::Waiting => Err(ApiError::Forbidden(
+                "the game has not started: the invite has not been used yet".into(),
+            )),
             Status::Finished | Status::Aborted => Err(ApiError::GameOver),
         }
     }
@@ -323,13 +376,21 @@ impl LiveGame {
     }
 
     /// A move by `seat` seen at `version`.
-    pub fn decide_move(&self, seat: Seat, text: &str, version: u64, now: i64) -> Result<GameEvent, ApiError> {
+    pub fn decide_move(
+        &self,
+        seat: Seat,
+        text: &str,
+        version: u64,
+        now: i64,
+    ) -> Result<GameEvent, ApiError> {
         if seat == Seat::Spectator {
             return Err(ApiError::Unauthorized);
         }
         self.require_playing()?;
         if version != self.version {
-            return Err(ApiError::Stale { version: self.version });
+            return Err(ApiError::Stale {
+                version: self.version,
+            });
         }
         let mover = self.engine.to_move();
         if !seat.speaks_for(mover) {
@@ -355,15 +416,25 @@ impl LiveGame {
         let player = self.acting_player(seat)?;
         self.require_playing()?;
         if self.variant.dice_per_roll() > 0 {
-            return Err(ApiError::Forbidden("draws by agreement are offered in Petteia only".into()));
+            return Err(ApiError::Forbidden(
+                "draws by agreement are offered in Petteia only".into(),
+            ));
         }
         if self.mode == Mode::Computer {
-            return Err(ApiError::Forbidden("the computer does not take draw offers".into()));
+            return Err(ApiError::Forbidden(
+                "the computer does not take draw offers".into(),
+            ));
         }
         match self.draw_offer {
-            Some(offerer) if offerer != player || seat == Seat::Both => Ok(self.finished(Outcome::draw(Termination::Agreement))),
-            Some(_) => Err(ApiError::BadRequest("you have already offered a draw".into())),
-            None => Ok(GameEvent::DrawOffered { side: self.variant.side(player) }),
+            Some(offerer) if offerer != player || seat == Seat::Both => {
+                Ok(self.finished(Outcome::draw(Termination::Agreement)))
+            }
+            Some(_) => Err(ApiError::BadRequest(
+                "you have already offered a draw".into(),
+            )),
+            None => Ok(GameEvent::DrawOffered {
+                side: self.variant.side(player),
+            }),
         }
     }
 
@@ -371,8 +442,14 @@ impl LiveGame {
         let player = self.acting_player(seat)?;
         self.require_playing()?;
         match self.draw_offer {
-            Some(offerer) if offerer != player || seat == Seat::Both => Ok(GameEvent::DrawDeclined { side: self.variant.side(player) }),
-            _ => Err(ApiError::BadRequest("there is no draw offer to decline".into())),
+            Some(offerer) if offerer != player || seat == Seat::Both => {
+                Ok(GameEvent::DrawDeclined {
+                    side: self.variant.side(player),
+                })
+            }
+            _ => Err(ApiError::BadRequest(
+                "there is no draw offer to decline".into(),
+            )),
         }
     }
 
@@ -382,7 +459,11 @@ impl LiveGame {
         let player = self.acting_player(seat)?;
         self.require_playing()?;
         let human = match self.mode {
-            Mode::Online => return Err(ApiError::Forbidden("undo is available in computer and local games".into())),
+            Mode::Online => {
+                return Err(ApiError::Forbidden(
+                    "undo is available in computer and local games".into(),
+                ));
+            }
             Mode::Computer => Some(self.creator()),
             Mode::Local => None,
         };
@@ -391,7 +472,11 @@ impl LiveGame {
             .iter()
             .rposition(|a| matches!(a, Action::Move { automatic: false, player, .. } if human.is_none_or(|h| *player == h)))
             .ok_or_else(|| ApiError::BadRequest("there is no move to take back".into()))?;
-        Ok(GameEvent::Undo { side: self.variant.side(player), keep, clocks: self.reading(now) })
+        Ok(GameEvent::Undo {
+            side: self.variant.side(player),
+            keep,
+            clocks: self.reading(now),
+        })
     }
 
     /// Aborts a game in which no person has moved yet.
@@ -403,7 +488,9 @@ impl LiveGame {
             return Err(ApiError::GameOver);
         }
         if self.has_human_move() {
-            return Err(ApiError::Forbidden("a game can be aborted only before the first move".into()));
+            return Err(ApiError::Forbidden(
+                "a game can be aborted only before the first move".into(),
+            ));
         }
         let side = match seat {
             Seat::Player(p) => Some(self.variant.side(p)),
@@ -413,16 +500,27 @@ impl LiveGame {
     }
 
     /// Claims the win when the opponent has been gone for `gone_ms` ≥ `needed_ms`.
-    pub fn decide_claim(&self, seat: Seat, opponent_gone_ms: Option<i64>, needed_ms: i64) -> Result<GameEvent, ApiError> {
+    pub fn decide_claim(
+        &self,
+        seat: Seat,
+        opponent_gone_ms: Option<i64>,
+        needed_ms: i64,
+    ) -> Result<GameEvent, ApiError> {
         let Seat::Player(player) = seat else {
-            return Err(ApiError::Forbidden("only a player of an online game can claim a win".into()));
+            return Err(ApiError::Forbidden(
+                "only a player of an online game can claim a win".into(),
+            ));
         };
         self.require_playing()?;
         if self.mode != Mode::Online {
-            return Err(ApiError::Forbidden("only a player of an online game can claim a win".into()));
+            return Err(ApiError::Forbidden(
+                "only a player of an online game can claim a win".into(),
+            ));
         }
         match opponent_gone_ms {
-            Some(gone) if gone >= needed_ms => Ok(self.finished(Outcome::win(player, Termination::Abandoned))),
+            Some(gone) if gone >= needed_ms => {
+                Ok(self.finished(Outcome::win(player, Termination::Abandoned)))
+            }
             Some(gone) => Err(ApiError::Forbidden(format!(
                 "the opponent has been gone for {} s; a win can be claimed after {} s",
                 gone / 1000,
@@ -435,7 +533,9 @@ impl LiveGame {
     /// The events that start play when the invitee joins.
     pub fn decide_join(&self) -> Vec<GameEvent> {
         let joiner = self.creator().other();
-        let mut events = vec![GameEvent::Joined { side: self.variant.side(joiner) }];
+        let mut events = vec![GameEvent::Joined {
+            side: self.variant.side(joiner),
+        }];
         events.extend(self.clock_start());
         events
     }
@@ -444,7 +544,10 @@ impl LiveGame {
     pub fn clock_start(&self) -> Option<GameEvent> {
         let clocks = self.clocks?;
         Some(GameEvent::ClockStarted {
-            clocks: Player::BOTH.iter().map(|&p| (self.variant.side(p), clocks.remaining[p.index()])).collect(),
+            clocks: Player::BOTH
+                .iter()
+                .map(|&p| (self.variant.side(p), clocks.remaining[p.index()]))
+                .collect(),
         })
     }
 

@@ -55,7 +55,14 @@ impl Status {
     }
 
     pub fn parse(text: &str) -> Option<Status> {
-        [Status::Waiting, Status::Playing, Status::Finished, Status::Aborted].into_iter().find(|s| s.name() == text)
+        [
+            Status::Waiting,
+            Status::Playing,
+            Status::Finished,
+            Status::Aborted,
+        ]
+        .into_iter()
+        .find(|s| s.name() == text)
     }
 
     pub fn is_over(self) -> bool {

@@ -105,11 +105,19 @@ impl Registry {
     /// Rebuilds every game in progress (at start-up), so clocks go on and flags fall.
     pub async fn restore_in_progress(&self) -> Result<usize, ApiError> {
         let ids = self.shared.store.games_in_progress().await?;
-        let grace = self.shared.clock.now_ms() + self.shared.config.restart_grace.as_millis() as i64;
+        let grace =
+            self.shared.clock.now_ms() + self.shared.config.restart_grace.as_millis() as i64;
+        let mut restored = 0;
         for id in &ids {
-            self.load(id, grace).await?;
+            // One game that does not replay must not keep the others (or the server) down.
+            match self.load(id, grace).await {
+                Ok(_) => restored += 1,
+                Err(error) => {
+                    tracing::error!(game = %id, %error, "could not rebuild a game in progress")
+                }
+            }
         }
-        Ok(ids.len())
+        Ok(restored)
     }
 
     pub async fn create(&self, request: NewGameRequest) -> Result<CreatedGame, ApiError> {
@@ -122,47 +130,102 @@ impl Registry {
         if request.mode == Mode::Local {
             seat_hashes[creator.other().index()] = Some(token_hash);
         }
-        let id = self.shared.create_game(request, seat_hashes, invite.as_deref().map(token::hash_secret)).await?;
+        let id = self
+            .shared
+            .create_game(
+                request,
+                seat_hashes,
+                invite.as_deref().map(token::hash_secret),
+            )
+            .await?;
         let commitment = {
             let handle = self.handle(&id).await?;
             let view = view_of(&handle, None).await?;
-            view.get("commitment").and_then(|c| c.as_str()).map(String::from)
+            view.get("commitment")
+                .and_then(|c| c.as_str())
+                .map(String::from)
         };
-        Ok(CreatedGame { game_id: id, side: creator, token, invite, commitment })
+        Ok(CreatedGame {
+            game_id: id,
+            side: creator,
+            token,
+            invite,
+            commitment,
+        })
     }
 
     /// Redeems an invite: the joiner's token and side.
-    pub async fn join(&self, invite: &str, entropy: String) -> Result<(String, Player, String), ApiError> {
+    pub async fn join(
+        &self,
+        invite: &str,
+        entropy: String,
+    ) -> Result<(String, Player, String), ApiError> {
         let invite_hash = token::hash_secret(invite);
-        let game_id = self.shared.store.find_invite(&invite_hash).await?.ok_or_else(|| ApiError::NotFound("invite".into()))?;
+        let game_id = self
+            .shared
+            .store
+            .find_invite(&invite_hash)
+            .await?
+            .ok_or_else(|| ApiError::NotFound("invite".into()))?;
         let token = token::new_secret();
         let seat_hash = token::hash_secret(&token);
         let side = self
-            .request(&game_id, |reply| Command::Join { invite_hash: invite_hash.clone(), seat_hash: seat_hash.clone(), entropy: entropy.clone(), reply })
+            .request(&game_id, |reply| Command::Join {
+                invite_hash: invite_hash.clone(),
+                seat_hash: seat_hash.clone(),
+                entropy: entropy.clone(),
+                reply,
+            })
             .await??;
         Ok((game_id, side, token))
     }
 
     pub async fn view(&self, game_id: &str, token: Option<&str>) -> Result<Value, ApiError> {
         let token_hash = token.map(token::hash_secret);
-        self.request(game_id, |reply| Command::View { token_hash: token_hash.clone(), reply }).await?
+        self.request(game_id, |reply| Command::View {
+            token_hash: token_hash.clone(),
+            reply,
+        })
+        .await?
     }
 
-    pub async fn act(&self, game_id: &str, token: Option<&str>, action: Action) -> Result<Acted, ApiError> {
-        let token_hash = token.map(token::hash_secret).ok_or(ApiError::Unauthorized)?;
-        self.request(game_id, |reply| Command::Act { token_hash: Some(token_hash.clone()), action: action.clone(), reply }).await?
+    pub async fn act(
+        &self,
+        game_id: &str,
+        token: Option<&str>,
+        action: Action,
+    ) -> Result<Acted, ApiError> {
+        let token_hash = token
+            .map(token::hash_secret)
+            .ok_or(ApiError::Unauthorized)?;
+        self.request(game_id, |reply| Command::Act {
+            token_hash: Some(token_hash.clone()),
+            action: action.clone(),
+            reply,
+        })
+        .await?
     }
 
     pub async fn events(&self, game_id: &str, since: u64) -> Result<Vec<VersionedEvent>, ApiError> {
-        self.request(game_id, |reply| Command::Events { since, reply }).await
+        self.request(game_id, |reply| Command::Events { since, reply })
+            .await
     }
 
-    pub async fn subscribe(&self, game_id: &str, token: Option<&str>, since: Option<u64>) -> Result<(Subscription, mpsc::Sender<Command>), ApiError> {
+    pub async fn subscribe(
+        &self,
+        game_id: &str,
+        token: Option<&str>,
+        since: Option<u64>,
+    ) -> Result<(Subscription, mpsc::Sender<Command>), ApiError> {
         let token_hash = token.map(token::hash_secret);
         let handle = self.handle(game_id).await?;
         let (reply, answer) = oneshot::channel();
         handle
-            .send(Command::Subscribe { token_hash, since, reply })
+            .send(Command::Subscribe {
+                token_hash,
+                since,
+                reply,
+            })
             .await
             .map_err(|_| ApiError::Unavailable)?;
         let subscription = answer.await.map_err(|_| ApiError::Unavailable)??;
@@ -171,7 +234,11 @@ impl Registry {
 
     /// Sends a command built by `command` to the game's actor and awaits its answer; if the
     /// actor had just stopped, rebuilds it once and tries again.
-    async fn request<T>(&self, game_id: &str, command: impl Fn(oneshot::Sender<T>) -> Command) -> Result<T, ApiError> {
+    async fn request<T>(
+        &self,
+        game_id: &str,
+        command: impl Fn(oneshot::Sender<T>) -> Command,
+    ) -> Result<T, ApiError> {
         for _ in 0..2 {
             let handle = self.handle(game_id).await?;
             let (reply, answer) = oneshot::channel();
@@ -187,29 +254,60 @@ impl Registry {
     }
 
     async fn handle(&self, game_id: &str) -> Result<mpsc::Sender<Command>, ApiError> {
-        if let Some(handle) = self.shared.games.lock().expect("registry lock").get(game_id) {
+        if let Some(handle) = self
+            .shared
+            .games
+            .lock()
+            .expect("registry lock")
+            .get(game_id)
+        {
             return Ok(handle.clone());
         }
         self.load(game_id, 0).await
     }
 
-    async fn load(&self, game_id: &str, flag_not_before: i64) -> Result<mpsc::Sender<Command>, ApiError> {
+    async fn load(
+        &self,
+        game_id: &str,
+        flag_not_before: i64,
+    ) -> Result<mpsc::Sender<Command>, ApiError> {
         if game_id.len() > 64 {
             return Err(ApiError::NotFound("game".into()));
         }
         let _loading = self.shared.loading.lock().await;
-        if let Some(handle) = self.shared.games.lock().expect("registry lock").get(game_id) {
+        if let Some(handle) = self
+            .shared
+            .games
+            .lock()
+            .expect("registry lock")
+            .get(game_id)
+        {
             return Ok(handle.clone());
         }
-        let restored = self.shared.restore(game_id).await?.ok_or_else(|| ApiError::NotFound("game".into()))?;
+        let restored = self
+            .shared
+            .restore(game_id)
+            .await?
+            .ok_or_else(|| ApiError::NotFound("game".into()))?;
         let handle = GameActor::spawn(restored, self.shared.clone(), flag_not_before);
-        self.shared.games.lock().expect("registry lock").insert(game_id.to_string(), handle.clone());
+        self.shared
+            .games
+            .lock()
+            .expect("registry lock")
+            .insert(game_id.to_string(), handle.clone());
         Ok(handle)
     }
 
     /// Stops every actor after the commands already queued, and waits for them (bounded).
     pub async fn shutdown(&self) {
-        let handles: Vec<_> = self.shared.games.lock().expect("registry lock").drain().map(|(_, h)| h).collect();
+        let handles: Vec<_> = self
+            .shared
+            .games
+            .lock()
+            .expect("registry lock")
+            .drain()
+            .map(|(_, h)| h)
+            .collect();
         for handle in &handles {
             let _ = handle.send(Command::Stop).await;
         }
@@ -220,9 +318,15 @@ impl Registry {
     }
 }
 
-async fn view_of(handle: &mpsc::Sender<Command>, token_hash: Option<String>) -> Result<Value, ApiError> {
+async fn view_of(
+    handle: &mpsc::Sender<Command>,
+    token_hash: Option<String>,
+) -> Result<Value, ApiError> {
     let (reply, answer) = oneshot::channel();
-    handle.send(Command::View { token_hash, reply }).await.map_err(|_| ApiError::Unavailable)?;
+    handle
+        .send(Command::View { token_hash, reply })
+        .await
+        .map_err(|_| ApiError::Unavailable)?;
     answer.await.map_err(|_| ApiError::Unavailable)?
 }
 
@@ -230,13 +334,21 @@ impl Shared {
     /// Drops the registry's handle of a stopped actor (unless a new actor already replaced it).
     pub fn forget(&self, game_id: &str, handle: &mpsc::WeakSender<Command>) {
         let mut games = self.games.lock().expect("registry lock");
-        if games.get(game_id).is_some_and(|h| handle.upgrade().is_none_or(|mine| mine.same_channel(h))) {
+        if games
+            .get(game_id)
+            .is_some_and(|h| handle.upgrade().is_none_or(|mine| mine.same_channel(h)))
+        {
             games.remove(game_id);
         }
     }
 
     /// Stores a new game and its first events (the clock start and rolls of games that start now).
-    async fn create_game(&self, request: NewGameRequest, seat_hashes: [Option<String>; 2], invite_hash: Option<String>) -> Result<String, ApiError> {
+    async fn create_game(
+        &self,
+        request: NewGameRequest,
+        seat_hashes: [Option<String>; 2],
+        invite_hash: Option<String>,
+    ) -> Result<String, ApiError> {
         let now = self.clock.now_ms();
         let server_seed = ServerSeed(rand::random());
         let id = token::new_game_id();
@@ -266,7 +378,12 @@ impl Shared {
         let rows: Vec<EventRow> = rows
             .iter()
             .enumerate()
-            .map(|(i, e)| EventRow { seq: i as i64 + 1, at: now, body: serde_json::to_string(e).expect("events serialise"), move_id: None })
+            .map(|(i, e)| EventRow {
+                seq: i as i64 + 1,
+                at: now,
+                body: serde_json::to_string(e).expect("events serialise"),
+                move_id: None,
+            })
             .collect();
         let dice = request.variant.dice_per_roll() > 0;
         let row = NewGame {
@@ -287,16 +404,30 @@ impl Shared {
     }
 
     /// A new game like `game` with the sides swapped, played by the same seat tokens.
-    pub async fn create_rematch(&self, game: &LiveGame, seat_hashes: &[Option<String>; 2]) -> Result<String, ApiError> {
-        let settings = Settings { creator: PlayerIndex(game.creator().other()), ..game.settings.clone() };
+    pub async fn create_rematch(
+        &self,
+        game: &LiveGame,
+        seat_hashes: &[Option<String>; 2],
+    ) -> Result<String, ApiError> {
+        let settings = Settings {
+            creator: PlayerIndex(game.creator().other()),
+            ..game.settings.clone()
+        };
         let swapped = [seat_hashes[1].clone(), seat_hashes[0].clone()];
-        let request = NewGameRequest { variant: game.variant, mode: game.mode, settings, entropy: String::new() };
+        let request = NewGameRequest {
+            variant: game.variant,
+            mode: game.mode,
+            settings,
+            entropy: String::new(),
+        };
         self.create_game(request, swapped, None).await
     }
 
     /// Rebuilds a game from its stored row and events.
     pub async fn restore(&self, game_id: &str) -> Result<Option<Restored>, ApiError> {
-        let Some(row) = self.store.load_game(game_id).await? else { return Ok(None) };
+        let Some(row) = self.store.load_game(game_id).await? else {
+            return Ok(None);
+        };
         let events = self.store.events_since(game_id, 0).await?;
         restore_from(&row, &events).map(Some).map_err(|error| {
             tracing::error!(game = game_id, %error, "a stored game does not replay");
@@ -307,9 +438,15 @@ impl Shared {
 
 fn restore_from(row: &GameRow, events: &[EventRow]) -> Result<Restored, String> {
     let variant: Variant = row.variant.parse().map_err(|e| format!("{e}"))?;
-    let mode: Mode = serde_json::from_value(Value::String(row.mode.clone())).map_err(|e| e.to_string())?;
+    let mode: Mode =
+        serde_json::from_value(Value::String(row.mode.clone())).map_err(|e| e.to_string())?;
     let settings: Settings = serde_json::from_str(&row.settings).map_err(|e| e.to_string())?;
-    let server_seed = row.server_seed.as_deref().and_then(from_hex).map(ServerSeed).ok_or("no server seed")?;
+    let server_seed = row
+        .server_seed
+        .as_deref()
+        .and_then(from_hex)
+        .map(ServerSeed)
+        .ok_or("no server seed")?;
     let mut game = LiveGame::new(Creation {
         id: row.id.clone(),
         variant,
@@ -319,7 +456,8 @@ fn restore_from(row: &GameRow, events: &[EventRow]) -> Result<Restored, String> 
         creator_entropy: row.creator_entropy.clone(),
         created_at: row.created_at,
         // Both seats filled without an invite: a game on one screen, against the computer, or a rematch.
-        seated: mode != Mode::Online || (row.seat0_hash.is_some() && row.seat1_hash.is_some() && !row.invite_redeemed),
+        seated: mode != Mode::Online
+            || (row.seat0_hash.is_some() && row.seat1_hash.is_some() && !row.invite_redeemed),
     });
     if mode == Mode::Online {
         game.joiner_entropy = row.joiner_entropy.clone();
@@ -332,7 +470,16 @@ fn restore_from(row: &GameRow, events: &[EventRow]) -> Result<Restored, String> 
         if let Some(id) = &row_event.move_id {
             move_answers.insert(id.clone(), row_event.seq as u64);
         }
-        log.push(VersionedEvent { version: row_event.seq as u64, at: row_event.at, event });
+        log.push(VersionedEvent {
+            version: row_event.seq as u64,
+            at: row_event.at,
+            event,
+        });
     }
-    Ok(Restored { game, seat_hashes: [row.seat0_hash.clone(), row.seat1_hash.clone()], log, move_answers })
+    Ok(Restored {
+        game,
+        seat_hashes: [row.seat0_hash.clone(), row.seat1_hash.clone()],
+        log,
+        move_answers,
+    })
 }

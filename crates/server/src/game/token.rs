@@ -9,7 +9,9 @@ const ALPHABET: &[u8] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqr
 /// `len` characters from the operating system's cryptographic generator (via `rand::rng`).
 fn random_text(len: usize) -> String {
     let mut rng = rand::rng();
-    (0..len).map(|_| ALPHABET[rng.random_range(0..ALPHABET.len())] as char).collect()
+    (0..len)
+        .map(|_| ALPHABET[rng.random_range(0..ALPHABET.len())] as char)
+        .collect()
 }
 
 /// A game id: 12 base-62 characters (71 bits), short enough for a URL.

@@ -80,7 +80,11 @@ impl Snapshot {
             dice: game.engine.dice(),
             moves: game.moves().map(|m| m.to_string()).collect(),
             legal_moves: if game.status == Status::Playing {
-                game.engine.legal_moves().iter().map(|m| m.to_string()).collect()
+                game.engine
+                    .legal_moves()
+                    .iter()
+                    .map(|m| m.to_string())
+                    .collect()
             } else {
                 Vec::new()
             },
@@ -92,8 +96,11 @@ impl Snapshot {
             }),
             draw_offer: game.draw_offer.map(|p| game.variant.side(p)),
             rematch: game.rematch.clone(),
-            commitment: dice_game.then(|| ludus_engine::dice::to_hex(&game.server_seed.commitment())),
-            server_seed: game.revealed_seed().map(|_| ludus_engine::dice::to_hex(&game.server_seed.0)),
+            commitment: dice_game
+                .then(|| ludus_engine::dice::to_hex(&game.server_seed.commitment())),
+            server_seed: game
+                .revealed_seed()
+                .map(|_| ludus_engine::dice::to_hex(&game.server_seed.0)),
             level: game.settings.level,
             creator: game.creator(),
             presence,
@@ -102,13 +109,18 @@ impl Snapshot {
 
     /// The same version with other presence.
     pub fn with_presence(&self, presence: Presence) -> Arc<Snapshot> {
-        Arc::new(Snapshot { presence, ..self.clone() })
+        Arc::new(Snapshot {
+            presence,
+            ..self.clone()
+        })
     }
 
     /// Whether the opponent of `seat` is connected (always, but in online games).
     pub fn opponent_connected(&self, seat: Seat, now: i64) -> bool {
         match seat {
-            Seat::Player(p) if self.mode == Mode::Online => self.presence.gone_for(p.other(), now).is_none(),
+            Seat::Player(p) if self.mode == Mode::Online => {
+                self.presence.gone_for(p.other(), now).is_none()
+            }
             _ => true,
         }
     }
@@ -124,24 +136,34 @@ impl Snapshot {
         view.insert("status".into(), json!(self.status));
         view.insert("version".into(), json!(self.version));
         view.insert("position".into(), json!(self.position));
-        view.insert("to_move".into(), if playing { json!(side(self.to_move)) } else { Value::Null });
+        view.insert(
+            "to_move".into(),
+            if playing {
+                json!(side(self.to_move))
+            } else {
+                Value::Null
+            },
+        );
         view.insert("first".into(), json!(side(self.first)));
         view.insert("sides".into(), json!(self.variant.sides()));
         if self.variant.dice_per_roll() > 0 {
             view.insert("dice".into(), json!(self.dice));
         }
         view.insert("moves".into(), json!(self.moves));
-        view.insert("clocks".into(), self.clocks.map_or(Value::Null, |c| {
-            let remaining = c.clocks.read(now);
-            let mut clocks = Map::new();
-            for p in Player::BOTH {
-                clocks.insert(side(p).name().into(), json!(remaining[p.index()]));
-            }
-            clocks.insert("running".into(), json!(c.clocks.running.map(side)));
-            clocks.insert("initial_ms".into(), json!(c.clocks.settings.initial_ms));
-            clocks.insert("increment_ms".into(), json!(c.clocks.settings.increment_ms));
-            Value::Object(clocks)
-        }));
+        view.insert(
+            "clocks".into(),
+            self.clocks.map_or(Value::Null, |c| {
+                let remaining = c.clocks.read(now);
+                let mut clocks = Map::new();
+                for p in Player::BOTH {
+                    clocks.insert(side(p).name().into(), json!(remaining[p.index()]));
+                }
+                clocks.insert("running".into(), json!(c.clocks.running.map(side)));
+                clocks.insert("initial_ms".into(), json!(c.clocks.settings.initial_ms));
+                clocks.insert("increment_ms".into(), json!(c.clocks.settings.increment_ms));
+                Value::Object(clocks)
+            }),
+        );
         view.insert("result".into(), json!(self.result));
         view.insert("draw_offer".into(), json!(self.draw_offer));
         if let Some(id) = &self.rematch {
@@ -159,13 +181,21 @@ impl Snapshot {
         let seat_view = match seat {
             Seat::Spectator => Value::Null,
             Seat::Player(p) => json!({ "side": side(p), "bottom": side(p) }),
-            Seat::Both => json!({ "side": side(Player::First), "bottom": side(Player::First), "both": true }),
+            Seat::Both => {
+                json!({ "side": side(Player::First), "bottom": side(Player::First), "both": true })
+            }
         };
         view.insert("seat".into(), seat_view);
         if seat != Seat::Spectator {
             let mine = playing && seat.speaks_for(self.to_move) && self.mode_lets_seat_move(seat);
-            view.insert("legal_moves".into(), json!(if mine { &self.legal_moves[..] } else { &[] }));
-            view.insert("opponent_connected".into(), json!(self.opponent_connected(seat, now)));
+            view.insert(
+                "legal_moves".into(),
+                json!(if mine { &self.legal_moves[..] } else { &[] }),
+            );
+            view.insert(
+                "opponent_connected".into(),
+                json!(self.opponent_connected(seat, now)),
+            );
         }
         Value::Object(view)
     }

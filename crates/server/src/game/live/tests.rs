@@ -1,0 +1,214 @@
+//! The rules of live play, without a server: requests in, events out, replay agrees.
+
+use super::*;
+use crate::game::{ClockSettings, PlayerIndex};
+
+fn game(variant: Variant, mode: Mode, clock: Option<ClockSettings>) -> LiveGame {
+    LiveGame::new(Creation {
+        id: "g".into(),
+        variant,
+        mode,
+        settings: Settings {
+            clock,
+            level: None,
+            creator: PlayerIndex(Player::First),
+        },
+        server_seed: ServerSeed([7; 32]),
+        creator_entropy: "alice".into(),
+        created_at: 0,
+        seated: mode != Mode::Online,
+    })
+}
+
+/// Applies events and their automatic follow-ups, as the actor does.
+fn commit(game: &mut LiveGame, events: Vec<GameEvent>, now: i64) -> Vec<GameEvent> {
+    let mut all = Vec::new();
+    for event in events {
+        game.apply(&event, now).expect("decided events apply");
+        all.push(event);
+    }
+    while let Some(event) = game.next_automatic(now) {
+        game.apply(&event, now).expect("automatic events apply");
+        all.push(event);
+    }
+    all
+}
+
+const ME: Seat = Seat::Player(Player::First);
+const THEM: Seat = Seat::Player(Player::Second);
+
+#[test]
+fn an_online_game_waits_for_the_join_and_its_clock_starts_then() {
+    let clock = ClockSettings {
+        initial_ms: 60_000,
+        increment_ms: 2_000,
+    };
+    let mut g = game(Variant::Petteia6, Mode::Online, Some(clock));
+    assert_eq!(g.status, Status::Waiting);
+    assert!(matches!(
+        g.decide_move(ME, "A1-A2", 0, 10),
+        Err(ApiError::Forbidden(_))
+    ));
+    let join = g.decide_join();
+    commit(&mut g, join, 5_000);
+    assert_eq!(g.status, Status::Playing);
+    assert_eq!(g.clocks.unwrap().running, Some(Player::First));
+    assert_eq!(
+        g.clocks.unwrap().read(15_000),
+        [50_000, 60_000],
+        "the clock runs from the join, not the creation"
+    );
+    let mv = g.decide_move(ME, "A1-A2", g.version, 15_000).unwrap();
+    commit(&mut g, vec![mv], 15_000);
+    assert_eq!(
+        g.clocks.unwrap().read(15_000),
+        [52_000, 60_000],
+        "increment after the move"
+    );
+    assert_eq!(g.clocks.unwrap().running, Some(Player::Second));
+}
+
+#[test]
+fn moves_are_checked_for_seat_turn_version_and_legality() {
+    let mut g = game(Variant::Petteia6, Mode::Online, None);
+    let join = g.decide_join();
+    commit(&mut g, join, 0);
+    let v = g.version;
+    assert_eq!(
+        g.decide_move(THEM, "A6-A5", v, 0),
+        Err(ApiError::NotYourTurn)
+    );
+    assert_eq!(
+        g.decide_move(Seat::Spectator, "A1-A2", v, 0),
+        Err(ApiError::Unauthorized)
+    );
+    assert_eq!(
+        g.decide_move(ME, "A1-A2", v + 3, 0),
+        Err(ApiError::Stale { version: v })
+    );
+    assert!(matches!(
+        g.decide_move(ME, "A1-A6", v, 0),
+        Err(ApiError::IllegalMove { .. })
+    ));
+    assert!(matches!(
+        g.decide_move(ME, "hello", v, 0),
+        Err(ApiError::BadRequest(_))
+    ));
+    assert!(g.decide_move(ME, "a1 a2", v, 0).is_ok());
+}
+
+#[test]
+fn a_flag_falls_for_the_player_whose_time_ran_out() {
+    let mut g = game(
+        Variant::Petteia8,
+        Mode::Local,
+        Some(ClockSettings {
+            initial_ms: 1_000,
+            increment_ms: 0,
+        }),
+    );
+    let start = g.clock_start().into_iter().collect();
+    commit(&mut g, start, 0);
+    assert_eq!(g.flag_due(999), None);
+    let flag = g.flag_due(1_000).expect("time is up");
+    commit(&mut g, vec![flag], 1_000);
+    assert_eq!(
+        g.result.unwrap().outcome,
+        Outcome::win(Player::Second, Termination::Timeout)
+    );
+}
+
+#[test]
+fn undo_against_the_computer_goes_back_to_the_humans_turn_and_never_gives_time_back() {
+    let mut g = game(
+        Variant::Petteia6,
+        Mode::Computer,
+        Some(ClockSettings {
+            initial_ms: 60_000,
+            increment_ms: 0,
+        }),
+    );
+    let start = g.clock_start().into_iter().collect();
+    commit(&mut g, start, 0);
+    let mine = g.decide_move(ME, "A1-A2", g.version, 10_000).unwrap();
+    commit(&mut g, vec![mine], 10_000);
+    let reply = g.decide_move(THEM, "A6-A5", g.version, 12_000).unwrap();
+    commit(&mut g, vec![reply], 12_000);
+    let undo = g.decide_undo(ME, 20_000).unwrap();
+    commit(&mut g, vec![undo], 20_000);
+    assert_eq!(g.engine.position(), "DDDDDD/6/6/6/6/LLLLLL l 0 1");
+    // Light used 10 s, then Dark 2 s, then Light 8 s until the undo: none of it comes back.
+    assert_eq!(
+        g.clocks.unwrap().read(20_000),
+        [42_000, 58_000],
+        "time spent stays spent"
+    );
+    assert!(
+        matches!(g.decide_undo(ME, 20_000), Err(ApiError::BadRequest(_))),
+        "nothing left to undo"
+    );
+}
+
+#[test]
+fn replaying_the_log_rebuilds_the_same_state() {
+    let mut g = game(Variant::Petteia6, Mode::Local, None);
+    let mut log = Vec::new();
+    for (i, mv) in ["A1-A3", "F6-F4", "B1-B2"].iter().enumerate() {
+        let event = g.decide_move(Seat::Both, mv, g.version, i as i64).unwrap();
+        log.extend(commit(&mut g, vec![event], i as i64));
+    }
+    let undo = g.decide_undo(Seat::Both, 9).unwrap();
+    log.extend(commit(&mut g, vec![undo], 9));
+    let mut replayed = game(Variant::Petteia6, Mode::Local, None);
+    for event in &log {
+        replayed.apply(event, 0).unwrap();
+    }
+    assert_eq!(replayed.engine.position(), g.engine.position());
+    assert_eq!(replayed.version, g.version);
+    assert_eq!(replayed.moves().count(), 2);
+}
+
+#[test]
+fn draws_are_offered_accepted_and_declined_in_petteia_only() {
+    let mut g = game(Variant::Petteia6, Mode::Online, None);
+    let join = g.decide_join();
+    commit(&mut g, join, 0);
+    assert!(matches!(
+        g.decide_draw_decline(THEM),
+        Err(ApiError::BadRequest(_))
+    ));
+    let offer = g.decide_draw(ME).unwrap();
+    commit(&mut g, vec![offer], 0);
+    assert!(
+        matches!(g.decide_draw(ME), Err(ApiError::BadRequest(_))),
+        "one offer at a time"
+    );
+    let accept = g.decide_draw(THEM).unwrap();
+    commit(&mut g, vec![accept], 0);
+    assert_eq!(
+        g.result.unwrap().outcome,
+        Outcome::draw(Termination::Agreement)
+    );
+    assert_eq!(g.decide_resign(ME), Err(ApiError::GameOver));
+}
+
+#[test]
+fn a_claim_needs_the_opponent_gone_long_enough() {
+    let mut g = game(Variant::Petteia6, Mode::Online, None);
+    let join = g.decide_join();
+    commit(&mut g, join, 0);
+    assert!(matches!(
+        g.decide_claim(ME, None, 600_000),
+        Err(ApiError::Forbidden(_))
+    ));
+    assert!(matches!(
+        g.decide_claim(ME, Some(1_000), 600_000),
+        Err(ApiError::Forbidden(_))
+    ));
+    let claim = g.decide_claim(ME, Some(600_000), 600_000).unwrap();
+    commit(&mut g, vec![claim], 0);
+    assert_eq!(
+        g.result.unwrap().outcome,
+        Outcome::win(Player::First, Termination::Abandoned)
+    );
+}

@@ -1,0 +1,376 @@
+//! The black-box harness: start the real server on an ephemeral port with a fresh database
+//! (SQLite always; Postgres when `TEST_DATABASE_URL` is set), and talk to it as any client would,
+//! over HTTP and WebSocket. One way to start the server in tests: [`TestServer::start`].
+
+use futures_util::{SinkExt, StreamExt};
+use ludus_server::config::{LogFormat, ServeConfig};
+use serde_json::{Value, json};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+use tokio_tungstenite::tungstenite::Message;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Database {
+    Sqlite,
+    Postgres,
+}
+
+/// The Postgres URL of this run, if the run has one.
+pub fn postgres_url() -> Option<String> {
+    std::env::var("TEST_DATABASE_URL")
+        .ok()
+        .filter(|u| !u.is_empty())
+}
+
+static NEXT: AtomicU64 = AtomicU64::new(0);
+
+/// A fresh, unique path under the system's temporary directory.
+pub fn temp_path(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "ludus-tests-{}-{}",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::Relaxed)
+    ));
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    dir.join(name)
+}
+
+/// The URL of a fresh database of that kind, or `None` (with a note) when Postgres is not configured.
+/// On Postgres each call creates a new database beside `TEST_DATABASE_URL`'s, so a server under
+/// test starts empty (and rebuilds only its own games after a restart).
+pub async fn database_url(database: Database) -> Option<String> {
+    match database {
+        Database::Sqlite => Some(format!("sqlite://{}", temp_path("ludus.db").display())),
+        Database::Postgres => {
+            let Some(admin) = postgres_url() else {
+                eprintln!("note: TEST_DATABASE_URL is not set; this Postgres test was skipped");
+                return None;
+            };
+            let name = format!(
+                "ludus_test_{}_{}_{}",
+                std::process::id(),
+                NEXT.fetch_add(1, Ordering::Relaxed),
+                rand::random::<u32>()
+            );
+            let mut connection = <sqlx::PgConnection as sqlx::Connection>::connect(&admin)
+                .await
+                .expect("TEST_DATABASE_URL connects");
+            sqlx::Executor::execute(
+                &mut connection,
+                sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")),
+            )
+            .await
+            .expect("a test database is created");
+            let base = admin
+                .rsplit_once('/')
+                .map_or(admin.as_str(), |(base, _)| base);
+            Some(format!("{base}/{name}"))
+        }
+    }
+}
+
+/// The configuration tests start from: loopback, no computer delay, generous rate limits.
+pub fn test_config(database_url: String) -> ServeConfig {
+    ServeConfig {
+        listen: "127.0.0.1:0".parse().expect("an address"),
+        database_url,
+        public_url: None,
+        static_dir: Some(PathBuf::from(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../static"
+        ))),
+        log_format: LogFormat::Text,
+        create_per_minute: 10_000,
+        join_per_minute: 10_000,
+        computer_delay_ms: 10,
+        claim_after_timed_secs: 60,
+        claim_after_untimed_secs: 600,
+    }
+}
+
+/// The real server, in this process, on an ephemeral port.
+#[derive(Debug)]
+pub struct TestServer {
+    pub base: String,
+    pub database_url: String,
+    shutdown: Option<tokio::sync::oneshot::Sender<()>>,
+    task: tokio::task::JoinHandle<Result<(), String>>,
+}
+
+impl TestServer {
+    /// Starts a server on a fresh database of that kind; `None` when that kind is not configured.
+    pub async fn start(database: Database) -> Option<TestServer> {
+        let url = database_url(database).await?;
+        Some(TestServer::start_with(test_config(url)).await)
+    }
+
+    pub async fn start_with(config: ServeConfig) -> TestServer {
+        let listener = tokio::net::TcpListener::bind(config.listen)
+            .await
+            .expect("a free port");
+        let base = format!("http://{}", listener.local_addr().expect("an address"));
+        let (shutdown, stop) = tokio::sync::oneshot::channel::<()>();
+        let database_url = config.database_url.clone();
+        let task = tokio::spawn(ludus_server::serve::serve_on(
+            listener,
+            config,
+            async move {
+                let _ = stop.await;
+            },
+        ));
+        let server = TestServer {
+            base,
+            database_url,
+            shutdown: Some(shutdown),
+            task,
+        };
+        server.api().wait_until_ready().await;
+        server
+    }
+
+    pub fn api(&self) -> Api {
+        Api::new(&self.base)
+    }
+
+    /// Graceful shutdown, as on SIGTERM.
+    pub async fn stop(mut self) {
+        if let Some(shutdown) = self.shutdown.take() {
+            let _ = shutdown.send(());
+        }
+        let result = tokio::time::timeout(Duration::from_secs(10), &mut self.task).await;
+        assert!(
+            matches!(result, Ok(Ok(Ok(())))),
+            "the server stops cleanly: {result:?}"
+        );
+    }
+}
+
+/// An HTTP client of the API.
+#[derive(Clone, Debug)]
+pub struct Api {
+    pub base: String,
+    http: reqwest::Client,
+}
+
+/// A response: the status code and the JSON body (`Null` when the body is not JSON).
+pub type Reply = (u16, Value);
+
+impl Api {
+    pub fn new(base: &str) -> Api {
+        Api {
+            base: base.to_string(),
+            http: reqwest::Client::new(),
+        }
+    }
+
+    pub async fn wait_until_ready(&self) {
+        for _ in 0..200 {
+            if let Ok(response) = self.http.get(format!("{}/readyz", self.base)).send().await
+                && response.status().is_success()
+            {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(25)).await;
+        }
+        panic!("the server at {} did not become ready", self.base);
+    }
+
+    async fn send(&self, request: reqwest::RequestBuilder, token: Option<&str>) -> Reply {
+        let request = match token {
+            Some(t) => request.bearer_auth(t),
+            None => request,
+        };
+        let response = request.send().await.expect("the server answers");
+        let status = response.status().as_u16();
+        let text = response.text().await.unwrap_or_default();
+        (status, serde_json::from_str(&text).unwrap_or(Value::Null))
+    }
+
+    pub async fn get(&self, path: &str, token: Option<&str>) -> Reply {
+        self.send(self.http.get(format!("{}{path}", self.base)), token)
+            .await
+    }
+
+    pub async fn post(&self, path: &str, token: Option<&str>, body: Value) -> Reply {
+        self.send(
+            self.http.post(format!("{}{path}", self.base)).json(&body),
+            token,
+        )
+        .await
+    }
+
+    /// Posts raw bytes with a JSON content type (for malformed and oversized bodies).
+    pub async fn post_raw(&self, path: &str, token: Option<&str>, body: Vec<u8>) -> Reply {
+        self.send(
+            self.http
+                .post(format!("{}{path}", self.base))
+                .header("content-type", "application/json")
+                .body(body),
+            token,
+        )
+        .await
+    }
+
+    /// Creates a game; panics unless it is created.
+    pub async fn create(&self, body: Value) -> Value {
+        let (status, created) = self.post("/api/v1/games", None, body).await;
+        assert_eq!(status, 201, "created: {created}");
+        created
+    }
+
+    /// Redeems the invite of a created online game; panics unless it succeeds.
+    pub async fn join(&self, created: &Value) -> Value {
+        let invite = created["invite"]
+            .as_str()
+            .expect("an online game has an invite");
+        let (status, joined) = self
+            .post(&format!("/api/v1/invites/{invite}/join"), None, json!({}))
+            .await;
+        assert_eq!(status, 200, "joined: {joined}");
+        joined
+    }
+
+    pub async fn view(&self, game_id: &str, token: Option<&str>) -> Value {
+        let (status, view) = self.get(&format!("/api/v1/games/{game_id}"), token).await;
+        assert_eq!(status, 200, "view: {view}");
+        view
+    }
+
+    pub async fn play(&self, game_id: &str, token: &str, mv: &str, version: u64) -> Reply {
+        self.post(
+            &format!("/api/v1/games/{game_id}/moves"),
+            Some(token),
+            json!({ "move": mv, "version": version }),
+        )
+        .await
+    }
+}
+
+/// A WebSocket client of one game.
+#[derive(Debug)]
+pub struct Socket {
+    stream: tokio_tungstenite::WebSocketStream<
+        tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>,
+    >,
+}
+
+impl Socket {
+    /// Connects and says hello (with a token to play, without to watch).
+    pub async fn connect(
+        base: &str,
+        game_id: &str,
+        token: Option<&str>,
+        since: Option<u64>,
+    ) -> Socket {
+        let url = format!(
+            "{}/api/v1/games/{game_id}/ws",
+            base.replacen("http", "ws", 1)
+        );
+        let (stream, _) = tokio_tungstenite::connect_async(url)
+            .await
+            .expect("the socket opens");
+        let mut socket = Socket { stream };
+        let mut hello = json!({ "type": "hello" });
+        if let Some(t) = token {
+            hello["token"] = json!(t);
+        }
+        if let Some(v) = since {
+            hello["since"] = json!(v);
+        }
+        socket.send(hello).await;
+        socket
+    }
+
+    pub async fn send(&mut self, message: Value) {
+        self.stream
+            .send(Message::text(message.to_string()))
+            .await
+            .expect("the socket sends");
+    }
+
+    pub async fn send_raw(&mut self, message: Message) {
+        let _ = self.stream.send(message).await;
+    }
+
+    /// The next JSON message (ping and pong frames skipped); `None` when the socket closes.
+    pub async fn next(&mut self) -> Option<Value> {
+        loop {
+            let frame = tokio::time::timeout(Duration::from_secs(10), self.stream.next())
+                .await
+                .expect("a message within 10 s");
+            match frame {
+                Some(Ok(Message::Text(text))) => {
+                    return Some(serde_json::from_str(&text).expect("JSON messages"));
+                }
+                Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return None,
+                Some(Ok(_)) => continue,
+            }
+        }
+    }
+
+    /// The next message of a type, skipping others.
+    pub async fn next_of(&mut self, kind: &str) -> Value {
+        loop {
+            let message = self
+                .next()
+                .await
+                .unwrap_or_else(|| panic!("the socket closed while waiting for {kind}"));
+            if message["type"] == kind {
+                return message;
+            }
+        }
+    }
+
+    /// Skips messages until an event or snapshot shows `version` (or later); returns its game view.
+    pub async fn until_version(&mut self, version: u64) -> Value {
+        loop {
+            let message = self.next().await.expect("the socket stays open");
+            let game = &message["game"];
+            if game["version"].as_u64().is_some_and(|v| v >= version) {
+                return game.clone();
+            }
+        }
+    }
+
+    /// Like [`Socket::until_version`], starting from a view already read.
+    pub async fn until_version_from(&mut self, seen: Value, version: u64) -> Value {
+        if seen["version"].as_u64().is_some_and(|v| v >= version) {
+            seen
+        } else {
+            self.until_version(version).await
+        }
+    }
+
+    pub async fn close(mut self) {
+        let _ = self.stream.close(None).await;
+    }
+}
+
+/// Generates, for each scenario `async fn name(database: Database)`, a test on SQLite and one on
+/// Postgres (which notes that it was skipped when `TEST_DATABASE_URL` is not set).
+#[macro_export]
+macro_rules! on_both_databases {
+    ($($scenario:ident),* $(,)?) => {
+        mod sqlite {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $scenario() {
+                    super::$scenario($crate::Database::Sqlite).await;
+                }
+            )*
+        }
+        mod postgres {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $scenario() {
+                    if $crate::postgres_url().is_none() {
+                        eprintln!("note: TEST_DATABASE_URL is not set; the Postgres run of {} was skipped", stringify!($scenario));
+                        return;
+                    }
+                    super::$scenario($crate::Database::Postgres).await;
+                }
+            )*
+        }
+    };
+}

@@ -1,0 +1,536 @@
+//! Online play by invite link, over the real server, on both databases.
+
+use ludus_tests::{Api, Database, Socket, TestServer, on_both_databases};
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use serde_json::{Value, json};
+
+async fn server(database: Database) -> TestServer {
+    TestServer::start(database)
+        .await
+        .expect("the database is configured")
+}
+
+/// Creates an online game and joins it; returns (created, joined).
+async fn online_game(api: &Api, body: Value) -> (Value, Value) {
+    let created = api.create(body).await;
+    let joined = api.join(&created).await;
+    (created, joined)
+}
+
+fn token(seat: &Value) -> &str {
+    seat["seat"]["token"].as_str().expect("a seat token")
+}
+
+fn id(created: &Value) -> &str {
+    created["game_id"].as_str().expect("a game id")
+}
+
+async fn a_whole_petteia_game_by_invite_over_websockets_ends_in_a_stored_result(
+    database: Database,
+) {
+    let server = server(database).await;
+    let api = server.api();
+    let (created, joined) = online_game(
+        &api,
+        json!({ "variant": "petteia-6", "mode": "online", "side": "first" }),
+    )
+    .await;
+    let game = id(&created);
+    let mut light = Socket::connect(&server.base, game, Some(token(&created)), None).await;
+    let mut dark = Socket::connect(&server.base, game, Some(token(&joined)), None).await;
+    let mut view = light.next_of("snapshot").await["game"].clone();
+    let dark_view = dark.next_of("snapshot").await["game"].clone();
+    assert_eq!(
+        view["seat"]["bottom"], "light",
+        "each player sees its own side at the bottom"
+    );
+    assert_eq!(dark_view["seat"]["bottom"], "dark");
+    assert_eq!(
+        view["position"], dark_view["position"],
+        "square names never change"
+    );
+
+    let mut rng = SmallRng::seed_from_u64(7);
+    let mut sockets = [light, dark];
+    let mut latest = [view.clone(), dark_view];
+    let mut moves_played = 0;
+    while view["status"] == "playing" {
+        let mover = if view["to_move"] == "light" { 0 } else { 1 };
+        let version = view["version"].as_u64().unwrap();
+        // The mover's socket may still hold events it has not read: catch up to the present.
+        if latest[mover]["version"].as_u64().unwrap() < version {
+            latest[mover] = sockets[mover].until_version(version).await;
+        }
+        let legal = latest[mover]["legal_moves"]
+            .as_array()
+            .expect("the seat to move sees its moves")
+            .clone();
+        let mv = legal[rng.random_range(0..legal.len())]
+            .as_str()
+            .unwrap()
+            .to_string();
+        let move_id = format!("m{moves_played}");
+        sockets[mover]
+            .send(json!({ "type": "move", "move": mv, "version": version, "id": move_id }))
+            .await;
+        let ack = sockets[mover].next_of("ack").await;
+        assert_eq!(ack["id"], move_id.as_str());
+        // The opponent receives the move as an event with its view.
+        let seen = loop {
+            let message = sockets[1 - mover].next_of("event").await;
+            if message["event"]["kind"] == "move"
+                && message["version"].as_u64() == Some(version + 1)
+            {
+                break message;
+            }
+        };
+        assert_eq!(seen["event"]["move"], mv.as_str());
+        let acked = ack["version"].as_u64().unwrap();
+        latest[1 - mover] = sockets[1 - mover]
+            .until_version_from(seen["game"].clone(), acked)
+            .await;
+        view = latest[1 - mover].clone();
+        moves_played += 1;
+        assert!(moves_played < 2_000, "a game ends");
+    }
+    assert_eq!(view["status"], "finished");
+    let result = view["result"].clone();
+    assert!(result["termination"].is_string());
+    let (status, finished) = api.get("/api/v1/games?status=finished", None).await;
+    assert_eq!(status, 200);
+    let stored = finished
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["game_id"] == game)
+        .expect("the result is listed")
+        .clone();
+    assert_eq!(stored["result"]["termination"], result["termination"]);
+    assert_eq!(stored["result"]["winner"], result["winner"]);
+    server.stop().await;
+}
+
+async fn every_error_code_is_provoked_and_shaped(database: Database) {
+    let server = server(database).await;
+    let api = server.api();
+    let (created, joined) =
+        online_game(&api, json!({ "variant": "petteia-6", "mode": "online" })).await;
+    let game = id(&created);
+    let (light, dark) = (token(&created), token(&joined));
+    let v = joined["game"]["version"].as_u64().unwrap();
+    let check = |reply: (u16, Value), status: u16, code: &str| {
+        assert_eq!(reply.0, status, "{code}: {}", reply.1);
+        assert_eq!(reply.1["error"]["code"], code, "{}", reply.1);
+        assert!(
+            reply.1["error"]["message"]
+                .as_str()
+                .is_some_and(|m| !m.is_empty())
+        );
+        reply.1
+    };
+    // 400: malformed JSON, unknown variant, a move that is not notation.
+    check(
+        api.post_raw("/api/v1/games", None, b"{not json".to_vec())
+            .await,
+        400,
+        "bad_request",
+    );
+    check(
+        api.post(
+            "/api/v1/games",
+            None,
+            json!({ "variant": "chess", "mode": "online" }),
+        )
+        .await,
+        400,
+        "bad_request",
+    );
+    check(api.play(game, light, "Z9-Q1", v).await, 400, "bad_request");
+    // 401: a wrong token.
+    check(
+        api.play(game, "0123456789abcdefghijABCDEFGHIJ01", "A1-A2", v)
+            .await,
+        401,
+        "unauthorized",
+    );
+    check(
+        api.post(&format!("/api/v1/games/{game}/resign"), None, json!({}))
+            .await,
+        401,
+        "unauthorized",
+    );
+    // 403: not your turn; undo online.
+    check(api.play(game, dark, "A6-A5", v).await, 403, "not_your_turn");
+    check(
+        api.post(
+            &format!("/api/v1/games/{game}/undo"),
+            Some(light),
+            json!({}),
+        )
+        .await,
+        403,
+        "forbidden",
+    );
+    // 404: unknown game, unknown invite, unknown route.
+    check(
+        api.get("/api/v1/games/nosuchgame", None).await,
+        404,
+        "not_found",
+    );
+    check(
+        api.post(
+            "/api/v1/invites/0123456789abcdefghijABCDEFGHIJ01/join",
+            None,
+            json!({}),
+        )
+        .await,
+        404,
+        "not_found",
+    );
+    check(
+        api.get("/api/v1/nothing-here", None).await,
+        404,
+        "not_found",
+    );
+    // 422: an illegal move, with the reason.
+    let illegal = check(api.play(game, light, "A1-A6", v).await, 422, "illegal_move");
+    assert_eq!(illegal["error"]["reason"], "A6 is occupied");
+    // 409: stale version, a used invite, a finished game.
+    let (status, _) = api.play(game, light, "A1-A2", v).await;
+    assert_eq!(status, 200);
+    let stale = check(api.play(game, dark, "A6-A5", v).await, 409, "stale");
+    assert_eq!(stale["error"]["version"], v + 1);
+    let invite = created["invite"].as_str().unwrap();
+    check(
+        api.post(&format!("/api/v1/invites/{invite}/join"), None, json!({}))
+            .await,
+        409,
+        "seat_taken",
+    );
+    assert_eq!(
+        api.post(
+            &format!("/api/v1/games/{game}/resign"),
+            Some(dark),
+            json!({})
+        )
+        .await
+        .0,
+        200
+    );
+    check(api.play(game, dark, "A6-A5", v + 2).await, 409, "game_over");
+    // 413: a body over the limit.
+    let huge = format!(
+        "{{\"variant\": \"petteia-6\", \"mode\": \"online\", \"entropy\": \"{}\"}}",
+        "x".repeat(64 * 1024)
+    );
+    check(
+        api.post_raw("/api/v1/games", None, huge.into_bytes()).await,
+        413,
+        "too_large",
+    );
+    server.stop().await;
+}
+
+async fn two_joins_racing_exactly_one_wins(database: Database) {
+    let server = server(database).await;
+    let api = server.api();
+    let created = api
+        .create(json!({ "variant": "petteia-8", "mode": "online" }))
+        .await;
+    let invite = created["invite"].as_str().unwrap().to_string();
+    let joins = (0..6).map(|_| {
+        let api = api.clone();
+        let invite = invite.clone();
+        tokio::spawn(async move {
+            api.post(&format!("/api/v1/invites/{invite}/join"), None, json!({}))
+                .await
+        })
+    });
+    let mut statuses = Vec::new();
+    for join in joins {
+        statuses.push(join.await.unwrap().0);
+    }
+    statuses.sort();
+    assert_eq!(statuses, [200, 409, 409, 409, 409, 409]);
+    server.stop().await;
+}
+
+async fn a_resent_move_id_gets_the_first_answer_and_plays_once(database: Database) {
+    let server = server(database).await;
+    let api = server.api();
+    let (created, joined) =
+        online_game(&api, json!({ "variant": "petteia-6", "mode": "online" })).await;
+    let game = id(&created);
+    let v = joined["game"]["version"].as_u64().unwrap();
+    let body = json!({ "move": "B1-B3", "version": v, "id": "client-1" });
+    let path = format!("/api/v1/games/{game}/moves");
+    let first = api.post(&path, Some(token(&created)), body.clone()).await;
+    let again = api.post(&path, Some(token(&created)), body).await;
+    assert_eq!((first.0, again.0), (200, 200));
+    assert_eq!(first.1["version"], v + 1);
+    assert_eq!(again.1["version"], v + 1);
+    assert_eq!(again.1["moves"], json!(["B1-B3"]), "played once");
+    server.stop().await;
+}
+
+async fn a_reconnect_with_since_receives_exactly_the_missed_events(database: Database) {
+    let server = server(database).await;
+    let api = server.api();
+    let (created, joined) =
+        online_game(&api, json!({ "variant": "petteia-6", "mode": "online" })).await;
+    let game = id(&created);
+    let (light, dark) = (token(&created), token(&joined));
+    let start = api.view(game, Some(light)).await["version"]
+        .as_u64()
+        .unwrap();
+    let mut watcher = Socket::connect(&server.base, game, Some(dark), None).await;
+    watcher.next_of("snapshot").await;
+    watcher.close().await;
+    assert_eq!(api.play(game, light, "A1-A3", start).await.0, 200);
+    assert_eq!(api.play(game, dark, "F6-F4", start + 1).await.0, 200);
+    assert_eq!(api.play(game, light, "B1-B2", start + 2).await.0, 200);
+    let mut socket = Socket::connect(&server.base, game, Some(dark), Some(start)).await;
+    let mut missed = Vec::new();
+    let snapshot = loop {
+        let message = socket.next().await.unwrap();
+        match message["type"].as_str() {
+            Some("event") => missed.push((
+                message["version"].as_u64().unwrap(),
+                message["event"]["move"].clone(),
+            )),
+            Some("snapshot") => break message,
+            other => panic!("unexpected {other:?}"),
+        }
+    };
+    assert_eq!(
+        missed,
+        [
+            (start + 1, json!("A1-A3")),
+            (start + 2, json!("F6-F4")),
+            (start + 3, json!("B1-B2"))
+        ]
+    );
+    assert_eq!(snapshot["game"]["version"], start + 3);
+    // The HTTP replay agrees.
+    let (status, events) = api
+        .get(&format!("/api/v1/games/{game}/events?since={start}"), None)
+        .await;
+    assert_eq!(status, 200);
+    assert_eq!(events.as_array().unwrap().len(), 3);
+    server.stop().await;
+}
+
+async fn clocks_start_at_the_join_and_a_flag_ends_the_game(database: Database) {
+    let server = server(database).await;
+    let api = server.api();
+    let created = api.create(json!({ "variant": "petteia-6", "mode": "online", "clock": { "initial_ms": 1500, "increment_ms": 0 } })).await;
+    let game = id(&created);
+    let waiting = api.view(game, Some(token(&created))).await;
+    assert_eq!(waiting["status"], "waiting");
+    assert_eq!(
+        waiting["clocks"]["running"],
+        json!(null),
+        "no clock runs before the join"
+    );
+    tokio::time::sleep(std::time::Duration::from_millis(1600)).await;
+    let joined = api.join(&created).await;
+    let playing = api.view(game, Some(token(&joined))).await;
+    assert_eq!(
+        playing["status"], "playing",
+        "waiting did not use up Light's time"
+    );
+    assert_eq!(playing["clocks"]["running"], "light");
+    let mut socket = Socket::connect(&server.base, game, Some(token(&joined)), None).await;
+    let finished = loop {
+        let message = socket.next().await.expect("open until the flag");
+        if message["event"]["kind"] == "finished" {
+            break message;
+        }
+    };
+    assert_eq!(finished["event"]["termination"], "timeout");
+    assert_eq!(finished["event"]["winner"], "dark");
+    assert_eq!(finished["game"]["clocks"]["light"], 0);
+    let stored = api.view(game, None).await;
+    assert_eq!(stored["result"]["termination"], "timeout");
+    server.stop().await;
+}
+
+async fn a_spectator_sees_moves_and_cannot_act(database: Database) {
+    let server = server(database).await;
+    let api = server.api();
+    let (created, _) = online_game(&api, json!({ "variant": "petteia-8", "mode": "online" })).await;
+    let game = id(&created);
+    let mut spectator = Socket::connect(&server.base, game, None, None).await;
+    let snapshot = spectator.next_of("snapshot").await;
+    assert_eq!(snapshot["game"]["seat"], json!(null));
+    assert!(snapshot["game"].get("legal_moves").is_none());
+    let version = snapshot["game"]["version"].as_u64().unwrap();
+    assert_eq!(
+        api.play(game, token(&created), "C1-C4", version).await.0,
+        200
+    );
+    let event = spectator.next_of("event").await;
+    assert_eq!(event["event"]["move"], "C1-C4");
+    spectator
+        .send(json!({ "type": "move", "move": "C8-C5", "version": version + 1, "id": "x" }))
+        .await;
+    let refused = spectator.next_of("error").await;
+    assert_eq!(refused["code"], "unauthorized");
+    assert_eq!(refused["id"], "x");
+    server.stop().await;
+}
+
+async fn a_game_against_the_computer_gets_replies_and_undo_goes_back(database: Database) {
+    let server = server(database).await;
+    let api = server.api();
+    let created = api
+        .create(json!({ "variant": "petteia-6", "mode": "computer", "level": 1, "side": "first" }))
+        .await;
+    let game = id(&created);
+    let me = token(&created);
+    let mut socket = Socket::connect(&server.base, game, Some(me), None).await;
+    socket.next_of("snapshot").await;
+    assert_eq!(api.play(game, me, "A1-A3", 0).await.0, 200);
+    let view = socket.until_version(2).await;
+    assert_eq!(
+        view["moves"].as_array().unwrap().len(),
+        2,
+        "the computer replied"
+    );
+    assert_eq!(view["to_move"], "light");
+    let (status, undone) = api
+        .post(&format!("/api/v1/games/{game}/undo"), Some(me), json!({}))
+        .await;
+    assert_eq!(status, 200, "{undone}");
+    assert_eq!(
+        undone["moves"],
+        json!([]),
+        "back to the human's previous turn"
+    );
+    assert_eq!(undone["position"], "DDDDDD/6/6/6/6/LLLLLL l 0 1");
+    server.stop().await;
+}
+
+async fn a_local_game_plays_both_sides_with_one_token(database: Database) {
+    let server = server(database).await;
+    let api = server.api();
+    let created = api
+        .create(json!({ "variant": "petteia-6", "mode": "local" }))
+        .await;
+    let game = id(&created);
+    let t = token(&created);
+    assert!(created.get("invite_url").is_none());
+    assert_eq!(api.play(game, t, "A1-A2", 0).await.0, 200);
+    let (status, view) = api.play(game, t, "A6-A5", 1).await;
+    assert_eq!(status, 200);
+    assert_eq!(
+        view["seat"]["bottom"], "light",
+        "the first side stays at the bottom"
+    );
+    let (_, undone) = api
+        .post(&format!("/api/v1/games/{game}/undo"), Some(t), json!({}))
+        .await;
+    assert_eq!(undone["moves"], json!(["A1-A2"]));
+    assert_eq!(undone["to_move"], "dark");
+    server.stop().await;
+}
+
+async fn draw_offers_resignation_abort_and_rematch(database: Database) {
+    let server = server(database).await;
+    let api = server.api();
+    let (created, joined) =
+        online_game(&api, json!({ "variant": "petteia-6", "mode": "online" })).await;
+    let game = id(&created);
+    let (light, dark) = (token(&created), token(&joined));
+    let path = |action: &str| format!("/api/v1/games/{game}/{action}");
+    let (_, offered) = api.post(&path("draw"), Some(light), json!({})).await;
+    assert_eq!(offered["draw_offer"], "light");
+    let (_, declined) = api.post(&path("draw/decline"), Some(dark), json!({})).await;
+    assert_eq!(declined["draw_offer"], json!(null));
+    api.post(&path("draw"), Some(dark), json!({})).await;
+    let (_, agreed) = api.post(&path("draw"), Some(light), json!({})).await;
+    assert_eq!(
+        agreed["result"],
+        json!({ "winner": null, "termination": "agreement", "finished_at": agreed["result"]["finished_at"] })
+    );
+    let (status, rematch) = api.post(&path("rematch"), Some(light), json!({})).await;
+    assert_eq!(status, 200);
+    let new_game = rematch["rematch"]
+        .as_str()
+        .expect("the rematch's id")
+        .to_string();
+    let swapped = api.view(&new_game, Some(light)).await;
+    assert_eq!(swapped["seat"]["side"], "dark", "sides swap in the rematch");
+    assert_eq!(swapped["status"], "playing");
+    assert_eq!(
+        api.view(&new_game, Some(dark)).await["seat"]["side"],
+        "light"
+    );
+    // Abort before the first move; resign afterwards.
+    let (status, aborted) = api
+        .post(
+            &format!("/api/v1/games/{new_game}/abort"),
+            Some(light),
+            json!({}),
+        )
+        .await;
+    assert_eq!((status, aborted["status"].clone()), (200, json!("aborted")));
+    let (other, other_joined) =
+        online_game(&api, json!({ "variant": "petteia-6", "mode": "online" })).await;
+    let other_id = id(&other);
+    let v = other_joined["game"]["version"].as_u64().unwrap();
+    assert_eq!(api.play(other_id, token(&other), "A1-A2", v).await.0, 200);
+    let (status, _) = api
+        .post(
+            &format!("/api/v1/games/{other_id}/abort"),
+            Some(token(&other_joined)),
+            json!({}),
+        )
+        .await;
+    assert_eq!(status, 403, "no abort after the first move");
+    let (_, resigned) = api
+        .post(
+            &format!("/api/v1/games/{other_id}/resign"),
+            Some(token(&other_joined)),
+            json!({}),
+        )
+        .await;
+    assert_eq!(resigned["result"]["winner"], "light");
+    assert_eq!(resigned["result"]["termination"], "resignation");
+    server.stop().await;
+}
+
+async fn claiming_a_win_needs_the_opponent_gone(database: Database) {
+    let server = server(database).await;
+    let api = server.api();
+    let (created, joined) =
+        online_game(&api, json!({ "variant": "petteia-6", "mode": "online" })).await;
+    let game = id(&created);
+    let mut socket = Socket::connect(&server.base, game, Some(token(&joined)), None).await;
+    socket.next_of("snapshot").await;
+    let (status, refused) = api
+        .post(
+            &format!("/api/v1/games/{game}/claim"),
+            Some(token(&created)),
+            json!({}),
+        )
+        .await;
+    assert_eq!(status, 403, "{refused}");
+    assert_eq!(refused["error"]["code"], "forbidden");
+    server.stop().await;
+}
+
+on_both_databases!(
+    a_whole_petteia_game_by_invite_over_websockets_ends_in_a_stored_result,
+    every_error_code_is_provoked_and_shaped,
+    two_joins_racing_exactly_one_wins,
+    a_resent_move_id_gets_the_first_answer_and_plays_once,
+    a_reconnect_with_since_receives_exactly_the_missed_events,
+    clocks_start_at_the_join_and_a_flag_ends_the_game,
+    a_spectator_sees_moves_and_cannot_act,
+    a_game_against_the_computer_gets_replies_and_undo_goes_back,
+    a_local_game_plays_both_sides_with_one_token,
+    draw_offers_resignation_abort_and_rematch,
+    claiming_a_win_needs_the_opponent_gone,
+);
