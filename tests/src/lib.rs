@@ -177,14 +177,33 @@ impl Api {
     }
 
     async fn send(&self, request: reqwest::RequestBuilder, token: Option<&str>) -> Reply {
+        self.try_send(request, token)
+            .await
+            .expect("the server answers")
+    }
+
+    /// The reply, or `None` when the server cannot be reached (a killed process, say).
+    async fn try_send(
+        &self,
+        request: reqwest::RequestBuilder,
+        token: Option<&str>,
+    ) -> Option<Reply> {
         let request = match token {
             Some(t) => request.bearer_auth(t),
             None => request,
         };
-        let response = request.send().await.expect("the server answers");
+        let response = request.send().await.ok()?;
         let status = response.status().as_u16();
-        let text = response.text().await.unwrap_or_default();
-        (status, serde_json::from_str(&text).unwrap_or(Value::Null))
+        let text = response.text().await.ok()?;
+        Some((status, serde_json::from_str(&text).unwrap_or(Value::Null)))
+    }
+
+    pub async fn try_post(&self, path: &str, token: Option<&str>, body: Value) -> Option<Reply> {
+        self.try_send(
+            self.http.post(format!("{}{path}", self.base)).json(&body),
+            token,
+        )
+        .await
     }
 
     pub async fn get(&self, path: &str, token: Option<&str>) -> Reply {

@@ -1,0 +1,24 @@
+//! The real server in a process of its own, for tests that must kill it (SIGKILL) and start it
+//! again: `ludus-test-server <database-url>` listens on an ephemeral loopback port and prints
+//! `listening on <base>` once it accepts connections.
+
+use std::io::Write;
+
+#[tokio::main]
+async fn main() {
+    let database_url = std::env::args()
+        .nth(1)
+        .expect("usage: ludus-test-server <database-url>");
+    let config = ludus_tests::test_config(database_url);
+    let listener = tokio::net::TcpListener::bind(config.listen)
+        .await
+        .expect("a free port");
+    let base = format!("http://{}", listener.local_addr().expect("an address"));
+    let server = tokio::spawn(ludus_server::serve::serve_on(listener, config, async {
+        let _ = tokio::signal::ctrl_c().await;
+    }));
+    ludus_tests::Api::new(&base).wait_until_ready().await;
+    println!("listening on {base}");
+    std::io::stdout().flush().expect("stdout");
+    let _ = server.await;
+}
