@@ -6,25 +6,50 @@ use serde_json::json;
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 
-/// Starts the server in its own process; returns it and its base URL.
-fn start_process(database_url: &str) -> (Child, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ludus-test-server"))
-        .arg(database_url)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("the server process starts");
-    let mut stdout = BufReader::new(child.stdout.take().expect("piped"));
-    let mut line = String::new();
-    loop {
-        line.clear();
-        assert!(
-            stdout.read_line(&mut line).expect("the server prints") > 0,
-            "the server exited before listening"
-        );
-        if let Some(base) = line.trim().strip_prefix("listening on ") {
-            return (child, base.to_string());
+/// The server in a process of its own; dropping it kills and reaps the process.
+struct ServerProcess {
+    child: Child,
+    base: String,
+}
+
+impl ServerProcess {
+    fn start(database_url: &str) -> ServerProcess {
+        let child = Command::new(env!("CARGO_BIN_EXE_ludus-test-server"))
+            .arg(database_url)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the server process starts");
+        let mut process = ServerProcess {
+            child,
+            base: String::new(),
+        };
+        let mut stdout = BufReader::new(process.child.stdout.take().expect("piped"));
+        let mut line = String::new();
+        while process.base.is_empty() {
+            line.clear();
+            assert!(
+                stdout.read_line(&mut line).unwrap_or(0) > 0,
+                "the server exited before listening"
+            );
+            if let Some(base) = line.trim().strip_prefix("listening on ") {
+                process.base = base.to_string();
+            }
         }
+        process
+    }
+
+    /// SIGKILL: no chance to flush or finish anything.
+    fn kill(&mut self) {
+        self.child.kill().expect("SIGKILL");
+        self.child.wait().expect("the process ends");
+    }
+}
+
+impl Drop for ServerProcess {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
     }
 }
 
@@ -32,8 +57,8 @@ async fn every_acknowledged_move_survives_a_sigkill(database: Database) {
     let url = ludus_tests::database_url(database)
         .await
         .expect("configured");
-    let (mut child, base) = start_process(&url);
-    let api = Api::new(&base);
+    let mut first = ServerProcess::start(&url);
+    let api = Api::new(&first.base);
     let created = api
         .create(json!({ "variant": "petteia-8", "mode": "local" }))
         .await;
@@ -73,8 +98,7 @@ async fn every_acknowledged_move_survives_a_sigkill(database: Database) {
         })
     };
     tokio::time::sleep(std::time::Duration::from_millis(400)).await;
-    child.kill().expect("SIGKILL");
-    child.wait().expect("the process ends");
+    first.kill();
     // Requests to a dead server fail fast; the task returns what was acknowledged.
     let acknowledged = tokio::time::timeout(std::time::Duration::from_secs(10), player)
         .await
@@ -86,8 +110,8 @@ async fn every_acknowledged_move_survives_a_sigkill(database: Database) {
         acknowledged.len()
     );
 
-    let (mut child, base) = start_process(&url);
-    let api = Api::new(&base);
+    let second = ServerProcess::start(&url);
+    let api = Api::new(&second.base);
     let view = api.view(&game, Some(&token)).await;
     let stored: Vec<String> = view["moves"]
         .as_array()
@@ -113,8 +137,6 @@ async fn every_acknowledged_move_survives_a_sigkill(database: Database) {
             .await;
         assert_eq!(status, 200, "play goes on: {after}");
     }
-    child.kill().expect("stop");
-    child.wait().expect("the process ends");
 }
 
 on_both_databases!(every_acknowledged_move_survives_a_sigkill);
