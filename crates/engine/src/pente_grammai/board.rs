@@ -169,6 +169,11 @@ impl Board {
         board
     }
 
+    /// `player`'s counts on the ten points, in route order.
+    pub fn of(&self, player: Player) -> &[u8; POINTS] {
+        &self.counts[player.index()]
+    }
+
     pub fn count(&self, player: Player, point: Point) -> u8 {
         self.counts[player.index()][point.index()]
     }

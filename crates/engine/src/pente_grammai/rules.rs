@@ -31,64 +31,64 @@ impl Position {
         self.threatened.contains(line).then_some(line)
     }
 
-    /// Calls `found` with every legal action for `die` except the pass, and says whether any of
-    /// them leaves the route's own counters alone (anything but a move off Kidd's holy line).
-    fn each_action(&self, die: u8, mut found: impl FnMut(Action)) -> bool {
+    /// Every legal move for `die` except the pass, in a fixed buffer (the hot path of playouts and
+    /// search allocates nothing), and whether any of them leaves the route's own counters alone
+    /// (anything but a move off Kidd's holy line, which never forbids a pass).
+    fn actions(&self, die: u8) -> (Actions, bool) {
         let me = self.to_move;
-        let mut beyond_holy_line = false;
-        for from in self.board.occupied_by(me) {
-            if self.rules == Rules::Perimeter && self.pin(from).is_some() {
+        let mine = self.board.of(me);
+        let theirs = self.board.of(me.other());
+        let mut found = Actions::default();
+        for from in Point::ALL {
+            if mine[from.index()] == 0 {
                 continue;
             }
             let to = from.advance(die);
-            if self.landing(me, to).is_ok() {
-                beyond_holy_line = true;
-                found(Action::Go {
-                    from: Origin::Point(from),
-                    to,
-                });
+            let lands = match self.rules {
+                Rules::Schaedler => to.is_sacred() || mine[to.index()] + theirs[to.index()] == 0,
+                Rules::Kidd => theirs[to.index()] < 2,
+                // A counter on a threatened line is pinned; otherwise anything may share a point.
+                Rules::Perimeter => !self.threatened.contains(from.line()),
+            };
+            if lands {
+                found.push(die, Origin::Point(from), to);
             }
         }
+        let on_route = found.len > 0;
         match self.rules {
-            Rules::Schaedler => {}
+            Rules::Schaedler => (found, on_route),
             Rules::Kidd => {
                 let entry = corner(me);
-                if self.reserve[me.index()] > 0 && self.landing(me, entry).is_ok() {
-                    beyond_holy_line = true;
-                    found(Action::Go {
-                        from: Origin::Reserve,
-                        to: entry,
-                    });
+                let enters = self.reserve[me.index()] > 0 && theirs[entry.index()] < 2;
+                if enters {
+                    found.push(die, Origin::Reserve, entry);
                 }
                 let off = goal(me).advance(die);
-                if self.holy[me.index()] > 0 && self.landing(me, off).is_ok() {
-                    found(Action::Go {
-                        from: Origin::HolyLine,
-                        to: off,
-                    });
+                if self.holy[me.index()] > 0 && theirs[off.index()] < 2 {
+                    found.push(die, Origin::HolyLine, off);
                 }
+                (found, on_route || enters)
             }
             Rules::Perimeter => {
+                // Perimeter never passes in practice: five counters cannot all be outnumbered on
+                // lines where the opponent, with five too, has at least two and more; and a
+                // removed counter can always re-enter.
                 if self.removed[me.index()] > 0 {
-                    beyond_holy_line = true;
                     for to in home(me) {
-                        found(Action::Go {
-                            from: Origin::Removed,
-                            to,
-                        });
+                        found.push(die, Origin::Removed, to);
                     }
                 }
+                let any = found.len > 0;
+                (found, any)
             }
         }
-        beyond_holy_line
     }
 
     /// Appends the legal moves for `die`: the actions, and the pass when the rules allow it.
     pub(super) fn legal_moves(&self, die: u8, moves: &mut Vec<Move>) {
-        let before = moves.len();
-        let beyond_holy_line = self.each_action(die, |action| moves.push(Move { die, action }));
-        let none = moves.len() == before;
-        if none || (self.rules == Rules::Kidd && !beyond_holy_line) {
+        let (found, beyond_holy_line) = self.actions(die);
+        moves.extend_from_slice(found.as_slice());
+        if found.len == 0 || (self.rules == Rules::Kidd && !beyond_holy_line) {
             moves.push(Move {
                 die,
                 action: Action::Pass,
@@ -151,15 +151,12 @@ impl Position {
     }
 
     fn check_pass(&self, die: u8) -> Result<(), Reason> {
-        let mut first = None;
-        let beyond_holy_line = self.each_action(die, |action| {
-            first.get_or_insert(action);
-        });
-        match first {
-            Some(action) if self.rules != Rules::Kidd || beyond_holy_line => {
+        let (found, beyond_holy_line) = self.actions(die);
+        match found.as_slice().first() {
+            Some(&example) if self.rules != Rules::Kidd || beyond_holy_line => {
                 Err(Reason::MustMove {
                     rules: self.rules,
-                    example: Move { die, action },
+                    example,
                 })
             }
             _ => Ok(()),
@@ -254,5 +251,42 @@ impl Position {
             Rules::Perimeter => Termination::Exchange,
             _ => Termination::Gathered,
         })
+    }
+}
+
+/// The most actions one die allows: a move from each of the ten points, or Perimeter's moves from
+/// the points not emptied by removals plus five re-entries.
+const MAX_ACTIONS: usize = 16;
+
+/// A fixed buffer of moves, so that generating them allocates nothing.
+#[derive(Clone, Copy)]
+struct Actions {
+    list: [Move; MAX_ACTIONS],
+    len: usize,
+}
+
+impl Default for Actions {
+    fn default() -> Actions {
+        Actions {
+            list: [Move {
+                die: 0,
+                action: Action::Pass,
+            }; MAX_ACTIONS],
+            len: 0,
+        }
+    }
+}
+
+impl Actions {
+    fn push(&mut self, die: u8, from: Origin, to: Point) {
+        self.list[self.len] = Move {
+            die,
+            action: Action::Go { from, to },
+        };
+        self.len += 1;
+    }
+
+    fn as_slice(&self) -> &[Move] {
+        &self.list[..self.len]
     }
 }
