@@ -132,6 +132,15 @@ fn side_letter(player: Player) -> char {
     }
 }
 
+/// `t@1,t@4`: the lines threatened against `victim`, by line.
+fn threat_list(victim: Player, lines: Lines) -> String {
+    let items: Vec<String> = lines
+        .iter()
+        .map(|l| format!("{}@{}", side_letter(victim), l.number()))
+        .collect();
+    items.join(",")
+}
+
 fn parse_side(text: &str) -> Result<Player, NotationError> {
     match text {
         "t" | "T" => Ok(Player::First),
@@ -371,16 +380,9 @@ impl Position {
             lines.insert(line);
         }
         if lines != self.threatened {
-            let list = |lines: Lines| {
-                let items: Vec<String> = lines
-                    .iter()
-                    .map(|l| format!("{}@{}", side_letter(self.to_move), l.number()))
-                    .collect();
-                if items.is_empty() {
-                    "none".to_string()
-                } else {
-                    items.join(",")
-                }
+            let list = |lines: Lines| match threat_list(self.to_move, lines) {
+                none if none.is_empty() => "none".to_string(),
+                some => some,
             };
             return Err(NotationError::new(format!(
                 "th: lists {}, but this board threatens {}",
@@ -429,12 +431,7 @@ impl fmt::Display for Position {
             Rules::Perimeter => {
                 pair(f, "x", self.removed)?;
                 if !self.threatened.is_empty() {
-                    let items: Vec<String> = self
-                        .threatened
-                        .iter()
-                        .map(|l| format!("{}@{}", side_letter(self.to_move), l.number()))
-                        .collect();
-                    write!(f, " th:{}", items.join(","))?;
+                    write!(f, " th:{}", threat_list(self.to_move, self.threatened))?;
                 }
             }
         }

@@ -32,6 +32,13 @@ fn play_then_roll(game: &mut PenteGrammai, text: &str, next: u8) {
     game.roll(&[next]).expect("a roll follows every move");
 }
 
+/// The position after playing `text` from `position` with `die` rolled.
+fn after(rules: Rules, position: &str, die: u8, text: &str) -> String {
+    let mut g = game(rules, position, die);
+    play(&mut g, text);
+    g.position().to_string()
+}
+
 fn refusal(game: &PenteGrammai, text: &str) -> String {
     game.parse_move(text)
         .expect("well-formed")
@@ -210,9 +217,10 @@ fn kidd_start_offers_only_the_entry_on_the_own_corner() {
 
 #[test]
 fn landing_on_a_blot_hits_it_back_to_reserve() {
-    let mut g = game(Rules::Kidd, "T/-/-/B/-/B/-/-/-/- t r:4,3 h:0,0", 3);
-    play(&mut g, "3:0-3");
-    assert_eq!(position(&g), "-/-/-/T/-/B/-/-/-/- b r:4,4 h:0,0");
+    assert_eq!(
+        after(Rules::Kidd, "T/-/-/B/-/B/-/-/-/- t r:4,3 h:0,0", 3, "3:0-3"),
+        "-/-/-/T/-/B/-/-/-/- b r:4,4 h:0,0"
+    );
 }
 
 #[test]
@@ -246,9 +254,10 @@ fn entry_hits_a_blot_on_the_corner_and_a_yoke_there_blocks_it() {
 
 #[test]
 fn reaching_the_goal_exactly_hits_a_blot_there_and_gathers_on_the_holy_line() {
-    let mut g = game(Rules::Kidd, "-/-/-/-/T/B/-/B/-/- t r:4,3 h:0,0", 3);
-    play(&mut g, "3:4-7");
-    assert_eq!(position(&g), "-/-/-/-/-/B/-/-/-/- b r:4,4 h:1,0");
+    assert_eq!(
+        after(Rules::Kidd, "-/-/-/-/T/B/-/B/-/- t r:4,3 h:0,0", 3, "3:4-7"),
+        "-/-/-/-/-/B/-/-/-/- b r:4,4 h:1,0"
+    );
 }
 
 #[test]
@@ -335,9 +344,10 @@ fn a_response_that_restores_equality_removes_nothing_there() {
 
 #[test]
 fn a_failed_response_removes_every_outnumbered_counter_on_every_threatened_line_at_once() {
-    let mut g = game(Rules::Perimeter, TWO_THREATS, 1);
-    play(&mut g, "1:1-2");
-    assert_eq!(position(&g), "-/-/2T/-/T/B/2B/-/-/2B b x:2,0");
+    assert_eq!(
+        after(Rules::Perimeter, TWO_THREATS, 1, "1:1-2"),
+        "-/-/2T/-/T/B/2B/-/-/2B b x:2,0"
+    );
 }
 
 #[test]
