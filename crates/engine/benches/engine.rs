@@ -114,13 +114,22 @@ fn main() {
     if !std::env::args().any(|a| a == "--bench") {
         return;
     }
-    bench_variant("petteia-6", || Petteia::new(Size::Six), no_dice);
-    bench_variant("petteia-8", || Petteia::new(Size::Eight), no_dice);
+    // `cargo bench -p ludus-engine -- pente` measures only the variants whose id contains "pente".
+    let filter = std::env::args().skip(1).find(|a| !a.starts_with("--"));
+    let wanted = |id: &str| filter.as_deref().is_none_or(|f| id.contains(f));
+    if wanted("petteia-6") {
+        bench_variant("petteia-6", || Petteia::new(Size::Six), no_dice);
+    }
+    if wanted("petteia-8") {
+        bench_variant("petteia-8", || Petteia::new(Size::Eight), no_dice);
+    }
     for rules in [Rules::Schaedler, Rules::Kidd, Rules::Perimeter] {
-        bench_variant(
-            rules.variant().id(),
-            || PenteGrammai::new(rules, Player::First),
-            one_die,
-        );
+        if wanted(rules.variant().id()) {
+            bench_variant(
+                rules.variant().id(),
+                || PenteGrammai::new(rules, Player::First),
+                one_die,
+            );
+        }
     }
 }

@@ -151,10 +151,77 @@ pub fn home(player: Player) -> impl Iterator<Item = Point> {
     Point::ALL.into_iter().filter(move |&p| is_home(player, p))
 }
 
-/// The counters on the route: how many of each player's stand on each point.
+/// A set of points, one bit per point number: what move generation works on.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Points(u16);
+
+impl Points {
+    pub const ALL: Points = Points((1 << POINTS) - 1);
+    /// The two ends of the sacred line, 2 and 7.
+    pub const SACRED: Points = Points(1 << 2 | 1 << 7);
+
+    pub fn contains(self, point: Point) -> bool {
+        self.0 & (1 << point.0) != 0
+    }
+
+    /// Where counters on these points go with a die of `die`: the set turned along the route.
+    pub fn advance(self, die: u8) -> Points {
+        let d = u32::from(die) % POINTS as u32;
+        Points(((self.0 << d) | (self.0 >> (POINTS as u32 - d))) & Points::ALL.0)
+    }
+
+    pub fn iter(self) -> impl Iterator<Item = Point> {
+        let mut bits = self.0;
+        std::iter::from_fn(move || {
+            (bits != 0).then(|| {
+                let point = Point(bits.trailing_zeros() as u8);
+                bits &= bits - 1;
+                point
+            })
+        })
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+}
+
+impl std::ops::BitOr for Points {
+    type Output = Points;
+    fn bitor(self, other: Points) -> Points {
+        Points(self.0 | other.0)
+    }
+}
+
+impl std::ops::BitAnd for Points {
+    type Output = Points;
+    fn bitand(self, other: Points) -> Points {
+        Points(self.0 & other.0)
+    }
+}
+
+impl std::ops::Not for Points {
+    type Output = Points;
+    fn not(self) -> Points {
+        Points(!self.0 & Points::ALL.0)
+    }
+}
+
+impl Line {
+    /// The two ends of the line as a set.
+    pub fn points(self) -> Points {
+        let [a, b] = self.ends();
+        Points(1 << a.0 | 1 << b.0)
+    }
+}
+
+/// The counters on the route: how many of each player's stand on each point, and, kept in step
+/// with the counts, where each player stands and stacks two or more (for move generation).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Board {
     counts: [[u8; POINTS]; 2],
+    occupied: [Points; 2],
+    stacked: [Points; 2],
 }
 
 impl Board {
@@ -169,26 +236,41 @@ impl Board {
         board
     }
 
-    /// `player`'s counts on the ten points, in route order.
-    pub fn of(&self, player: Player) -> &[u8; POINTS] {
-        &self.counts[player.index()]
-    }
-
     pub fn count(&self, player: Player, point: Point) -> u8 {
         self.counts[player.index()][point.index()]
     }
 
     pub fn is_empty(&self, point: Point) -> bool {
-        self.count(Player::First, point) == 0 && self.count(Player::Second, point) == 0
+        !(self.occupied[0] | self.occupied[1]).contains(point)
+    }
+
+    /// The points where `player` has at least one counter.
+    pub fn occupied(&self, player: Player) -> Points {
+        self.occupied[player.index()]
+    }
+
+    /// The points where `player` has two or more counters (Kidd's yokes).
+    pub fn stacked(&self, player: Player) -> Points {
+        self.stacked[player.index()]
     }
 
     pub fn add(&mut self, player: Player, point: Point, n: u8) {
         self.counts[player.index()][point.index()] += n;
+        self.refresh(player, point);
     }
 
     /// Removes `n` of `player`'s counters from `point`; there must be that many.
     pub fn take(&mut self, player: Player, point: Point, n: u8) {
         self.counts[player.index()][point.index()] -= n;
+        self.refresh(player, point);
+    }
+
+    fn refresh(&mut self, player: Player, point: Point) {
+        let i = player.index();
+        let n = self.counts[i][point.index()];
+        let bit = 1u16 << point.0;
+        self.occupied[i].0 = (self.occupied[i].0 & !bit) | (u16::from(n > 0) << point.0);
+        self.stacked[i].0 = (self.stacked[i].0 & !bit) | (u16::from(n > 1) << point.0);
     }
 
     /// `player`'s counters on both ends of `line`: its formation there.
@@ -203,10 +285,8 @@ impl Board {
     }
 
     /// The points where `player` has at least one counter, in route order.
-    pub fn occupied_by(&self, player: Player) -> impl Iterator<Item = Point> + '_ {
-        Point::ALL
-            .into_iter()
-            .filter(move |&p| self.count(player, p) > 0)
+    pub fn occupied_by(&self, player: Player) -> impl Iterator<Item = Point> {
+        self.occupied(player).iter()
     }
 }
 
@@ -223,6 +303,14 @@ mod tests {
         }
         assert_eq!(Line::new(1).unwrap().ends(), [Point(0), Point(9)]);
         assert_eq!(Line::SACRED.ends(), [Point(2), Point(7)]);
+    }
+
+    #[test]
+    fn a_set_of_points_turns_along_the_route() {
+        let set = Points(1 << 0 | 1 << 8);
+        assert_eq!(set.advance(3), Points(1 << 3 | 1 << 1));
+        assert_eq!(Points::ALL.advance(6), Points::ALL);
+        assert_eq!(set.iter().collect::<Vec<_>>(), [Point(0), Point(8)]);
     }
 
     #[test]

@@ -11,7 +11,7 @@ mod notation;
 mod rules;
 mod threats;
 
-pub use board::{Board, COUNTERS, Line, Lines, POINTS, Point, corner, goal, home, is_home};
+pub use board::{Board, COUNTERS, Line, Lines, POINTS, Point, Points, corner, goal, home, is_home};
 pub use notation::MoveText;
 
 use crate::game::{Chance, Game, Outcome, Phase, Termination};

@@ -5,7 +5,7 @@
 //! and playouts (no allocation beyond the caller's buffer), checking names the first rule a move
 //! breaks. The consistency tests hold the two to each other.
 
-use super::board::{Line, Lines, Point, corner, goal, home, is_home};
+use super::board::{Line, Lines, Point, Points, corner, goal, home, is_home};
 use super::{Action, Move, Origin, Position, Reason, Rules};
 use crate::Player;
 use crate::game::Termination;
@@ -31,43 +31,51 @@ impl Position {
         self.threatened.contains(line).then_some(line)
     }
 
-    /// Every legal move for `die` except the pass, in a fixed buffer (the hot path of playouts and
-    /// search allocates nothing), and whether any of them leaves the route's own counters alone
-    /// (anything but a move off Kidd's holy line, which never forbids a pass).
-    fn actions(&self, die: u8) -> (Actions, bool) {
+    /// Calls `found` with every legal move for `die` except the pass, and says whether any of them
+    /// leaves the holy line alone (a move off Kidd's holy line never forbids a pass). Works on sets
+    /// of points: the hot path of playouts and search, with no allocation.
+    fn actions(&self, die: u8, mut found: impl FnMut(Move)) -> bool {
         let me = self.to_move;
-        let mine = self.board.of(me);
-        let theirs = self.board.of(me.other());
-        let mut found = Actions::default();
-        for from in Point::ALL {
-            if mine[from.index()] == 0 {
-                continue;
+        let them = me.other();
+        let board = &self.board;
+        let mut go = |from: Origin, to: Point| {
+            found(Move {
+                die,
+                action: Action::Go { from, to },
+            })
+        };
+        let (movers, landings) = match self.rules {
+            Rules::Schaedler => (
+                board.occupied(me),
+                !(board.occupied(me) | board.occupied(them)) | Points::SACRED,
+            ),
+            Rules::Kidd => (board.occupied(me), !board.stacked(them)),
+            Rules::Perimeter => {
+                // Counters on a line threatened against their player are pinned.
+                let pinned = self
+                    .threatened
+                    .iter()
+                    .fold(Points::default(), |pinned, line| pinned | line.points());
+                (board.occupied(me) & !pinned, Points::ALL)
             }
-            let to = from.advance(die);
-            let lands = match self.rules {
-                Rules::Schaedler => to.is_sacred() || mine[to.index()] + theirs[to.index()] == 0,
-                Rules::Kidd => theirs[to.index()] < 2,
-                // A counter on a threatened line is pinned; otherwise anything may share a point.
-                Rules::Perimeter => !self.threatened.contains(from.line()),
-            };
-            if lands {
-                found.push(die, Origin::Point(from), to);
-            }
+        };
+        let targets = movers.advance(die) & landings;
+        for to in targets.iter() {
+            go(Origin::Point(to.back(die)), to);
         }
-        let on_route = found.len > 0;
+        let mut beyond_holy_line = !targets.is_empty();
         match self.rules {
-            Rules::Schaedler => (found, on_route),
+            Rules::Schaedler => {}
             Rules::Kidd => {
                 let entry = corner(me);
-                let enters = self.reserve[me.index()] > 0 && theirs[entry.index()] < 2;
-                if enters {
-                    found.push(die, Origin::Reserve, entry);
+                if self.reserve[me.index()] > 0 && landings.contains(entry) {
+                    go(Origin::Reserve, entry);
+                    beyond_holy_line = true;
                 }
                 let off = goal(me).advance(die);
-                if self.holy[me.index()] > 0 && theirs[off.index()] < 2 {
-                    found.push(die, Origin::HolyLine, off);
+                if self.holy[me.index()] > 0 && landings.contains(off) {
+                    go(Origin::HolyLine, off);
                 }
-                (found, on_route || enters)
             }
             Rules::Perimeter => {
                 // Perimeter never passes in practice: five counters cannot all be outnumbered on
@@ -75,20 +83,20 @@ impl Position {
                 // removed counter can always re-enter.
                 if self.removed[me.index()] > 0 {
                     for to in home(me) {
-                        found.push(die, Origin::Removed, to);
+                        go(Origin::Removed, to);
                     }
+                    beyond_holy_line = true;
                 }
-                let any = found.len > 0;
-                (found, any)
             }
         }
+        beyond_holy_line
     }
 
     /// Appends the legal moves for `die`: the actions, and the pass when the rules allow it.
     pub(super) fn legal_moves(&self, die: u8, moves: &mut Vec<Move>) {
-        let (found, beyond_holy_line) = self.actions(die);
-        moves.extend_from_slice(found.as_slice());
-        if found.len == 0 || (self.rules == Rules::Kidd && !beyond_holy_line) {
+        let before = moves.len();
+        let beyond_holy_line = self.actions(die, |mv| moves.push(mv));
+        if moves.len() == before || (self.rules == Rules::Kidd && !beyond_holy_line) {
             moves.push(Move {
                 die,
                 action: Action::Pass,
@@ -151,9 +159,12 @@ impl Position {
     }
 
     fn check_pass(&self, die: u8) -> Result<(), Reason> {
-        let (found, beyond_holy_line) = self.actions(die);
-        match found.as_slice().first() {
-            Some(&example) if self.rules != Rules::Kidd || beyond_holy_line => {
+        let mut first = None;
+        let beyond_holy_line = self.actions(die, |mv| {
+            first.get_or_insert(mv);
+        });
+        match first {
+            Some(example) if self.rules != Rules::Kidd || beyond_holy_line => {
                 Err(Reason::MustMove {
                     rules: self.rules,
                     example,
@@ -251,42 +262,5 @@ impl Position {
             Rules::Perimeter => Termination::Exchange,
             _ => Termination::Gathered,
         })
-    }
-}
-
-/// The most actions one die allows: a move from each of the ten points, or Perimeter's moves from
-/// the points not emptied by removals plus five re-entries.
-const MAX_ACTIONS: usize = 16;
-
-/// A fixed buffer of moves, so that generating them allocates nothing.
-#[derive(Clone, Copy)]
-struct Actions {
-    list: [Move; MAX_ACTIONS],
-    len: usize,
-}
-
-impl Default for Actions {
-    fn default() -> Actions {
-        Actions {
-            list: [Move {
-                die: 0,
-                action: Action::Pass,
-            }; MAX_ACTIONS],
-            len: 0,
-        }
-    }
-}
-
-impl Actions {
-    fn push(&mut self, die: u8, from: Origin, to: Point) {
-        self.list[self.len] = Move {
-            die,
-            action: Action::Go { from, to },
-        };
-        self.len += 1;
-    }
-
-    fn as_slice(&self) -> &[Move] {
-        &self.list[..self.len]
     }
 }
