@@ -39,6 +39,13 @@ fn after(rules: Rules, position: &str, die: u8, text: &str) -> String {
     g.position().to_string()
 }
 
+/// The outcome after playing `text` from `position` with `die` rolled.
+fn outcome_after(rules: Rules, position: &str, die: u8, text: &str) -> Option<Outcome> {
+    let mut g = game(rules, position, die);
+    play(&mut g, text);
+    g.outcome()
+}
+
 fn refusal(game: &PenteGrammai, text: &str) -> String {
     game.parse_move(text)
         .expect("well-formed")
@@ -289,10 +296,8 @@ fn a_player_may_pass_when_only_moves_off_the_holy_line_remain() {
 
 #[test]
 fn five_counters_on_the_holy_line_win() {
-    let mut g = game(Rules::Kidd, "-/-/-/-/T/B/-/-/-/- t r:0,4 h:4,0", 3);
-    play(&mut g, "3:4-7");
     assert_eq!(
-        g.outcome(),
+        outcome_after(Rules::Kidd, "-/-/-/-/T/B/-/-/-/- t r:0,4 h:4,0", 3, "3:4-7"),
         Some(Outcome::win(Player::First, Termination::Gathered))
     );
 }
@@ -390,10 +395,8 @@ fn the_sacred_line_is_never_threatened() {
 
 #[test]
 fn all_five_on_the_opponents_setup_points_win_by_exchange() {
-    let mut g = game(Rules::Perimeter, "B/B/B/B/T/T/T/T/T/B t x:0,0", 1);
-    play(&mut g, "1:4-5");
     assert_eq!(
-        g.outcome(),
+        outcome_after(Rules::Perimeter, "B/B/B/B/T/T/T/T/T/B t x:0,0", 1, "1:4-5"),
         Some(Outcome::win(Player::First, Termination::Exchange))
     );
 }
