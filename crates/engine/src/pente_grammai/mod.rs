@@ -120,6 +120,11 @@ pub enum Reason {
         player: Player,
         from: Origin,
     },
+    /// Kidd: a gathered counter written as leaving its goal point rather than the holy line.
+    OnHolyLine {
+        goal: Point,
+        to: Point,
+    },
     /// The die does not take the counter to the point written.
     WrongDistance {
         die: u8,
@@ -172,6 +177,10 @@ impl fmt::Display for Reason {
                     zone_place(*from)
                 ),
             },
+            Reason::OnHolyLine { goal, to } => write!(
+                f,
+                "the counters gathered on {goal} are on the holy line: write H-{to}"
+            ),
             Reason::WrongDistance { die, from, reaches } => {
                 write!(
                     f,

@@ -129,6 +129,10 @@ impl Position {
             Origin::Removed => self.removed[me.index()],
         };
         if available == 0 {
+            if from == Origin::Point(goal(me)) && self.holy[me.index()] > 0 {
+                // Kidd's gathered counters sit on the holy line, written H, not on the goal point.
+                return Err(Reason::OnHolyLine { goal: goal(me), to });
+            }
             return Err(Reason::NoCounter { player: me, from });
         }
         let reaches = match from {

@@ -281,6 +281,10 @@ fn a_gathered_counter_is_an_optional_mover() {
     let g = game(Rules::Kidd, "4T/-/-/-/-/4B/-/-/-/- t r:0,1 h:1,0", 2);
     assert_eq!(legal(&g), ["2:0-2", "2:H-9"]);
     assert_eq!(
+        refusal(&g, "2:7-9"),
+        "2:7-9: the counters gathered on 7 are on the holy line: write H-9"
+    );
+    assert_eq!(
         refusal(&g, "2:pass"),
         "2:pass: a pass is allowed only when nothing but moves off the holy line is legal (2:0-2 is)"
     );
