@@ -2,8 +2,9 @@
 //! and dice as text at the edge, the typed games inside. Matching on an enum keeps each game's
 //! types concrete (no `Box<dyn>`), and adding a game is adding an arm.
 
-use crate::game::{Game, Outcome, Phase, Threat, Threats};
+use crate::game::{Chance, Game, Outcome, Phase, Threat, Threats};
 use crate::notation::NotationError;
+use crate::pente_grammai::{self, PenteGrammai, Rules};
 use crate::petteia::{self, Petteia, Size};
 use crate::{Player, Variant};
 use std::fmt;
@@ -12,18 +13,21 @@ use std::fmt;
 #[derive(Clone, Debug)]
 pub enum AnyGame {
     Petteia(Petteia),
+    PenteGrammai(PenteGrammai),
 }
 
 /// A move of any variant; `Display` gives its canonical notation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AnyMove {
     Petteia(petteia::Move),
+    PenteGrammai(pente_grammai::Move),
 }
 
 impl fmt::Display for AnyMove {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             AnyMove::Petteia(mv) => mv.fmt(f),
+            AnyMove::PenteGrammai(mv) => mv.fmt(f),
         }
     }
 }
@@ -58,6 +62,9 @@ pub enum RollError {
     BadFace(u8),
     #[error("no roll is awaited now")]
     NotAwaited,
+    /// Perft met more rolls along a path than the dice given cover.
+    #[error("the tree needs more rolls than the {given} dice given")]
+    TooFewDice { given: usize },
 }
 
 impl AnyGame {
@@ -75,6 +82,12 @@ impl AnyGame {
                     start = petteia::Position::new(start.board, first, 0, 1);
                 }
                 Ok(AnyGame::Petteia(Petteia::from_position(start)))
+            }
+            Variant::PenteGrammaiSchaedler
+            | Variant::PenteGrammaiKidd
+            | Variant::PenteGrammaiPerimeter => {
+                let rules = Rules::from_variant(variant).expect("a Pente Grammai variant");
+                Ok(AnyGame::PenteGrammai(PenteGrammai::new(rules, first)))
             }
             other => Err(PositionError::Unsupported(other)),
         }
@@ -104,10 +117,21 @@ impl AnyGame {
                 }
                 AnyGame::Petteia(game)
             }
+            Variant::PenteGrammaiSchaedler
+            | Variant::PenteGrammaiKidd
+            | Variant::PenteGrammaiPerimeter => {
+                let rules = Rules::from_variant(variant).expect("a Pente Grammai variant");
+                AnyGame::PenteGrammai(PenteGrammai::parse(rules, text)?)
+            }
             other => return Err(PositionError::Unsupported(other)),
         };
-        if let Some(dice) = dice {
-            game.roll(dice)?;
+        match dice {
+            // A finished position awaits no roll: a die given with it is checked, then unused.
+            Some(dice) if game.outcome().is_some() && variant.dice_per_roll() > 0 => {
+                game.check_roll(dice)?;
+            }
+            Some(dice) => game.roll(dice)?,
+            None => {}
         }
         Ok(game)
     }
@@ -116,6 +140,7 @@ impl AnyGame {
         match self {
             AnyGame::Petteia(game) if game.size() == Size::Six => Variant::Petteia6,
             AnyGame::Petteia(_) => Variant::Petteia8,
+            AnyGame::PenteGrammai(game) => game.rules().variant(),
         }
     }
 
@@ -123,18 +148,21 @@ impl AnyGame {
     pub fn position(&self) -> String {
         match self {
             AnyGame::Petteia(game) => game.position().to_string(),
+            AnyGame::PenteGrammai(game) => game.position().to_string(),
         }
     }
 
     pub fn to_move(&self) -> Player {
         match self {
             AnyGame::Petteia(game) => game.to_move(),
+            AnyGame::PenteGrammai(game) => game.to_move(),
         }
     }
 
     pub fn phase(&self) -> Phase {
         match self {
             AnyGame::Petteia(game) => game.phase(),
+            AnyGame::PenteGrammai(game) => game.phase(),
         }
     }
 
@@ -149,6 +177,10 @@ impl AnyGame {
     pub fn legal_moves(&self) -> Vec<AnyMove> {
         let mut moves: Vec<AnyMove> = match self {
             AnyGame::Petteia(game) => collect(game).into_iter().map(AnyMove::Petteia).collect(),
+            AnyGame::PenteGrammai(game) => collect(game)
+                .into_iter()
+                .map(AnyMove::PenteGrammai)
+                .collect(),
         };
         moves.sort_by_cached_key(|mv| mv.to_string());
         moves
@@ -161,6 +193,10 @@ impl AnyGame {
                 Ok(mv) => Ok(AnyMove::Petteia(mv)),
                 Err(illegal) => Err(illegal_move(illegal.mv, illegal.reason)),
             },
+            AnyGame::PenteGrammai(game) => match game.parse_move(text)? {
+                Ok(mv) => Ok(AnyMove::PenteGrammai(mv)),
+                Err(illegal) => Err(illegal_move(illegal.mv, illegal.reason)),
+            },
         }
     }
 
@@ -169,6 +205,13 @@ impl AnyGame {
             (AnyGame::Petteia(game), AnyMove::Petteia(mv)) => game
                 .play(mv)
                 .map_err(|illegal| illegal_move(illegal.mv, illegal.reason)),
+            (AnyGame::PenteGrammai(game), AnyMove::PenteGrammai(mv)) => game
+                .play(mv)
+                .map_err(|illegal| illegal_move(illegal.mv, illegal.reason)),
+            (game, mv) => Err(illegal_move(
+                mv,
+                format!("this is not a move of {}", game.variant()),
+            )),
         }
     }
 
@@ -181,18 +224,36 @@ impl AnyGame {
 
     /// Applies a roll (dice games only, while a roll is awaited).
     pub fn roll(&mut self, dice: &[u8]) -> Result<(), RollError> {
+        self.check_roll(dice)?;
+        match self {
+            AnyGame::Petteia(_) => Err(RollError::NoDice(self.variant())),
+            AnyGame::PenteGrammai(game) => game.roll(dice),
+        }
+    }
+
+    /// Checks that `dice` could be a roll of this variant (faces and count), whatever the phase.
+    fn check_roll(&self, dice: &[u8]) -> Result<(), RollError> {
         if let Some(&face) = dice.iter().find(|&&d| !(1..=6).contains(&d)) {
             return Err(RollError::BadFace(face));
         }
-        match self {
-            AnyGame::Petteia(_) => Err(RollError::NoDice(self.variant())),
+        let expected = self.variant().dice_per_roll();
+        if expected == 0 {
+            return Err(RollError::NoDice(self.variant()));
         }
+        if dice.len() != expected {
+            return Err(RollError::WrongCount {
+                expected,
+                given: dice.len(),
+            });
+        }
+        Ok(())
     }
 
     /// The dice of the current roll still to be played (empty before the roll and in Petteia).
     pub fn dice(&self) -> Vec<u8> {
         match self {
             AnyGame::Petteia(_) => Vec::new(),
+            AnyGame::PenteGrammai(game) => game.die().into_iter().collect(),
         }
     }
 
@@ -201,6 +262,7 @@ impl AnyGame {
     pub fn roll_outside_notation(&self) -> Option<Vec<u8>> {
         match self {
             AnyGame::Petteia(_) => None,
+            AnyGame::PenteGrammai(game) => game.die().map(|die| vec![die]),
         }
     }
 
@@ -209,6 +271,12 @@ impl AnyGame {
     pub fn automatic_move(&self) -> Option<AnyMove> {
         match self {
             AnyGame::Petteia(_) => None,
+            AnyGame::PenteGrammai(game) => match collect(game).as_slice() {
+                [mv] if mv.action == pente_grammai::Action::Pass => {
+                    Some(AnyMove::PenteGrammai(*mv))
+                }
+                _ => None,
+            },
         }
     }
 
@@ -223,6 +291,7 @@ impl AnyGame {
                     })
                     .collect()
             }),
+            AnyGame::PenteGrammai(game) => Player::BOTH.map(|player| game.threatened(player)),
         }
     }
 }
@@ -241,11 +310,14 @@ fn illegal_move(mv: impl fmt::Display, reason: impl fmt::Display) -> MoveError {
 }
 
 impl AnyGame {
-    /// Perft from this game; `dice` are the rolls to apply, in order, whenever one is awaited.
+    /// Perft from this game: the leaf nodes `depth` plies below it. Roll events are not plies.
+    /// In a dice game, `dice` is one sequence shared by every path: the k-th roll met along any
+    /// path (k = 0, 1, …, counted from this node) shows the k-th roll's worth of dice of `dice`,
+    /// so every path meets the same rolls in the same order. Games without dice ignore `dice`.
     pub fn perft(&self, depth: u32, dice: &[u8]) -> Result<u64, RollError> {
-        let _ = dice;
         match self {
             AnyGame::Petteia(game) => Ok(crate::perft::perft(game, depth)),
+            AnyGame::PenteGrammai(game) => crate::perft::perft_with_dice(game, depth, dice),
         }
     }
 }

@@ -8,6 +8,7 @@ mod any_game;
 pub mod dice;
 mod game;
 mod notation;
+pub mod pente_grammai;
 pub mod perft;
 pub mod petteia;
 mod player;

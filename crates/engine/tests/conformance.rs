@@ -59,4 +59,7 @@ macro_rules! conformance {
 conformance! {
     petteia_6_agrees_with_the_conformance_positions => "petteia-6.jsonl",
     petteia_8_agrees_with_the_conformance_positions => "petteia-8.jsonl",
+    pente_grammai_schaedler_agrees_with_the_conformance_positions => "pente-grammai-schaedler.jsonl",
+    pente_grammai_kidd_agrees_with_the_conformance_positions => "pente-grammai-kidd.jsonl",
+    pente_grammai_perimeter_agrees_with_the_conformance_positions => "pente-grammai-perimeter.jsonl",
 }
