@@ -48,32 +48,71 @@ type InFlight = Arc<Mutex<Option<(u64, Instant)>>>;
 fn resident_kib(pid: u32) -> u64 {
     std::fs::read_to_string(format!("/proc/{pid}/status"))
         .ok()
-        .and_then(|s| s.lines().find(|l| l.starts_with("VmRSS:")).and_then(|l| l.split_whitespace().nth(1)?.parse().ok()))
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmRSS:"))
+                .and_then(|l| l.split_whitespace().nth(1)?.parse().ok())
+        })
         .unwrap_or(0)
 }
 
 fn start_server(database_url: &str, port: u16) -> Child {
-    let binary = std::env::current_exe().expect("this program's path").with_file_name("ludus");
+    let binary = std::env::current_exe()
+        .expect("this program's path")
+        .with_file_name("ludus");
     Command::new(&binary)
-        .args(["serve", "--listen", &format!("127.0.0.1:{port}"), "--database-url", database_url])
-        .args(["--create-per-minute", "1000000", "--join-per-minute", "1000000"])
+        .args([
+            "serve",
+            "--listen",
+            &format!("127.0.0.1:{port}"),
+            "--database-url",
+            database_url,
+        ])
+        .args([
+            "--create-per-minute",
+            "1000000",
+            "--join-per-minute",
+            "1000000",
+        ])
         .env("RUST_LOG", "warn")
         .stdout(Stdio::null())
         .spawn()
-        .unwrap_or_else(|e| panic!("cannot start {}: {e} (build it with cargo build --release -p ludus-server)", binary.display()))
+        .unwrap_or_else(|e| {
+            panic!(
+                "cannot start {}: {e} (build it with cargo build --release -p ludus-server)",
+                binary.display()
+            )
+        })
 }
 
 /// One player's socket: answers every view in which it is to move with a random legal move.
-async fn player(base: String, game: String, token: String, in_flight: InFlight, tally: Arc<Tally>, stop: Arc<AtomicBool>) -> bool {
+async fn player(
+    base: String,
+    game: String,
+    token: String,
+    in_flight: InFlight,
+    tally: Arc<Tally>,
+    stop: Arc<AtomicBool>,
+) -> bool {
     let url = format!("{}/api/v1/games/{game}/ws", base.replacen("http", "ws", 1));
-    let Ok((mut socket, _)) = tokio_tungstenite::connect_async(url).await else { return false };
-    if socket.send(Message::text(json!({ "type": "hello", "token": token }).to_string())).await.is_err() {
+    let Ok((mut socket, _)) = tokio_tungstenite::connect_async(url).await else {
+        return false;
+    };
+    if socket
+        .send(Message::text(
+            json!({ "type": "hello", "token": token }).to_string(),
+        ))
+        .await
+        .is_err()
+    {
         return false;
     }
     let mut counter = 0u64;
     while let Some(Ok(frame)) = socket.next().await {
         let Message::Text(text) = frame else { continue };
-        let Ok(message) = serde_json::from_str::<Value>(&text) else { continue };
+        let Ok(message) = serde_json::from_str::<Value>(&text) else {
+            continue;
+        };
         let game_view = &message["game"];
         if message["type"] == "event" && message["event"]["kind"] == "move" {
             let version = message["version"].as_u64().unwrap_or(0);
@@ -82,7 +121,11 @@ async fn player(base: String, game: String, token: String, in_flight: InFlight, 
                 && expected == version
                 && message["event"]["side"] != game_view["seat"]["side"]
             {
-                tally.latencies.lock().expect("lock").push(at.elapsed().as_micros() as u64);
+                tally
+                    .latencies
+                    .lock()
+                    .expect("lock")
+                    .push(at.elapsed().as_micros() as u64);
                 *sent = None;
             }
         }
@@ -92,7 +135,12 @@ async fn player(base: String, game: String, token: String, in_flight: InFlight, 
         if stop.load(Ordering::Relaxed) {
             return false;
         }
-        let Some(legal) = game_view["legal_moves"].as_array().filter(|m| !m.is_empty()) else { continue };
+        let Some(legal) = game_view["legal_moves"]
+            .as_array()
+            .filter(|m| !m.is_empty())
+        else {
+            continue;
+        };
         if message["type"] == "event" && game_view["version"] != message["version"] {
             continue;
         }
@@ -100,8 +148,13 @@ async fn player(base: String, game: String, token: String, in_flight: InFlight, 
         let mv = legal[rand::rng().random_range(0..legal.len())].clone();
         counter += 1;
         *in_flight.lock().expect("lock") = Some((version + 1, Instant::now()));
-        let request = json!({ "type": "move", "move": mv, "version": version, "id": format!("{counter}") });
-        if socket.send(Message::text(request.to_string())).await.is_err() {
+        let request =
+            json!({ "type": "move", "move": mv, "version": version, "id": format!("{counter}") });
+        if socket
+            .send(Message::text(request.to_string()))
+            .await
+            .is_err()
+        {
             return false;
         }
         tally.moves.fetch_add(1, Ordering::Relaxed);
@@ -110,10 +163,18 @@ async fn player(base: String, game: String, token: String, in_flight: InFlight, 
 }
 
 /// Plays games one after another in one slot until told to stop.
-async fn slot(api: Api, variant: String, tally: Arc<Tally>, stop: Arc<AtomicBool>, ready: Arc<tokio::sync::Barrier>) {
+async fn slot(
+    api: Api,
+    variant: String,
+    tally: Arc<Tally>,
+    stop: Arc<AtomicBool>,
+    ready: Arc<tokio::sync::Barrier>,
+) {
     let mut first = true;
     while !stop.load(Ordering::Relaxed) {
-        let created = api.create(json!({ "variant": variant, "mode": "online" })).await;
+        let created = api
+            .create(json!({ "variant": variant, "mode": "online" }))
+            .await;
         let joined = api.join(&created).await;
         let game = created["game_id"].as_str().expect("id").to_string();
         let in_flight: InFlight = Arc::default();
@@ -121,8 +182,22 @@ async fn slot(api: Api, variant: String, tally: Arc<Tally>, stop: Arc<AtomicBool
             ready.wait().await;
             first = false;
         }
-        let a = tokio::spawn(player(api.base.clone(), game.clone(), created["seat"]["token"].as_str().expect("token").into(), in_flight.clone(), tally.clone(), stop.clone()));
-        let b = tokio::spawn(player(api.base.clone(), game, joined["seat"]["token"].as_str().expect("token").into(), in_flight, tally.clone(), stop.clone()));
+        let a = tokio::spawn(player(
+            api.base.clone(),
+            game.clone(),
+            created["seat"]["token"].as_str().expect("token").into(),
+            in_flight.clone(),
+            tally.clone(),
+            stop.clone(),
+        ));
+        let b = tokio::spawn(player(
+            api.base.clone(),
+            game,
+            joined["seat"]["token"].as_str().expect("token").into(),
+            in_flight,
+            tally.clone(),
+            stop.clone(),
+        ));
         let (_, _) = (a.await, b.await);
     }
 }
@@ -137,8 +212,15 @@ fn percentile(sorted: &[u64], p: f64) -> f64 {
 #[tokio::main]
 async fn main() {
     let args = Args::parse();
-    let database_url = args.database_url.clone().unwrap_or_else(|| format!("sqlite://{}", ludus_tests::temp_path("bench.db").display()));
-    let port = std::net::TcpListener::bind("127.0.0.1:0").expect("a port").local_addr().expect("addr").port();
+    let database_url = args
+        .database_url
+        .clone()
+        .unwrap_or_else(|| format!("sqlite://{}", ludus_tests::temp_path("bench.db").display()));
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .expect("a port")
+        .local_addr()
+        .expect("addr")
+        .port();
     let mut server = start_server(&database_url, port);
     let api = Api::new(&format!("http://127.0.0.1:{port}"));
     api.wait_until_ready().await;
@@ -148,7 +230,15 @@ async fn main() {
     let stop = Arc::new(AtomicBool::new(false));
     let ready = Arc::new(tokio::sync::Barrier::new(args.games + 1));
     let slots: Vec<_> = (0..args.games)
-        .map(|_| tokio::spawn(slot(api.clone(), args.variant.clone(), tally.clone(), stop.clone(), ready.clone())))
+        .map(|_| {
+            tokio::spawn(slot(
+                api.clone(),
+                args.variant.clone(),
+                tally.clone(),
+                stop.clone(),
+                ready.clone(),
+            ))
+        })
         .collect();
     ready.wait().await;
     // Let the sockets connect before reading the memory they cost.
@@ -169,8 +259,17 @@ async fn main() {
         s.abort();
     }
     let connections = (2 * args.games) as f64;
-    println!("database:        {}", database_url.split('@').next_back().unwrap_or(&database_url));
-    println!("games:           {} concurrent ({} sockets), {} for {:.1} s", args.games, 2 * args.games, args.variant, elapsed);
+    println!(
+        "database:        {}",
+        database_url.split('@').next_back().unwrap_or(&database_url)
+    );
+    println!(
+        "games:           {} concurrent ({} sockets), {} for {:.1} s",
+        args.games,
+        2 * args.games,
+        args.variant,
+        elapsed
+    );
     println!("moves/s:         {:.0}", moves as f64 / elapsed);
     println!(
         "move → opponent: p50 {:.2} ms, p95 {:.2} ms, p99 {:.2} ms ({} samples)",

@@ -118,12 +118,20 @@ fn close(code: u16, reason: &'static str) -> Message {
     }))
 }
 
-fn event_message(event: &VersionedEvent, game: Option<Value>) -> Message {
-    let mut message = json!({ "type": "event", "version": event.version, "event": event });
-    if let Some(game) = game {
-        message["game"] = game;
-    }
-    text(message)
+/// An event message; `game` is the view's JSON text (absent for events replayed after `since`).
+fn event_message(event: &VersionedEvent, game: Option<String>) -> Message {
+    let event_json = serde_json::to_string(event).expect("events serialise");
+    let message = match game {
+        Some(game) => format!(
+            r#"{{"type":"event","version":{},"event":{event_json},"game":{game}}}"#,
+            event.version
+        ),
+        None => format!(
+            r#"{{"type":"event","version":{},"event":{event_json}}}"#,
+            event.version
+        ),
+    };
+    Message::Text(Utf8Bytes::from(message))
 }
 
 /// One connection, from hello to close.
@@ -276,12 +284,15 @@ async fn session(mut socket: WebSocket, state: &AppState, game_id: &str) {
     let _ = actor.send(Command::Unsubscribe { seat }).await;
 }
 
-fn render(state: &AppState, snapshot: &Snapshot, seat: Seat) -> Value {
-    snapshot.render(seat, state.registry.now_ms())
+fn render(state: &AppState, snapshot: &Snapshot, seat: Seat) -> String {
+    snapshot.render_text(seat, state.registry.now_ms())
 }
 
 fn render_snapshot(state: &AppState, snapshot: &Snapshot, seat: Seat) -> Message {
-    text(json!({ "type": "snapshot", "game": render(state, snapshot, seat) }))
+    Message::Text(Utf8Bytes::from(format!(
+        r#"{{"type":"snapshot","game":{}}}"#,
+        render(state, snapshot, seat)
+    )))
 }
 
 /// Handles one message after hello: the reply to send (ack, pong or error).

@@ -332,16 +332,18 @@ impl GameActor {
         let game = &self.game;
         let events = match action {
             Action::Move { text, version, id } => {
-                if let Some(&answered) = id.as_ref().and_then(|id| self.move_answers.get(id)) {
-                    return Ok(answered);
-                }
                 if id.as_ref().is_some_and(|id| id.len() > 64) {
                     return Err(ApiError::BadRequest(
                         "a move id has at most 64 characters".into(),
                     ));
                 }
+                // Move ids are the client's: each seat has its own, so two players' "1" never collide.
+                let key = id.map(|id| format!("{}/{id}", seat_key(game.variant, seat)));
+                if let Some(&answered) = key.as_ref().and_then(|key| self.move_answers.get(key)) {
+                    return Ok(answered);
+                }
                 let event = game.decide_move(seat, &text, version, now)?;
-                return self.commit(vec![event], id).await;
+                return self.commit(vec![event], key).await;
             }
             Action::Resign => game.decide_resign(seat)?,
             Action::Draw => game.decide_draw(seat)?,
@@ -621,6 +623,15 @@ impl GameActor {
                 tracing::error!(game = %self.game.id, %error, "the computer chose a refused move")
             }
         }
+    }
+}
+
+/// The scope of a seat's move ids.
+fn seat_key(variant: ludus_engine::Variant, seat: Seat) -> &'static str {
+    match seat {
+        Seat::Player(p) => variant.side(p).name(),
+        Seat::Both => "both",
+        Seat::Spectator => "watcher",
     }
 }
 

@@ -51,6 +51,9 @@ pub struct Snapshot {
     pub level: Option<u8>,
     pub creator: Player,
     pub presence: Presence,
+    /// Written once per version: the shared fields, and the legal moves as JSON.
+    shared: String,
+    legal_moves_json: String,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -68,7 +71,7 @@ pub struct ResultView {
 impl Snapshot {
     pub fn of(game: &LiveGame, presence: Presence) -> Arc<Snapshot> {
         let dice_game = game.variant.dice_per_roll() > 0;
-        Arc::new(Snapshot {
+        let mut snapshot = Snapshot {
             game_id: game.id.clone(),
             variant: game.variant,
             mode: game.mode,
@@ -104,7 +107,12 @@ impl Snapshot {
             level: game.settings.level,
             creator: game.creator(),
             presence,
-        })
+            shared: String::new(),
+            legal_moves_json: String::new(),
+        };
+        snapshot.shared = snapshot.shared_text();
+        snapshot.legal_moves_json = json!(snapshot.legal_moves).to_string();
+        Arc::new(snapshot)
     }
 
     /// The same version with other presence.
@@ -127,8 +135,52 @@ impl Snapshot {
 
     /// The view for `seat` at `now`.
     pub fn render(&self, seat: Seat, now: i64) -> Value {
+        serde_json::from_str(&self.render_text(seat, now)).expect("the view is JSON")
+    }
+
+    /// The view for `seat` at `now` as JSON text: the part every viewer shares was written once
+    /// for this version; only the seat's own fields and the clocks are written here.
+    pub fn render_text(&self, seat: Seat, now: i64) -> String {
         let side = |p: Player| self.variant.side(p);
-        let playing = self.status == Status::Playing;
+        let clocks = self.clocks.map_or(Value::Null, |c| {
+            let remaining = c.clocks.read(now);
+            let mut clocks = Map::new();
+            for p in Player::BOTH {
+                clocks.insert(side(p).name().into(), json!(remaining[p.index()]));
+            }
+            clocks.insert("running".into(), json!(c.clocks.running.map(side)));
+            clocks.insert("initial_ms".into(), json!(c.clocks.settings.initial_ms));
+            clocks.insert("increment_ms".into(), json!(c.clocks.settings.increment_ms));
+            Value::Object(clocks)
+        });
+        let seat_view = match seat {
+            Seat::Spectator => Value::Null,
+            Seat::Player(p) => json!({ "side": side(p), "bottom": side(p) }),
+            Seat::Both => {
+                json!({ "side": side(Player::First), "bottom": side(Player::First), "both": true })
+            }
+        };
+        let mut text = String::with_capacity(self.shared.len() + self.legal_moves_json.len() + 160);
+        text.push_str(&self.shared);
+        text.push_str(&format!(",\"clocks\":{clocks},\"seat\":{seat_view}"));
+        if seat != Seat::Spectator {
+            let mine = self.status == Status::Playing
+                && seat.speaks_for(self.to_move)
+                && self.mode_lets_seat_move(seat);
+            text.push_str(",\"legal_moves\":");
+            text.push_str(if mine { &self.legal_moves_json } else { "[]" });
+            text.push_str(&format!(
+                ",\"opponent_connected\":{}",
+                self.opponent_connected(seat, now)
+            ));
+        }
+        text.push('}');
+        text
+    }
+
+    /// The fields every viewer shares, as a JSON object missing its closing brace.
+    fn shared_text(&self) -> String {
+        let side = |p: Player| self.variant.side(p);
         let mut view = Map::new();
         view.insert("game_id".into(), json!(self.game_id));
         view.insert("variant".into(), json!(self.variant));
@@ -136,6 +188,7 @@ impl Snapshot {
         view.insert("status".into(), json!(self.status));
         view.insert("version".into(), json!(self.version));
         view.insert("position".into(), json!(self.position));
+        let playing = self.status == Status::Playing;
         view.insert(
             "to_move".into(),
             if playing {
@@ -150,20 +203,6 @@ impl Snapshot {
             view.insert("dice".into(), json!(self.dice));
         }
         view.insert("moves".into(), json!(self.moves));
-        view.insert(
-            "clocks".into(),
-            self.clocks.map_or(Value::Null, |c| {
-                let remaining = c.clocks.read(now);
-                let mut clocks = Map::new();
-                for p in Player::BOTH {
-                    clocks.insert(side(p).name().into(), json!(remaining[p.index()]));
-                }
-                clocks.insert("running".into(), json!(c.clocks.running.map(side)));
-                clocks.insert("initial_ms".into(), json!(c.clocks.settings.initial_ms));
-                clocks.insert("increment_ms".into(), json!(c.clocks.settings.increment_ms));
-                Value::Object(clocks)
-            }),
-        );
         view.insert("result".into(), json!(self.result));
         view.insert("draw_offer".into(), json!(self.draw_offer));
         if let Some(id) = &self.rematch {
@@ -178,26 +217,9 @@ impl Snapshot {
         if let Some(seed) = &self.server_seed {
             view.insert("server_seed".into(), json!(seed));
         }
-        let seat_view = match seat {
-            Seat::Spectator => Value::Null,
-            Seat::Player(p) => json!({ "side": side(p), "bottom": side(p) }),
-            Seat::Both => {
-                json!({ "side": side(Player::First), "bottom": side(Player::First), "both": true })
-            }
-        };
-        view.insert("seat".into(), seat_view);
-        if seat != Seat::Spectator {
-            let mine = playing && seat.speaks_for(self.to_move) && self.mode_lets_seat_move(seat);
-            view.insert(
-                "legal_moves".into(),
-                json!(if mine { &self.legal_moves[..] } else { &[] }),
-            );
-            view.insert(
-                "opponent_connected".into(),
-                json!(self.opponent_connected(seat, now)),
-            );
-        }
-        Value::Object(view)
+        let mut text = Value::Object(view).to_string();
+        text.pop(); // the closing brace: render_text adds the seat's fields first
+        text
     }
 
     fn mode_lets_seat_move(&self, seat: Seat) -> bool {
