@@ -12,6 +12,7 @@ pub mod pente_grammai;
 pub mod perft;
 pub mod petteia;
 mod player;
+pub mod record;
 mod variant;
 mod zobrist;
 

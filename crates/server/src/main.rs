@@ -34,6 +34,11 @@ enum Command {
         #[arg(long)]
         dice: Option<String>,
     },
+    /// Check a game record: the commitment, every die against the seed, every move, the result.
+    Verify {
+        /// The record file (`-` for standard input).
+        record: String,
+    },
     /// Count the move sequences of a given length (the node count is the last line).
     Perft {
         #[arg(long)]
@@ -97,6 +102,7 @@ fn main() -> ExitCode {
                 Err(e) => refuse(e),
             }
         }
+        Command::Verify { record } => verify(&record),
         Command::Perft {
             variant,
             position,
@@ -174,5 +180,40 @@ async fn shutdown_signal() {
     tokio::select! {
         _ = ctrl_c => {},
         _ = terminate => {},
+    }
+}
+
+fn verify(path: &str) -> ExitCode {
+    let text = if path == "-" {
+        let mut text = String::new();
+        match std::io::Read::read_to_string(&mut std::io::stdin(), &mut text) {
+            Ok(_) => text,
+            Err(e) => return refuse(format!("cannot read standard input: {e}")),
+        }
+    } else {
+        match std::fs::read_to_string(path) {
+            Ok(text) => text,
+            Err(e) => return refuse(format!("cannot read {path}: {e}")),
+        }
+    };
+    let record: ludus_engine::record::Record = match text.parse() {
+        Ok(r) => r,
+        Err(e) => return refuse(format!("{path}: {e}")),
+    };
+    match record.verify() {
+        Ok(verified) => {
+            if !verified.dice_proven && record.tag("Commitment").is_some() {
+                println!(
+                    "{} moves and {} rolls replay; the dice are not proven until the server seed is revealed at the end",
+                    verified.moves, verified.rolls
+                );
+            }
+            println!("verified");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            println!("not verified: {e}");
+            ExitCode::FAILURE
+        }
     }
 }

@@ -140,3 +140,81 @@ fn bad_input_exits_with_status_two_and_one_line() {
         "position",
     );
 }
+
+/// A record of a seeded Pente Grammai game, played by always taking the first legal move.
+fn seeded_record() -> String {
+    use ludus_engine::dice::{ServerSeed, to_hex};
+    use ludus_engine::record::{Record, Step};
+    use ludus_engine::{AnyGame, Phase, Player, Variant};
+    let server = ServerSeed(std::array::from_fn(|i| i as u8));
+    let seed = server.game_seed("alice", "bob");
+    let mut game = AnyGame::new(Variant::PenteGrammaiSchaedler, Player::First).unwrap();
+    let mut record = Record::default();
+    record.set("Variant", "pente-grammai-schaedler");
+    record.set("Commitment", to_hex(&server.commitment()));
+    record.set("CreatorEntropy", "alice");
+    record.set("JoinerEntropy", "bob");
+    record.set("ServerSeed", to_hex(&server.0));
+    record.set("Result", "*");
+    let mut die = 0;
+    for _ in 0..40 {
+        match game.phase() {
+            Phase::AwaitingRoll => {
+                let dice = seed.dice(die, 1);
+                die += 1;
+                game.roll(&dice).unwrap();
+                record.steps.push(Step::Roll(dice));
+            }
+            Phase::AwaitingMove => {
+                let mv = game.legal_moves()[0];
+                game.play(mv).unwrap();
+                record.steps.push(Step::Move(mv.to_string()));
+            }
+            Phase::Over(_) => break,
+        }
+    }
+    record.to_string()
+}
+
+#[test]
+fn verify_accepts_a_true_record_and_names_the_first_altered_die() {
+    let dir = std::env::temp_dir().join(format!("ludus-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("good.txt");
+    let text = seeded_record();
+    std::fs::write(&good, &text).unwrap();
+    let out = ludus(&["verify", good.to_str().unwrap()]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim().lines().last(),
+        Some("verified")
+    );
+    // The golden dice start 3 2 4 4 1; make the second roll a 5.
+    let bad = dir.join("bad.txt");
+    let mut rolls = 0;
+    let altered: Vec<String> = text
+        .split(' ')
+        .map(|token| {
+            let line_start = token.rsplit('\n').next().unwrap_or(token);
+            if line_start.starts_with('{') {
+                rolls += 1;
+                if rolls == 2 {
+                    return token.replacen("{2}", "{5}", 1);
+                }
+            }
+            token.to_string()
+        })
+        .collect();
+    std::fs::write(&bad, altered.join(" ")).unwrap();
+    let out = ludus(&["verify", bad.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        said.contains("die 1 of the game is 5 in the record but the seed gives 2"),
+        "{said}"
+    );
+}

@@ -251,6 +251,19 @@ action_endpoint! {
     rematch => Action::Rematch,
 }
 
+/// The text record of RULES.md §4.
+pub async fn record(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let record = state.registry.record(&id).await?;
+    Ok((
+        [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+        record,
+    )
+        .into_response())
+}
+
 #[derive(Debug, Deserialize)]
 pub struct EventsQuery {
     #[serde(default)]

@@ -98,6 +98,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/v1/games/{id}/claim", post(games::claim))
         .route("/api/v1/games/{id}/rematch", post(games::rematch))
         .route("/api/v1/games/{id}/events", get(games::events))
+        .route("/api/v1/games/{id}/record", get(games::record))
         .route("/api/v1/games/{id}/ws", get(socket::upgrade))
         .route("/api/v1/invites/{invite}/join", post(games::join))
         .route("/api/v1/variants", get(operations::variants))

@@ -102,6 +102,9 @@ pub enum Command {
         entropy: String,
         reply: oneshot::Sender<Result<Player, ApiError>>,
     },
+    Record {
+        reply: oneshot::Sender<String>,
+    },
     ComputerTurn {
         version: u64,
     },
@@ -308,6 +311,9 @@ impl GameActor {
                 reply,
             } => {
                 let _ = reply.send(self.join(invite_hash, seat_hash, entropy).await);
+            }
+            Command::Record { reply } => {
+                let _ = reply.send(self.game.record().to_string());
             }
             Command::ComputerTurn { version } => self.play_computer(version).await,
             Command::Stop => {}

@@ -551,6 +551,48 @@ impl LiveGame {
         })
     }
 
+    /// The game's record (RULES.md §4): seeds are shown only once the game is over.
+    pub fn record(&self) -> ludus_engine::record::Record {
+        use ludus_engine::dice::to_hex;
+        use ludus_engine::record::{Record, Step, result_text};
+        let mut record = Record::default();
+        record.set("Variant", self.variant.id());
+        record.set("Game", self.id.clone());
+        record.set("Mode", self.mode.name());
+        let dice_game = self.variant.dice_per_roll() > 0;
+        if dice_game {
+            record.set("Commitment", to_hex(&self.server_seed.commitment()));
+        }
+        record.set("CreatorEntropy", self.creator_entropy.clone());
+        record.set("JoinerEntropy", self.joiner_entropy.clone());
+        if let (true, Some(seed)) = (dice_game, self.revealed_seed()) {
+            record.set("ServerSeed", to_hex(&self.server_seed.0));
+            record.set("Seed", to_hex(&seed.0));
+        }
+        if self.status != Status::Waiting {
+            record.set("First", self.variant.side(self.first_player()).name());
+        }
+        let (result, termination) = match (self.status, self.result) {
+            (_, Some(r)) => (result_text(r.outcome.winner), r.outcome.termination.name()),
+            (Status::Aborted, None) => ("*", "aborted"),
+            _ => ("*", ""),
+        };
+        record.set("Result", result);
+        if !termination.is_empty() {
+            record.set("Termination", termination);
+        }
+        record.set("RulesVersion", ludus_engine::record::RULES_VERSION);
+        record.steps = self
+            .actions
+            .iter()
+            .map(|action| match action {
+                Action::Roll(dice) => Step::Roll(dice.clone()),
+                Action::Move { mv, .. } => Step::Move(mv.to_string()),
+            })
+            .collect();
+        record
+    }
+
     pub fn clocks_running(&self) -> bool {
         self.clocks.is_some_and(|c| c.running.is_some())
     }

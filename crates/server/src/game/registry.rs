@@ -206,6 +206,12 @@ impl Registry {
         .await?
     }
 
+    /// The game's text record (RULES.md §4).
+    pub async fn record(&self, game_id: &str) -> Result<String, ApiError> {
+        self.request(game_id, |reply| Command::Record { reply })
+            .await
+    }
+
     pub async fn events(&self, game_id: &str, since: u64) -> Result<Vec<VersionedEvent>, ApiError> {
         self.request(game_id, |reply| Command::Events { since, reply })
             .await

@@ -1,0 +1,233 @@
+//! The public API beyond play: records that verify, the event stream, variants and analysis.
+
+use futures_util::StreamExt;
+use ludus_engine::record::Record;
+use ludus_tests::{Database, TestServer, on_both_databases};
+use serde_json::{Value, json};
+
+/// Plays a local game by always choosing the first legal move until it ends or `limit` moves.
+async fn play_first_moves(api: &ludus_tests::Api, game: &str, token: &str, limit: usize) -> Value {
+    let mut view = api.view(game, Some(token)).await;
+    for _ in 0..limit {
+        let Some(mv) = view["legal_moves"]
+            .as_array()
+            .and_then(|m| m.first())
+            .cloned()
+        else {
+            break;
+        };
+        let (status, next) = api
+            .play(
+                game,
+                token,
+                mv.as_str().unwrap(),
+                view["version"].as_u64().unwrap(),
+            )
+            .await;
+        assert_eq!(status, 200, "{next}");
+        view = next;
+    }
+    view
+}
+
+async fn a_finished_dice_game_record_verifies_and_an_altered_die_fails(database: Database) {
+    let server = TestServer::start(database).await.expect("configured");
+    let api = server.api();
+    let created = api
+        .create(
+            json!({ "variant": "pente-grammai-schaedler", "mode": "local", "entropy": "alice" }),
+        )
+        .await;
+    let game = created["game_id"].as_str().unwrap();
+    let token = created["seat"]["token"].as_str().unwrap();
+    let commitment = created["commitment"]
+        .as_str()
+        .expect("dice games publish a commitment")
+        .to_string();
+    let view = play_first_moves(&api, game, token, 12).await;
+    assert_eq!(view["status"], "playing");
+    let ongoing = reqwest::get(format!("{}/api/v1/games/{game}/record", server.base))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        !ongoing.contains("ServerSeed"),
+        "the seed stays secret while the game goes on:\n{ongoing}"
+    );
+    play_first_moves(&api, game, token, 20).await;
+    let (status, _) = api
+        .post(
+            &format!("/api/v1/games/{game}/resign"),
+            Some(token),
+            json!({}),
+        )
+        .await;
+    assert_eq!(status, 200);
+    let text = reqwest::get(format!("{}/api/v1/games/{game}/record", server.base))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    let record: Record = text.parse().expect("the record parses");
+    assert_eq!(record.tag("Commitment"), Some(commitment.as_str()));
+    let verified = record.verify().unwrap_or_else(|e| panic!("{e}\n{text}"));
+    assert!(verified.dice_proven && verified.rolls > 5 && verified.moves > 5);
+
+    // Alter the third roll: verification fails at that die.
+    let mut altered = record.clone();
+    let rolls: Vec<usize> = altered
+        .steps
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| matches!(s, ludus_engine::record::Step::Roll(_)))
+        .map(|(i, _)| i)
+        .collect();
+    let ludus_engine::record::Step::Roll(dice) = &mut altered.steps[rolls[2]] else {
+        unreachable!()
+    };
+    dice[0] = dice[0] % 6 + 1;
+    let error = altered.verify().unwrap_err().to_string();
+    assert!(
+        error.contains("roll 3") && error.contains("die 2 of the game"),
+        "{error}"
+    );
+    server.stop().await;
+}
+
+async fn the_event_stream_delivers_every_event_once_in_order_across_a_reconnect(
+    database: Database,
+) {
+    let server = TestServer::start(database).await.expect("configured");
+    let api = server.api();
+    let created = api
+        .create(json!({ "variant": "petteia-6", "mode": "local" }))
+        .await;
+    let game = created["game_id"].as_str().unwrap().to_string();
+    let token = created["seat"]["token"].as_str().unwrap().to_string();
+    let client = reqwest::Client::new();
+    let stream_from = |since: u64| {
+        client
+            .get(format!(
+                "{}/api/v1/games/{game}/events?since={since}",
+                server.base
+            ))
+            .header("accept", "application/x-ndjson")
+            .send()
+    };
+    let mut first = stream_from(0).await.unwrap().bytes_stream();
+    play_first_moves(&api, &game, &token, 3).await;
+    let mut seen: Vec<u64> = Vec::new();
+    let mut buffer = String::new();
+    while seen.len() < 3 {
+        let chunk = tokio::time::timeout(std::time::Duration::from_secs(5), first.next())
+            .await
+            .unwrap()
+            .unwrap()
+            .unwrap();
+        buffer.push_str(std::str::from_utf8(&chunk).unwrap());
+        while let Some((line, rest)) = buffer.split_once('\n') {
+            if !line.trim().is_empty() {
+                let event: Value = serde_json::from_str(line).unwrap();
+                seen.push(event["version"].as_u64().unwrap());
+            }
+            buffer = rest.to_string();
+        }
+    }
+    drop(first);
+    // Reconnect from the last version seen; play on; the stream resumes exactly there.
+    let last = *seen.last().unwrap();
+    play_first_moves(&api, &game, &token, 2).await;
+    api.post(
+        &format!("/api/v1/games/{game}/resign"),
+        Some(&token),
+        json!({}),
+    )
+    .await;
+    let rest = stream_from(last).await.unwrap().text().await.unwrap();
+    for line in rest.lines().filter(|l| !l.trim().is_empty()) {
+        seen.push(
+            serde_json::from_str::<Value>(line).unwrap()["version"]
+                .as_u64()
+                .unwrap(),
+        );
+    }
+    let expected: Vec<u64> = (1..=seen.len() as u64).collect();
+    assert_eq!(
+        seen, expected,
+        "every event once, in order; the stream closed when the game ended"
+    );
+    let (_, array) = api
+        .get(&format!("/api/v1/games/{game}/events?since=0"), None)
+        .await;
+    assert_eq!(array.as_array().unwrap().len(), seen.len());
+    server.stop().await;
+}
+
+async fn variants_and_analysis_answer_and_refuse_bad_input(database: Database) {
+    let server = TestServer::start(database).await.expect("configured");
+    let api = server.api();
+    let (status, variants) = api.get("/api/v1/variants", None).await;
+    assert_eq!(status, 200);
+    let ids: Vec<&str> = variants
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v["id"].as_str().unwrap())
+        .collect();
+    assert!(ids.contains(&"petteia-8") && ids.contains(&"pente-grammai-perimeter"));
+    let (status, analysis) = api
+        .post(
+            "/api/v1/analysis",
+            None,
+            json!({ "variant": "petteia-6", "position": "4DD/6/L5/2D3/2L3/6 l" }),
+        )
+        .await;
+    assert_eq!(status, 200);
+    assert_eq!(analysis["threatened"]["dark"], json!(["C3"]));
+    let (status, after) = api.post("/api/v1/analysis/play", None, json!({ "variant": "petteia-6", "position": "4DD/6/L5/2D3/2L3/6 l", "moves": ["A4-C4"] })).await;
+    assert_eq!(status, 200);
+    assert_eq!(after["position"], "4DD/6/2L3/6/2L3/6 d 0 1");
+    let (status, error) = api
+        .post(
+            "/api/v1/analysis",
+            None,
+            json!({ "variant": "petteia-6", "position": "DDD/6 l" }),
+        )
+        .await;
+    assert_eq!(
+        (status, error["error"]["code"].as_str()),
+        (400, Some("bad_request"))
+    );
+    let (status, error) = api.post("/api/v1/analysis/play", None, json!({ "variant": "petteia-6", "position": "4DD/6/L5/2D3/2L3/6 l", "moves": ["A4-B5"] })).await;
+    assert_eq!(
+        (status, error["error"]["code"].as_str()),
+        (422, Some("illegal_move"))
+    );
+    let (status, dice) = api.post("/api/v1/analysis", None, json!({ "variant": "pente-grammai-kidd", "position": "-/-/-/-/-/-/-/-/-/- t r:5,5 h:0,0", "dice": [4] })).await;
+    assert_eq!(status, 200);
+    assert_eq!(dice["legal_moves"], json!(["4:R-0"]));
+    let (status, metrics) = (
+        reqwest::get(format!("{}/metrics", server.base))
+            .await
+            .unwrap()
+            .status(),
+        reqwest::get(format!("{}/metrics", server.base))
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap(),
+    );
+    assert_eq!(status, 200);
+    assert!(metrics.contains("ludus_live_games") && metrics.contains("ludus_move_seconds_bucket"));
+    server.stop().await;
+}
+
+on_both_databases!(
+    a_finished_dice_game_record_verifies_and_an_altered_die_fails,
+    the_event_stream_delivers_every_event_once_in_order_across_a_reconnect,
+    variants_and_analysis_answer_and_refuse_bad_input,
+);
