@@ -209,12 +209,12 @@ impl Record {
                     self.tag("CreatorEntropy").unwrap_or(""),
                     self.tag("JoinerEntropy").unwrap_or(""),
                 );
-                if let Some(stated) = self.tag("Seed") {
-                    if to_hex(&seed.0) != stated.to_ascii_lowercase() {
-                        return fail(
-                            "[Seed] is not SHA-256(\"ludus-dice-v1\" ‖ server seed ‖ SHA-256(creator) ‖ SHA-256(joiner))",
-                        );
-                    }
+                if let Some(stated) = self.tag("Seed")
+                    && to_hex(&seed.0) != stated.to_ascii_lowercase()
+                {
+                    return fail(
+                        "[Seed] is not SHA-256(\"ludus-dice-v1\" ‖ server seed ‖ SHA-256(creator) ‖ SHA-256(joiner))",
+                    );
                 }
                 Some(seed)
             }
