@@ -34,6 +34,11 @@ enum Command {
         #[arg(long)]
         dice: Option<String>,
     },
+    /// Exit 0 when the server at --url answers 200 (for container health checks; no curl needed).
+    Health {
+        #[arg(long, default_value = "http://127.0.0.1:8080/readyz")]
+        url: String,
+    },
     /// Check a game record: the commitment, every die against the seed, every move, the result.
     Verify {
         /// The record file (`-` for standard input).
@@ -103,6 +108,7 @@ fn main() -> ExitCode {
             }
         }
         Command::Verify { record } => verify(&record),
+        Command::Health { url } => health(&url),
         Command::Perft {
             variant,
             position,
@@ -213,6 +219,40 @@ fn verify(path: &str) -> ExitCode {
         }
         Err(e) => {
             println!("not verified: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// A plain HTTP/1.0 GET over TCP: the health check needs nothing but the standard library.
+fn health(url: &str) -> ExitCode {
+    use std::io::{Read, Write};
+    let Some(rest) = url.strip_prefix("http://") else {
+        return refuse("--url: only http:// URLs are checked");
+    };
+    let (host, path) = rest.split_once('/').map_or((rest, "/".to_string()), |(h, p)| (h, format!("/{p}")));
+    let answer = (|| -> std::io::Result<String> {
+        let address = std::net::ToSocketAddrs::to_socket_addrs(host)?
+            .next()
+            .ok_or_else(|| std::io::Error::other("no address"))?;
+        let mut stream = std::net::TcpStream::connect_timeout(&address, std::time::Duration::from_secs(3))?;
+        stream.set_read_timeout(Some(std::time::Duration::from_secs(3)))?;
+        write!(stream, "GET {path} HTTP/1.0\r\nHost: {host}\r\n\r\n")?;
+        let mut response = String::new();
+        stream.take(4096).read_to_string(&mut response)?;
+        Ok(response)
+    })();
+    match answer {
+        Ok(response) if response.starts_with("HTTP/1.1 200") || response.starts_with("HTTP/1.0 200") => {
+            println!("healthy");
+            ExitCode::SUCCESS
+        }
+        Ok(response) => {
+            eprintln!("unhealthy: {}", response.lines().next().unwrap_or(""));
+            ExitCode::FAILURE
+        }
+        Err(e) => {
+            eprintln!("unhealthy: {e}");
             ExitCode::FAILURE
         }
     }
