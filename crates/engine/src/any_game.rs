@@ -2,7 +2,8 @@
 //! and dice as text at the edge, the typed games inside. Matching on an enum keeps each game's
 //! types concrete (no `Box<dyn>`), and adding a game is adding an arm.
 
-use crate::game::{Game, Outcome, Phase, Threat, Threats};
+use crate::duodecim::{self, Duodecim};
+use crate::game::{Chance, Game, Outcome, Phase, Threat, Threats};
 use crate::notation::NotationError;
 use crate::petteia::{self, Petteia, Size};
 use crate::{Player, Variant};
@@ -12,18 +13,21 @@ use std::fmt;
 #[derive(Clone, Debug)]
 pub enum AnyGame {
     Petteia(Petteia),
+    Duodecim(Duodecim),
 }
 
 /// A move of any variant; `Display` gives its canonical notation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AnyMove {
     Petteia(petteia::Move),
+    Duodecim(duodecim::Move),
 }
 
 impl fmt::Display for AnyMove {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             AnyMove::Petteia(mv) => mv.fmt(f),
+            AnyMove::Duodecim(mv) => mv.fmt(f),
         }
     }
 }
@@ -58,6 +62,9 @@ pub enum RollError {
     BadFace(u8),
     #[error("no roll is awaited now")]
     NotAwaited,
+    /// Perft met a roll after every die of its sequence was used.
+    #[error("the dice ran out: a roll was met after all the dice given were used")]
+    DiceRanOut,
 }
 
 impl AnyGame {
@@ -76,11 +83,14 @@ impl AnyGame {
                 }
                 Ok(AnyGame::Petteia(Petteia::from_position(start)))
             }
+            Variant::DuodecimScripta => Ok(AnyGame::Duodecim(Duodecim::new(first))),
             other => Err(PositionError::Unsupported(other)),
         }
     }
 
-    /// Reads a position of `variant`; `dice`, where given, is the roll it awaits.
+    /// Reads a position of `variant`; `dice`, where given, is the roll it awaits (Duodecim's
+    /// notation carries the dice of a turn already rolled, so there `dice` rolls for a position
+    /// awaiting its roll).
     pub fn from_position(
         variant: Variant,
         text: &str,
@@ -104,6 +114,7 @@ impl AnyGame {
                 }
                 AnyGame::Petteia(game)
             }
+            Variant::DuodecimScripta => AnyGame::Duodecim(Duodecim::parse(text)?),
             other => return Err(PositionError::Unsupported(other)),
         };
         if let Some(dice) = dice {
@@ -116,6 +127,7 @@ impl AnyGame {
         match self {
             AnyGame::Petteia(game) if game.size() == Size::Six => Variant::Petteia6,
             AnyGame::Petteia(_) => Variant::Petteia8,
+            AnyGame::Duodecim(_) => Variant::DuodecimScripta,
         }
     }
 
@@ -123,18 +135,21 @@ impl AnyGame {
     pub fn position(&self) -> String {
         match self {
             AnyGame::Petteia(game) => game.position().to_string(),
+            AnyGame::Duodecim(game) => game.position().to_string(),
         }
     }
 
     pub fn to_move(&self) -> Player {
         match self {
             AnyGame::Petteia(game) => game.to_move(),
+            AnyGame::Duodecim(game) => game.to_move(),
         }
     }
 
     pub fn phase(&self) -> Phase {
         match self {
             AnyGame::Petteia(game) => game.phase(),
+            AnyGame::Duodecim(game) => game.phase(),
         }
     }
 
@@ -149,6 +164,7 @@ impl AnyGame {
     pub fn legal_moves(&self) -> Vec<AnyMove> {
         let mut moves: Vec<AnyMove> = match self {
             AnyGame::Petteia(game) => collect(game).into_iter().map(AnyMove::Petteia).collect(),
+            AnyGame::Duodecim(game) => collect(game).into_iter().map(AnyMove::Duodecim).collect(),
         };
         moves.sort_by_cached_key(|mv| mv.to_string());
         moves
@@ -161,6 +177,10 @@ impl AnyGame {
                 Ok(mv) => Ok(AnyMove::Petteia(mv)),
                 Err(illegal) => Err(illegal_move(illegal.mv, illegal.reason)),
             },
+            AnyGame::Duodecim(game) => match game.parse_move(text)? {
+                Ok(mv) => Ok(AnyMove::Duodecim(mv)),
+                Err(illegal) => Err(illegal_move(illegal.mv, illegal.reason)),
+            },
         }
     }
 
@@ -169,6 +189,13 @@ impl AnyGame {
             (AnyGame::Petteia(game), AnyMove::Petteia(mv)) => game
                 .play(mv)
                 .map_err(|illegal| illegal_move(illegal.mv, illegal.reason)),
+            (AnyGame::Duodecim(game), AnyMove::Duodecim(mv)) => game
+                .play(mv)
+                .map_err(|illegal| illegal_move(illegal.mv, illegal.reason)),
+            (game, mv) => Err(illegal_move(
+                mv,
+                format!("this is not a move of {}", game.variant()),
+            )),
         }
     }
 
@@ -186,6 +213,7 @@ impl AnyGame {
         }
         match self {
             AnyGame::Petteia(_) => Err(RollError::NoDice(self.variant())),
+            AnyGame::Duodecim(game) => game.roll(dice),
         }
     }
 
@@ -193,6 +221,7 @@ impl AnyGame {
     pub fn dice(&self) -> Vec<u8> {
         match self {
             AnyGame::Petteia(_) => Vec::new(),
+            AnyGame::Duodecim(game) => game.position().dice.faces().to_vec(),
         }
     }
 
@@ -200,7 +229,7 @@ impl AnyGame {
     /// Pente Grammai's notation has no die, so a rolled die travels beside it. `None` elsewhere.
     pub fn roll_outside_notation(&self) -> Option<Vec<u8>> {
         match self {
-            AnyGame::Petteia(_) => None,
+            AnyGame::Petteia(_) | AnyGame::Duodecim(_) => None,
         }
     }
 
@@ -209,6 +238,9 @@ impl AnyGame {
     pub fn automatic_move(&self) -> Option<AnyMove> {
         match self {
             AnyGame::Petteia(_) => None,
+            AnyGame::Duodecim(game) => game
+                .must_decline()
+                .then_some(AnyMove::Duodecim(duodecim::Move::Decline)),
         }
     }
 
@@ -223,6 +255,7 @@ impl AnyGame {
                     })
                     .collect()
             }),
+            AnyGame::Duodecim(game) => game.threats(),
         }
     }
 }
@@ -241,11 +274,14 @@ fn illegal_move(mv: impl fmt::Display, reason: impl fmt::Display) -> MoveError {
 }
 
 impl AnyGame {
-    /// Perft from this game; `dice` are the rolls to apply, in order, whenever one is awaited.
+    /// Perft from this game: the leaves `depth` moves below it. In the dice games `dice` is one
+    /// sequence of dice: each roll met along a path takes the next dice of the sequence (the k-th
+    /// roll of every path takes the k-th group of three in Duodecim), and roll events are not
+    /// plies. A path that needs more dice than given is an error. Petteia ignores `dice`.
     pub fn perft(&self, depth: u32, dice: &[u8]) -> Result<u64, RollError> {
-        let _ = dice;
         match self {
             AnyGame::Petteia(game) => Ok(crate::perft::perft(game, depth)),
+            AnyGame::Duodecim(game) => crate::perft::perft_with_rolls(game, depth, dice),
         }
     }
 }

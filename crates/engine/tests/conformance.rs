@@ -59,4 +59,5 @@ macro_rules! conformance {
 conformance! {
     petteia_6_agrees_with_the_conformance_positions => "petteia-6.jsonl",
     petteia_8_agrees_with_the_conformance_positions => "petteia-8.jsonl",
+    duodecim_scripta_agrees_with_the_conformance_positions => "duodecim-scripta.jsonl",
 }
