@@ -2,10 +2,11 @@
 //! playouts, for every built variant. Prints plies/s and playouts/s (one thread).
 //!
 //! Reference (Ludii, same kind of machine, one thread): Petteia 8×8 about 180,000 moves/s,
-//! Petteia 6×6 about 279,000 moves/s.
+//! Petteia 6×6 about 279,000 moves/s; XII Scripta about 186 playouts/s and 92,000 moves/s.
 
-use ludus_engine::Game;
+use ludus_engine::duodecim::Duodecim;
 use ludus_engine::petteia::{Petteia, Size};
+use ludus_engine::{Chance, Game, Player};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::hint::black_box;
@@ -37,6 +38,14 @@ fn playout<G: Game>(
 }
 
 fn bench_variant<G: Game>(name: &str, start: impl Fn() -> G, roll: impl Fn(&mut G, &mut SmallRng)) {
+    // `cargo bench -p ludus-engine -- duodecim` runs only the variants whose name contains a word given.
+    let filters: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    if !filters.is_empty() && !filters.iter().any(|f| name.contains(f.as_str())) {
+        return;
+    }
     let mut rng = SmallRng::seed_from_u64(0x1ad05);
     let mut moves = Vec::new();
 
@@ -105,4 +114,12 @@ fn main() {
     }
     bench_variant("petteia-6", || Petteia::new(Size::Six), no_dice);
     bench_variant("petteia-8", || Petteia::new(Size::Eight), no_dice);
+    bench_variant(
+        "duodecim-scripta",
+        || Duodecim::new(Player::First),
+        |game: &mut Duodecim, rng: &mut SmallRng| {
+            let dice: [u8; 3] = std::array::from_fn(|_| rng.random_range(1..=6));
+            game.roll(&dice).expect("a roll is awaited");
+        },
+    );
 }

@@ -228,6 +228,16 @@ impl Board {
         };
     }
 
+    /// How many pieces of `player` an origin holds: 0 the reserve, s step s.
+    pub fn pieces_at(&self, player: Player, origin: u8) -> u8 {
+        let p = player.index();
+        if origin == 0 {
+            self.reserve[p]
+        } else {
+            self.stacks[p][origin as usize]
+        }
+    }
+
     /// Bearing off is open: nothing in reserve and every piece on the exit table (steps 31–36).
     pub fn may_bear_off(&self, player: Player) -> bool {
         let p = player.index();

@@ -19,7 +19,6 @@ pub use sequences::{Dice, ROLLS, THROWS};
 use crate::game::{Chance, Game, Odds, Outcome, Phase, Termination, Threat, Threats};
 use crate::notation::NotationError;
 use crate::{Player, RollError};
-use board::bits;
 use std::fmt;
 
 /// Single moves (declines included) after which the game is drawn: a safety cap, not a historical
@@ -198,7 +197,9 @@ impl Duodecim {
 
     /// The bonus dice remain but none of them can be played: declining is the only move.
     pub fn must_decline(&self) -> bool {
-        self.outcome.is_none() && !self.position.bonus.is_empty() && self.allowed == [0; 6]
+        self.outcome.is_none()
+            && !self.position.bonus.is_empty()
+            && self.allowed.iter().all(|&o| o == 0)
     }
 
     /// Computes the legal moves of the state, ending the turn when no pending die can be played.
@@ -218,7 +219,7 @@ impl Duodecim {
         }
         self.allowed =
             sequences::maximal_first_moves(&position.board, position.to_move, position.dice);
-        if self.allowed == [0; 6] {
+        if self.allowed.iter().all(|&o| o == 0) {
             // The turn ends: the dice left unplayed go to the opponent, never to come back.
             position.bonus = position.dice;
             position.dice = Dice::NONE;
@@ -359,10 +360,15 @@ impl Game for Duodecim {
             return;
         }
         for (face, &origins) in (1u8..).zip(&self.allowed) {
-            moves.extend(bits(origins).map(|index| Move::Play {
-                die: face,
-                from: Origin::from_index(index),
-            }));
+            let mut set = origins;
+            while set != 0 {
+                let index = set.trailing_zeros() as u8;
+                set &= set - 1;
+                moves.push(Move::Play {
+                    die: face,
+                    from: Origin::from_index(index),
+                });
+            }
         }
         if !self.position.bonus.is_empty() {
             moves.push(Move::Decline);

@@ -4,6 +4,13 @@
 //! board copies (no allocation) and stops a subtree as soon as it finds a sequence that uses every
 //! remaining die, since nothing scores higher. A sequence that bears off the last piece scores as
 //! if it used every die, so a winning move is always allowed.
+//!
+//! Most of the time no search is needed: if each remaining die can be given its own piece (or
+//! its own piece of a stack) that it can move on the board as it stands, the dice can be played
+//! one after the other in any order. A piece's move never spoils another's: it removes no enemy
+//! stack of two, a hit only takes an enemy piece away, bearing off only opens up as pieces
+//! advance, and while pieces remain in reserve every die enters. [`all_dice_apart`] checks that
+//! with bit sets, and the search runs only where it fails.
 
 use super::board::{Board, bits};
 use crate::Player;
@@ -89,12 +96,110 @@ fn full(dice: Dice) -> Score {
     score(dice.len, dice.pips())
 }
 
+/// The origins of each face of `dice` (index face − 1) on one board, with the piece of a first
+/// move set aside.
+struct Reach<'a> {
+    board: &'a Board,
+    player: Player,
+    origins: [u64; 6],
+    /// The origin of a first move already decided on, whose piece is no longer free.
+    taken: Option<u8>,
+}
+
+impl<'a> Reach<'a> {
+    fn new(board: &'a Board, player: Player, dice: Dice) -> Reach<'a> {
+        let mut origins = [0u64; 6];
+        for die in dice.distinct() {
+            origins[die as usize - 1] = board.origins(player, die);
+        }
+        Reach {
+            board,
+            player,
+            origins,
+            taken: None,
+        }
+    }
+
+    /// Free pieces on `origin`.
+    fn free(&self, origin: u8) -> u8 {
+        self.board.pieces_at(self.player, origin) - u8::from(self.taken == Some(origin))
+    }
+
+    /// The origins of `die` that still hold a free piece.
+    fn usable(&self, die: u8) -> u64 {
+        let origins = self.origins[die as usize - 1];
+        match self.taken {
+            Some(o) if self.free(o) == 0 => origins & !(1 << o),
+            _ => origins,
+        }
+    }
+
+    /// The origins in `set` hold at least `need` free pieces between them.
+    fn holds(&self, set: u64, need: u8) -> bool {
+        if set.count_ones() >= u32::from(need) {
+            return true;
+        }
+        let mut free = 0;
+        for origin in bits(set).take(need as usize) {
+            free += self.free(origin);
+            if free >= need {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Each of `dice` can be given its own free piece that it moves from this board. By Hall's
+    /// theorem (origins counted with their free pieces), that holds when every group of the dice
+    /// reaches at least as many free pieces as it has dice.
+    fn all_dice_apart(&self, dice: &[u8]) -> bool {
+        // One or two dice are what the search meets (a first move is always set aside).
+        match *dice {
+            [] => true,
+            [a] => self.usable(a) != 0,
+            [a, b] => {
+                let (x, y) = (self.usable(a), self.usable(b));
+                x != 0 && y != 0 && self.holds(x | y, 2)
+            }
+            _ => {
+                let n = dice.len().min(3);
+                let sets: [u64; 3] =
+                    std::array::from_fn(|i| dice.get(i).map_or(0, |&d| self.usable(d)));
+                (1..1u32 << n).all(|group| {
+                    let union = (0..n)
+                        .filter(|i| group & (1 << i) != 0)
+                        .fold(0, |u, i| u | sets[i]);
+                    self.holds(union, group.count_ones() as u8)
+                })
+            }
+        }
+    }
+
+    /// [`Reach::all_dice_apart`] holds whichever single piece a first move takes away: each die
+    /// keeps two origins, and two dice keep three between them.
+    fn apart_whatever_is_taken(&self, dice: &[u8]) -> bool {
+        let count = |d: u8| self.origins[d as usize - 1].count_ones();
+        match *dice {
+            [] => true,
+            [a] => count(a) >= 2,
+            [a, b] => {
+                let union = self.origins[a as usize - 1] | self.origins[b as usize - 1];
+                count(a) >= 2 && count(b) >= 2 && union.count_ones() >= 3
+            }
+            _ => false,
+        }
+    }
+}
+
 /// The best score `player` can reach from `board` with `dice`.
 fn best(board: &Board, player: Player, dice: Dice) -> Score {
     if dice.is_empty() {
         return 0;
     }
     let ceiling = full(dice);
+    if Reach::new(board, player, dice).all_dice_apart(dice.faces()) {
+        return ceiling;
+    }
     let mut best = 0;
     for die in dice.distinct() {
         let origins = board.origins(player, die);
@@ -131,17 +236,33 @@ fn after(board: &Board, player: Player, dice: Dice, die: u8, origin: u8) -> Scor
 pub fn maximal_first_moves(board: &Board, player: Player, dice: Dice) -> [u64; 6] {
     let mut allowed = [0u64; 6];
     let mut top = 0;
-    for die in dice.distinct() {
-        for origin in bits(board.origins(player, die)) {
-            let found = after(board, player, dice, die, origin);
-            if found > top {
-                top = found;
-                allowed = [0; 6];
-            }
-            if found == top {
-                allowed[die as usize - 1] |= 1 << origin;
-            }
+    let mut reach = Reach::new(board, player, dice);
+    let mut record = |found: Score, die: u8, origins: u64| {
+        if found > top {
+            top = found;
+            allowed = [0; 6];
         }
+        if found == top {
+            allowed[die as usize - 1] |= origins;
+        }
+    };
+    for die in dice.distinct() {
+        let rest = dice.without(die);
+        let origins = reach.origins[die as usize - 1];
+        if origins != 0 && reach.apart_whatever_is_taken(rest.faces()) {
+            record(full(dice), die, origins);
+            continue;
+        }
+        for origin in bits(origins) {
+            reach.taken = Some(origin);
+            let found = if reach.all_dice_apart(rest.faces()) {
+                full(dice)
+            } else {
+                after(board, player, dice, die, origin)
+            };
+            record(found, die, 1 << origin);
+        }
+        reach.taken = None;
     }
     allowed
 }
