@@ -37,13 +37,17 @@ fn playout<G: Game>(
     }
 }
 
-fn bench_variant<G: Game>(name: &str, start: impl Fn() -> G, roll: impl Fn(&mut G, &mut SmallRng)) {
-    // `cargo bench -p ludus-engine -- duodecim` runs only the variants whose name contains a word given.
+/// `cargo bench -p ludus-engine -- duodecim` runs only the variants whose name contains a word given.
+fn wanted(name: &str) -> bool {
     let filters: Vec<String> = std::env::args()
         .skip(1)
         .filter(|a| !a.starts_with('-'))
         .collect();
-    if !filters.is_empty() && !filters.iter().any(|f| name.contains(f.as_str())) {
+    filters.is_empty() || filters.iter().any(|f| name.contains(f.as_str()))
+}
+
+fn bench_variant<G: Game>(name: &str, start: impl Fn() -> G, roll: impl Fn(&mut G, &mut SmallRng)) {
+    if !wanted(name) {
         return;
     }
     let mut rng = SmallRng::seed_from_u64(0x1ad05);
@@ -103,6 +107,56 @@ fn bench_variant<G: Game>(name: &str, start: impl Fn() -> G, roll: impl Fn(&mut 
     );
 }
 
+/// Threatened pieces with their odds, per request: both players, 2 × 56 rolls searched each time.
+fn bench_duodecim_threats() {
+    let mut rng = SmallRng::seed_from_u64(0x7ea7);
+    let mut moves = Vec::new();
+    let mut positions = Vec::new();
+    while positions.len() < 200 {
+        let mut game = Duodecim::new(Player::First);
+        let target = rng.random_range(50..400);
+        let mut plies = 0;
+        while plies < target && game.outcome().is_none() {
+            if game.phase() == ludus_engine::Phase::AwaitingRoll {
+                roll_three(&mut game, &mut rng);
+                continue;
+            }
+            moves.clear();
+            game.legal_moves(&mut moves);
+            let mv = moves[rng.random_range(0..moves.len())];
+            game.play(mv).expect("legal");
+            plies += 1;
+        }
+        if game.outcome().is_none() {
+            positions.push(game);
+        }
+    }
+    let (mut calls, mut threatened) = (0u64, 0usize);
+    let began = Instant::now();
+    while began.elapsed() < MEASURE_FOR {
+        for game in &positions {
+            threatened += black_box(game.threats())
+                .iter()
+                .map(Vec::len)
+                .sum::<usize>();
+            calls += 1;
+        }
+    }
+    let seconds = began.elapsed().as_secs_f64();
+    println!(
+        "{:<26} threats:     {:>12.0} positions/s  ({:.3} ms each, {:.1} threatened pieces a position)",
+        "duodecim-scripta",
+        calls as f64 / seconds,
+        seconds * 1000.0 / calls as f64,
+        threatened as f64 / calls as f64
+    );
+}
+
+fn roll_three(game: &mut Duodecim, rng: &mut SmallRng) {
+    let dice: [u8; 3] = std::array::from_fn(|_| rng.random_range(1..=6));
+    game.roll(&dice).expect("a roll is awaited");
+}
+
 fn no_dice<G>(_: &mut G, _: &mut SmallRng) {
     unreachable!("this game has no dice")
 }
@@ -117,9 +171,9 @@ fn main() {
     bench_variant(
         "duodecim-scripta",
         || Duodecim::new(Player::First),
-        |game: &mut Duodecim, rng: &mut SmallRng| {
-            let dice: [u8; 3] = std::array::from_fn(|_| rng.random_range(1..=6));
-            game.roll(&dice).expect("a roll is awaited");
-        },
+        roll_three,
     );
+    if wanted("duodecim-scripta") {
+        bench_duodecim_threats();
+    }
 }

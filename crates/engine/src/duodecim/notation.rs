@@ -283,12 +283,13 @@ fn parse_rows(field: &str) -> Result<Board, NotationError> {
                     excerpt(cell_text)
                 ))
             };
-            let (count, colour) = cell_text.split_at(cell_text.len().saturating_sub(1));
-            let player = match colour {
-                "w" | "W" => Player::First,
-                "b" | "B" => Player::Second,
+            let player = match cell_text.chars().last() {
+                Some('w' | 'W') => Player::First,
+                Some('b' | 'B') => Player::Second,
                 _ => return Err(bad()),
             };
+            // The colour letter is ASCII, so the count ends one byte before the end.
+            let count = &cell_text[..cell_text.len() - 1];
             let count = if count.is_empty() {
                 1
             } else if count.len() <= 2 && count.bytes().all(|b| b.is_ascii_digit()) {

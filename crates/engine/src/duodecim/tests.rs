@@ -428,3 +428,26 @@ fn the_roll_outcomes_cover_the_216_throws() {
     g.roll(&[1, 2, 3]).unwrap();
     assert_eq!(g.roll(&[1, 2, 3]), Err(RollError::NotAwaited));
 }
+
+#[test]
+fn perft_counts_match_the_golden_values() {
+    use crate::perft::perft_with_rolls;
+    // Each roll met along a path takes the next three dice; rolls are not plies.
+    let dice = [3, 4, 1, 2, 3, 5, 6, 6, 1, 5, 2, 4, 1, 1, 1];
+    let start = Duodecim::new(Player::First);
+    let counts: Vec<u64> = (1..=9)
+        .map(|depth| perft_with_rolls(&start, depth, &dice).unwrap())
+        .collect();
+    assert_eq!(counts, [3, 6, 6, 18, 36, 36, 72, 108, 108]);
+    let middle = game(
+        ".,1w,.,.,.,.,.,1b,.,2w,.,./3w,3w,4w,.,.,10b,1b,.,.,1b,.,2b/.,.,1w,.,.,.,.,.,.,.,1w,. w r:0,0 o:0,0 dice:[4,2] bonus:[]",
+    );
+    let counts: Vec<u64> = (1..=4)
+        .map(|depth| perft_with_rolls(&middle, depth, &[6, 5, 1, 2, 2, 3]).unwrap())
+        .collect();
+    assert_eq!(counts, [11, 65, 645, 6280]);
+    assert_eq!(
+        perft_with_rolls(&start, 5, &[1, 2, 3]),
+        Err(RollError::DiceRanOut)
+    );
+}
