@@ -37,6 +37,38 @@ fn playout<G: Game>(
     }
 }
 
+/// 200 positions, each a number of uniformly random plies (drawn from `plies`) from the start,
+/// in games still awaiting a move.
+fn random_positions<G: Game>(
+    plies: std::ops::Range<u32>,
+    start: &impl Fn() -> G,
+    roll: &impl Fn(&mut G, &mut SmallRng),
+    rng: &mut SmallRng,
+) -> Vec<G> {
+    let mut moves = Vec::new();
+    let mut positions = Vec::new();
+    while positions.len() < 200 {
+        let mut game = start();
+        let target = rng.random_range(plies.clone());
+        let mut played = 0;
+        while played < target && game.outcome().is_none() {
+            if game.phase() == ludus_engine::Phase::AwaitingRoll {
+                roll(&mut game, rng);
+                continue;
+            }
+            moves.clear();
+            game.legal_moves(&mut moves);
+            let mv = moves[rng.random_range(0..moves.len())];
+            game.play(mv).expect("legal");
+            played += 1;
+        }
+        if game.phase() == ludus_engine::Phase::AwaitingMove {
+            positions.push(game);
+        }
+    }
+    positions
+}
+
 /// `cargo bench -p ludus-engine -- duodecim` runs only the variants whose name contains a word given.
 fn wanted(name: &str) -> bool {
     let filters: Vec<String> = std::env::args()
@@ -54,26 +86,7 @@ fn bench_variant<G: Game>(name: &str, start: impl Fn() -> G, roll: impl Fn(&mut 
     let mut moves = Vec::new();
 
     // Mid-game positions: 20–60 random plies from the start, games still going.
-    let mut positions = Vec::new();
-    while positions.len() < 200 {
-        let mut game = start();
-        let target = rng.random_range(20..60);
-        let mut plies = 0;
-        while plies < target && game.outcome().is_none() {
-            if game.phase() == ludus_engine::Phase::AwaitingRoll {
-                roll(&mut game, &mut rng);
-                continue;
-            }
-            moves.clear();
-            game.legal_moves(&mut moves);
-            let mv = moves[rng.random_range(0..moves.len())];
-            game.play(mv).expect("legal");
-            plies += 1;
-        }
-        if game.phase() == ludus_engine::Phase::AwaitingMove {
-            positions.push(game);
-        }
-    }
+    let positions = random_positions(20..60, &start, &roll, &mut rng);
     let (mut generated, mut calls) = (0u64, 0u64);
     let began = Instant::now();
     while began.elapsed() < MEASURE_FOR {
@@ -110,27 +123,12 @@ fn bench_variant<G: Game>(name: &str, start: impl Fn() -> G, roll: impl Fn(&mut 
 /// Threatened pieces with their odds, per request: both players, 2 × 56 rolls searched each time.
 fn bench_duodecim_threats() {
     let mut rng = SmallRng::seed_from_u64(0x7ea7);
-    let mut moves = Vec::new();
-    let mut positions = Vec::new();
-    while positions.len() < 200 {
-        let mut game = Duodecim::new(Player::First);
-        let target = rng.random_range(50..400);
-        let mut plies = 0;
-        while plies < target && game.outcome().is_none() {
-            if game.phase() == ludus_engine::Phase::AwaitingRoll {
-                roll_three(&mut game, &mut rng);
-                continue;
-            }
-            moves.clear();
-            game.legal_moves(&mut moves);
-            let mv = moves[rng.random_range(0..moves.len())];
-            game.play(mv).expect("legal");
-            plies += 1;
-        }
-        if game.outcome().is_none() {
-            positions.push(game);
-        }
-    }
+    let positions = random_positions(
+        50..400,
+        &|| Duodecim::new(Player::First),
+        &roll_three,
+        &mut rng,
+    );
     let (mut calls, mut threatened) = (0u64, 0usize);
     let began = Instant::now();
     while began.elapsed() < MEASURE_FOR {

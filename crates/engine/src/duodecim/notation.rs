@@ -225,6 +225,11 @@ impl Position {
             }
         }
         let off = off.unwrap_or([0, 0]);
+        if off == [PIECES; 2] {
+            return Err(NotationError::new(
+                "both sides cannot have borne off all their pieces: the game ends with the first",
+            ));
+        }
         for player in Player::BOTH {
             let p = player.index();
             let on_route = board.on_route(player);

@@ -298,7 +298,8 @@ fn best_with_hits(board: &Board, player: Player, dice: Dice) -> (Score, u64) {
             for origin in bits(origins) {
                 let mut next = *board;
                 next.apply(player, die, origin);
-                let landing = 1u64.checked_shl(u32::from(origin + die)).unwrap_or(0);
+                // At most step 42 (a bear-off), which no hit set contains.
+                let landing = 1u64 << (origin + die);
                 let (s, h) = if next.borne_off(player) {
                     (ceiling, 0)
                 } else {
@@ -425,6 +426,27 @@ mod tests {
             ROLLS.iter().map(|(f, w)| (f.to_vec(), *w)).collect();
         assert_eq!(table, counted);
         assert_eq!(ROLLS.iter().map(|r| r.1).sum::<u32>(), THROWS);
+    }
+
+    #[test]
+    fn dice_are_apart_when_every_group_of_them_reaches_enough_free_pieces() {
+        // White's pieces not on the middle row are borne off, so only these can move.
+        let apart = |middle: &str, faces: &[u8]| {
+            let empty = ".,.,.,.,.,.,.,.,.,.,.,.";
+            let on_board: u8 = middle
+                .split(',')
+                .filter_map(|c| c.strip_suffix('w')?.parse::<u8>().ok())
+                .sum();
+            let text = format!("{empty}/{middle}/{empty} w o:{},0", 15 - on_board);
+            let position = super::super::Position::parse(&text).unwrap();
+            let dice = Dice::new(faces).unwrap();
+            Reach::new(&position.board, Player::First, dice).all_dice_apart(dice.faces())
+        };
+        assert!(apart("1w,1w,1w,.,.,.,.,.,.,.,.,.", &[1, 1, 1]));
+        assert!(apart("3w,.,.,.,.,.,.,.,.,.,.,.", &[2, 3, 4]));
+        assert!(!apart("2w,.,.,.,.,.,.,.,.,.,.,.", &[2, 3, 4]));
+        assert!(apart("2w,.,.,.,.,.,.,.,.,.,.,.", &[2, 3]));
+        assert!(!apart("1w,.,.,.,.,.,.,.,.,.,.,.", &[2, 3]));
     }
 
     #[test]

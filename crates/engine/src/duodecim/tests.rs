@@ -451,3 +451,38 @@ fn perft_counts_match_the_golden_values() {
         Err(RollError::DiceRanOut)
     );
 }
+
+#[test]
+fn any_game_rolls_lists_dice_and_plays_the_forced_decline_by_itself() {
+    use crate::{AnyGame, Variant};
+    let variant = Variant::DuodecimScripta;
+    let mut g = AnyGame::new(variant, Player::Second).unwrap();
+    assert_eq!(
+        (g.to_move(), g.phase()),
+        (Player::Second, Phase::AwaitingRoll)
+    );
+    g.roll(&[4, 1, 2]).unwrap();
+    assert_eq!(g.dice(), [4, 1, 2]);
+    assert_eq!(g.roll_outside_notation(), None);
+    g.play_text("1:R-M1").unwrap();
+    assert_eq!(g.dice(), [4, 2]);
+    // A `dice` argument rolls for a position that awaits its roll.
+    let rolled = AnyGame::from_position(variant, START, Some(&[6, 6, 5])).unwrap();
+    assert!(
+        rolled
+            .position()
+            .ends_with(" w r:15,15 o:0,0 dice:[6,6,5] bonus:[]")
+    );
+    assert_eq!(rolled.automatic_move(), None);
+    let mut stuck = AnyGame::from_position(
+        variant,
+        ".,.,.,.,.,.,.,.,.,.,.,./1b,4b,2w,2b,2b,2w,.,.,.,.,.,./.,.,.,.,.,.,.,.,.,.,.,. w r:11,6 o:0,0 bonus:[4,4]",
+        None,
+    )
+    .unwrap();
+    let decline = stuck.automatic_move().expect("only decline is left");
+    assert_eq!(decline.to_string(), "decline");
+    stuck.play(decline).unwrap();
+    assert_eq!(stuck.phase(), Phase::AwaitingRoll);
+    assert_eq!(stuck.automatic_move(), None);
+}
