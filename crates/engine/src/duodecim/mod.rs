@@ -289,6 +289,11 @@ impl Duodecim {
                     position.bonus = position.bonus.without(die);
                 }
                 if position.board.borne_off(me) {
+                    // The game ends here; the position shows the winner as the side that just
+                    // moved, and no dice are left to anyone.
+                    position.dice = Dice::NONE;
+                    position.bonus = Dice::NONE;
+                    position.to_move = me.other();
                     self.outcome = Some(Outcome::win(me, Termination::BorneOff));
                 }
             }

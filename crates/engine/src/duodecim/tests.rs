@@ -273,6 +273,11 @@ fn the_winning_move_is_always_allowed() {
         g.outcome(),
         Some(Outcome::win(Player::First, Termination::BorneOff))
     );
+    assert!(text(&g).ends_with(" b r:0,15 o:15,0 dice:[] bonus:[]"));
+    assert_eq!(
+        game(&text(&g)).outcome(),
+        Some(Outcome::win(Player::First, Termination::BorneOff))
+    );
     assert!(legal(&g).is_empty());
     let mut g = game(&last);
     play(&mut g, "1:B11-B12");
