@@ -197,12 +197,13 @@ fn best(board: &Board, player: Player, dice: Dice) -> Score {
         return 0;
     }
     let ceiling = full(dice);
-    if Reach::new(board, player, dice).all_dice_apart(dice.faces()) {
+    let reach = Reach::new(board, player, dice);
+    if reach.all_dice_apart(dice.faces()) {
         return ceiling;
     }
     let mut best = 0;
     for die in dice.distinct() {
-        let origins = board.origins(player, die);
+        let origins = reach.origins[die as usize - 1];
         if origins == 0 {
             continue;
         }
