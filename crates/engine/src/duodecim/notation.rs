@@ -209,10 +209,10 @@ impl Position {
                 ))
             })?;
             let slot = match key {
-                "r" => parse_pair(value, "r", &mut reserve)?,
-                "o" => parse_pair(value, "o", &mut off)?,
-                "dice" => parse_dice(value, "dice", &mut dice)?,
-                "bonus" => parse_dice(value, "bonus", &mut bonus)?,
+                "r" => fill_once(&mut reserve, parse_pair(value, key)?),
+                "o" => fill_once(&mut off, parse_pair(value, key)?),
+                "dice" => fill_once(&mut dice, parse_dice(value, key)?),
+                "bonus" => fill_once(&mut bonus, parse_dice(value, key)?),
                 _ => {
                     return Err(NotationError::new(format!(
                         "{:?} is not one of r:, o:, dice:, bonus:",
@@ -311,11 +311,15 @@ fn parse_rows(field: &str) -> Result<Board, NotationError> {
     Ok(board)
 }
 
-/// Reads `<W>,<B>` into `slot`; false if the slot was already filled.
-fn parse_pair(value: &str, key: &str, slot: &mut Option<[u8; 2]>) -> Result<bool, NotationError> {
-    if slot.is_some() {
-        return Ok(false);
-    }
+/// Fills `slot` with `value`; false if it was already filled.
+fn fill_once<T>(slot: &mut Option<T>, value: T) -> bool {
+    let empty = slot.is_none();
+    slot.get_or_insert(value);
+    empty
+}
+
+/// Reads `<W>,<B>`: White's count then Black's.
+fn parse_pair(value: &str, key: &str) -> Result<[u8; 2], NotationError> {
     let bad = || {
         NotationError::new(format!(
             "{key}: takes two counts 0–15, White's then Black's, like {key}:15,15; not {:?}",
@@ -329,15 +333,11 @@ fn parse_pair(value: &str, key: &str, slot: &mut Option<[u8; 2]>) -> Result<bool
             .filter(|&n| n <= PIECES && t.len() <= 2)
             .ok_or_else(bad)
     };
-    *slot = Some([count(w)?, count(b)?]);
-    Ok(true)
+    Ok([count(w)?, count(b)?])
 }
 
-/// Reads `[<d>,…]` (at most three faces 1–6) into `slot`; false if the slot was already filled.
-fn parse_dice(value: &str, key: &str, slot: &mut Option<Dice>) -> Result<bool, NotationError> {
-    if slot.is_some() {
-        return Ok(false);
-    }
+/// Reads `[<d>,…]`: at most three faces 1–6.
+fn parse_dice(value: &str, key: &str) -> Result<Dice, NotationError> {
     let bad = || {
         NotationError::new(format!(
             "{key}: takes up to three dice 1–6 in brackets, like {key}:[4,1,2]; not {:?}",
@@ -357,8 +357,7 @@ fn parse_dice(value: &str, key: &str, slot: &mut Option<Dice>) -> Result<bool, N
             }
         }
     }
-    *slot = Some(Dice::new(&faces).ok_or_else(bad)?);
-    Ok(true)
+    Dice::new(&faces).ok_or_else(bad)
 }
 
 fn write_dice(f: &mut fmt::Formatter<'_>, dice: Dice) -> fmt::Result {
