@@ -364,6 +364,8 @@ impl Game for Duodecim {
         if self.outcome.is_some() {
             return;
         }
+        let count: u32 = self.allowed.iter().map(|o| o.count_ones()).sum();
+        moves.reserve(count as usize + 1);
         for (face, &origins) in (1u8..).zip(&self.allowed) {
             let mut set = origins;
             while set != 0 {

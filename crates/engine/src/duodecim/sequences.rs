@@ -54,12 +54,12 @@ impl Dice {
 
     /// The faces once each, in the order first rolled.
     pub fn distinct(&self) -> impl Iterator<Item = u8> + '_ {
-        let faces = self.faces();
-        faces
-            .iter()
-            .enumerate()
-            .filter(|&(i, f)| !faces[..i].contains(f))
-            .map(|(_, &f)| f)
+        let mut seen = 0u8;
+        self.faces().iter().copied().filter(move |&face| {
+            let first = seen & (1 << face) == 0;
+            seen |= 1 << face;
+            first
+        })
     }
 
     /// These dice less one die showing `face` (the first one rolled); unchanged if none does.
