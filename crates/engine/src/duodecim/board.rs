@@ -262,6 +262,18 @@ impl Board {
         origins
     }
 
+    /// The steps from which `player` could move a board piece by `die` without leaving the
+    /// route, were nothing in reserve: what its board pieces can do once the reserve is empty.
+    pub fn route_origins(&self, player: Player, die: u8) -> u64 {
+        let (p, q) = (player.index(), player.other().index());
+        ((self.occupied[p] << die) & !self.doubled[q] & ROUTE) >> die
+    }
+
+    /// A piece of `player` may enter on step `die` (no enemy stack of two there).
+    pub fn entry_open(&self, player: Player, die: u8) -> bool {
+        self.doubled[player.other().index()] & (1 << die) == 0
+    }
+
     /// The steps where a move of `player` by `die` would hit a lone enemy piece.
     pub fn hits(&self, player: Player, die: u8) -> u64 {
         let p = player.index();

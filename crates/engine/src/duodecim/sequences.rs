@@ -191,6 +191,30 @@ impl<'a> Reach<'a> {
     }
 }
 
+/// With `reserve` pieces of `player` still to enter, each of `dice` can be played: as many as
+/// there are pieces in reserve enter (each on a step open to it), and the others each move their
+/// own piece that stands on the board now. Entering never spoils a board move (it only adds own
+/// pieces and takes enemy ones away), so the order is free.
+fn entries_then_apart(board: &Board, player: Player, dice: &[u8], reserve: u8) -> bool {
+    let enters = |die: u8| board.entry_open(player, die);
+    let moves = |die: u8| board.route_origins(player, die);
+    if usize::from(reserve) >= dice.len() {
+        return dice.iter().all(|&die| enters(die));
+    }
+    match (dice, reserve) {
+        (&[a], 0) => moves(a) != 0,
+        (&[a, b], 0) => {
+            let (x, y) = (moves(a), moves(b));
+            x != 0
+                && y != 0
+                && ((x | y).count_ones() >= 2
+                    || board.pieces_at(player, (x | y).trailing_zeros() as u8) >= 2)
+        }
+        (&[a, b], 1) => (enters(a) && moves(b) != 0) || (enters(b) && moves(a) != 0),
+        _ => false,
+    }
+}
+
 /// The best score `player` can reach from `board` with `dice`.
 fn best(board: &Board, player: Player, dice: Dice) -> Score {
     if dice.is_empty() {
@@ -198,7 +222,10 @@ fn best(board: &Board, player: Player, dice: Dice) -> Score {
     }
     let ceiling = full(dice);
     let reach = Reach::new(board, player, dice);
-    if reach.all_dice_apart(dice.faces()) {
+    let reserve = board.reserve(player);
+    if reach.all_dice_apart(dice.faces())
+        || (reserve > 0 && entries_then_apart(board, player, dice.faces(), reserve))
+    {
         return ceiling;
     }
     let mut best = 0;
@@ -256,7 +283,11 @@ pub fn maximal_first_moves(board: &Board, player: Player, dice: Dice) -> [u64; 6
         }
         for origin in bits(origins) {
             reach.taken = Some(origin);
-            let found = if reach.all_dice_apart(rest.faces()) {
+            let entering = origin == 0;
+            let found = if reach.all_dice_apart(rest.faces())
+                || (entering
+                    && entries_then_apart(board, player, rest.faces(), board.reserve(player) - 1))
+            {
                 full(dice)
             } else {
                 after(board, player, dice, die, origin)
