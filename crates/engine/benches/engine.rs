@@ -2,8 +2,10 @@
 //! playouts, for every built variant. Prints plies/s and playouts/s (one thread).
 //!
 //! Reference (Ludii, same kind of machine, one thread): Petteia 8×8 about 180,000 moves/s,
-//! Petteia 6×6 about 279,000 moves/s; Pente Grammai about 478 playouts/s, 135,000 moves/s.
+//! Petteia 6×6 about 279,000 moves/s; Pente Grammai about 478 playouts/s, 135,000 moves/s;
+//! XII Scripta about 186 playouts/s and 92,000 moves/s.
 
+use ludus_engine::duodecim::Duodecim;
 use ludus_engine::pente_grammai::{PenteGrammai, Rules};
 use ludus_engine::petteia::{Petteia, Size};
 use ludus_engine::{Chance, Game, Player};
@@ -37,35 +39,60 @@ fn playout<G: Game>(
     }
 }
 
-fn bench_variant<G: Game>(name: &str, start: impl Fn() -> G, roll: impl Fn(&mut G, &mut SmallRng)) {
-    let mut rng = SmallRng::seed_from_u64(0x1ad05);
+/// 200 positions, each a number of uniformly random plies (drawn from `plies`) from the start,
+/// in games still awaiting a move.
+fn random_positions<G: Game>(
+    plies: std::ops::Range<u32>,
+    start: &impl Fn() -> G,
+    roll: &impl Fn(&mut G, &mut SmallRng),
+    rng: &mut SmallRng,
+) -> Vec<G> {
     let mut moves = Vec::new();
-
-    // Mid-game positions: 20–60 random plies from the start, games still going.
     let mut positions = Vec::new();
     while positions.len() < 200 {
         let mut game = start();
-        let target = rng.random_range(20..60);
-        let mut plies = 0;
-        while plies < target && game.outcome().is_none() {
+        let target = rng.random_range(plies.clone());
+        let mut played = 0;
+        while played < target && game.outcome().is_none() {
             if game.phase() == ludus_engine::Phase::AwaitingRoll {
-                roll(&mut game, &mut rng);
+                roll(&mut game, rng);
                 continue;
             }
             moves.clear();
             game.legal_moves(&mut moves);
             let mv = moves[rng.random_range(0..moves.len())];
             game.play(mv).expect("legal");
-            plies += 1;
+            played += 1;
         }
         // A dice game stops after a move, awaiting the next roll: throw it to measure a move list.
         if game.phase() == ludus_engine::Phase::AwaitingRoll {
-            roll(&mut game, &mut rng);
+            roll(&mut game, rng);
         }
         if game.phase() == ludus_engine::Phase::AwaitingMove {
             positions.push(game);
         }
     }
+    positions
+}
+
+/// `cargo bench -p ludus-engine -- duodecim` runs only the variants whose name contains a word given.
+fn wanted(name: &str) -> bool {
+    let filters: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    filters.is_empty() || filters.iter().any(|f| name.contains(f.as_str()))
+}
+
+fn bench_variant<G: Game>(name: &str, start: impl Fn() -> G, roll: impl Fn(&mut G, &mut SmallRng)) {
+    if !wanted(name) {
+        return;
+    }
+    let mut rng = SmallRng::seed_from_u64(0x1ad05);
+    let mut moves = Vec::new();
+
+    // Mid-game positions: 20–60 random plies from the start, games still going.
+    let positions = random_positions(20..60, &start, &roll, &mut rng);
     let (mut generated, mut calls) = (0u64, 0u64);
     let began = Instant::now();
     while began.elapsed() < MEASURE_FOR {
@@ -99,6 +126,41 @@ fn bench_variant<G: Game>(name: &str, start: impl Fn() -> G, roll: impl Fn(&mut 
     );
 }
 
+/// Threatened pieces with their odds, per request: both players, 2 × 56 rolls searched each time.
+fn bench_duodecim_threats() {
+    let mut rng = SmallRng::seed_from_u64(0x7ea7);
+    let positions = random_positions(
+        50..400,
+        &|| Duodecim::new(Player::First),
+        &roll_three,
+        &mut rng,
+    );
+    let (mut calls, mut threatened) = (0u64, 0usize);
+    let began = Instant::now();
+    while began.elapsed() < MEASURE_FOR {
+        for game in &positions {
+            threatened += black_box(game.threats())
+                .iter()
+                .map(Vec::len)
+                .sum::<usize>();
+            calls += 1;
+        }
+    }
+    let seconds = began.elapsed().as_secs_f64();
+    println!(
+        "{:<26} threats:     {:>12.0} positions/s  ({:.3} ms each, {:.1} threatened pieces a position)",
+        "duodecim-scripta",
+        calls as f64 / seconds,
+        seconds * 1000.0 / calls as f64,
+        threatened as f64 / calls as f64
+    );
+}
+
+fn roll_three(game: &mut Duodecim, rng: &mut SmallRng) {
+    let dice: [u8; 3] = std::array::from_fn(|_| rng.random_range(1..=6));
+    game.roll(&dice).expect("a roll is awaited");
+}
+
 fn no_dice<G>(_: &mut G, _: &mut SmallRng) {
     unreachable!("this game has no dice")
 }
@@ -114,22 +176,21 @@ fn main() {
     if !std::env::args().any(|a| a == "--bench") {
         return;
     }
-    // `cargo bench -p ludus-engine -- pente` measures only the variants whose id contains "pente".
-    let filter = std::env::args().skip(1).find(|a| !a.starts_with("--"));
-    let wanted = |id: &str| filter.as_deref().is_none_or(|f| id.contains(f));
-    if wanted("petteia-6") {
-        bench_variant("petteia-6", || Petteia::new(Size::Six), no_dice);
-    }
-    if wanted("petteia-8") {
-        bench_variant("petteia-8", || Petteia::new(Size::Eight), no_dice);
-    }
+    bench_variant("petteia-6", || Petteia::new(Size::Six), no_dice);
+    bench_variant("petteia-8", || Petteia::new(Size::Eight), no_dice);
     for rules in [Rules::Schaedler, Rules::Kidd, Rules::Perimeter] {
-        if wanted(rules.variant().id()) {
-            bench_variant(
-                rules.variant().id(),
-                || PenteGrammai::new(rules, Player::First),
-                one_die,
-            );
-        }
+        bench_variant(
+            rules.variant().id(),
+            || PenteGrammai::new(rules, Player::First),
+            one_die,
+        );
+    }
+    bench_variant(
+        "duodecim-scripta",
+        || Duodecim::new(Player::First),
+        roll_three,
+    );
+    if wanted("duodecim-scripta") {
+        bench_duodecim_threats();
     }
 }

@@ -2,6 +2,7 @@
 //! and dice as text at the edge, the typed games inside. Matching on an enum keeps each game's
 //! types concrete (no `Box<dyn>`), and adding a game is adding an arm.
 
+use crate::duodecim::{self, Duodecim};
 use crate::game::{Chance, Game, Outcome, Phase, Threat, Threats};
 use crate::notation::NotationError;
 use crate::pente_grammai::{self, PenteGrammai, Rules};
@@ -14,6 +15,7 @@ use std::fmt;
 pub enum AnyGame {
     Petteia(Petteia),
     PenteGrammai(PenteGrammai),
+    Duodecim(Duodecim),
 }
 
 /// A move of any variant; `Display` gives its canonical notation.
@@ -21,6 +23,7 @@ pub enum AnyGame {
 pub enum AnyMove {
     Petteia(petteia::Move),
     PenteGrammai(pente_grammai::Move),
+    Duodecim(duodecim::Move),
 }
 
 impl fmt::Display for AnyMove {
@@ -28,14 +31,13 @@ impl fmt::Display for AnyMove {
         match self {
             AnyMove::Petteia(mv) => mv.fmt(f),
             AnyMove::PenteGrammai(mv) => mv.fmt(f),
+            AnyMove::Duodecim(mv) => mv.fmt(f),
         }
     }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PositionError {
-    #[error("{0} is not supported yet")]
-    Unsupported(Variant),
     #[error("{0}")]
     Notation(#[from] NotationError),
     #[error(transparent)]
@@ -69,7 +71,7 @@ pub enum RollError {
 
 impl AnyGame {
     /// A new game at the variant's start, `first` to move.
-    pub fn new(variant: Variant, first: Player) -> Result<AnyGame, PositionError> {
+    pub fn new(variant: Variant, first: Player) -> AnyGame {
         match variant {
             Variant::Petteia6 | Variant::Petteia8 => {
                 let size = if variant == Variant::Petteia6 {
@@ -81,19 +83,21 @@ impl AnyGame {
                 if first == Player::Second {
                     start = petteia::Position::new(start.board, first, 0, 1);
                 }
-                Ok(AnyGame::Petteia(Petteia::from_position(start)))
+                AnyGame::Petteia(Petteia::from_position(start))
             }
             Variant::PenteGrammaiSchaedler
             | Variant::PenteGrammaiKidd
             | Variant::PenteGrammaiPerimeter => {
                 let rules = Rules::from_variant(variant).expect("a Pente Grammai variant");
-                Ok(AnyGame::PenteGrammai(PenteGrammai::new(rules, first)))
+                AnyGame::PenteGrammai(PenteGrammai::new(rules, first))
             }
-            other => Err(PositionError::Unsupported(other)),
+            Variant::DuodecimScripta => AnyGame::Duodecim(Duodecim::new(first)),
         }
     }
 
-    /// Reads a position of `variant`; `dice`, where given, is the roll it awaits.
+    /// Reads a position of `variant`; `dice`, where given, is the roll it awaits (Duodecim's
+    /// notation carries the dice of a turn already rolled, so there `dice` rolls for a position
+    /// awaiting its roll).
     pub fn from_position(
         variant: Variant,
         text: &str,
@@ -123,7 +127,7 @@ impl AnyGame {
                 let rules = Rules::from_variant(variant).expect("a Pente Grammai variant");
                 AnyGame::PenteGrammai(PenteGrammai::parse(rules, text)?)
             }
-            other => return Err(PositionError::Unsupported(other)),
+            Variant::DuodecimScripta => AnyGame::Duodecim(Duodecim::parse(text)?),
         };
         match dice {
             // A finished position awaits no roll: a die given with it is checked, then unused.
@@ -141,6 +145,7 @@ impl AnyGame {
             AnyGame::Petteia(game) if game.size() == Size::Six => Variant::Petteia6,
             AnyGame::Petteia(_) => Variant::Petteia8,
             AnyGame::PenteGrammai(game) => game.rules().variant(),
+            AnyGame::Duodecim(_) => Variant::DuodecimScripta,
         }
     }
 
@@ -149,6 +154,7 @@ impl AnyGame {
         match self {
             AnyGame::Petteia(game) => game.position().to_string(),
             AnyGame::PenteGrammai(game) => game.position().to_string(),
+            AnyGame::Duodecim(game) => game.position().to_string(),
         }
     }
 
@@ -156,6 +162,7 @@ impl AnyGame {
         match self {
             AnyGame::Petteia(game) => game.to_move(),
             AnyGame::PenteGrammai(game) => game.to_move(),
+            AnyGame::Duodecim(game) => game.to_move(),
         }
     }
 
@@ -163,6 +170,7 @@ impl AnyGame {
         match self {
             AnyGame::Petteia(game) => game.phase(),
             AnyGame::PenteGrammai(game) => game.phase(),
+            AnyGame::Duodecim(game) => game.phase(),
         }
     }
 
@@ -181,6 +189,7 @@ impl AnyGame {
                 .into_iter()
                 .map(AnyMove::PenteGrammai)
                 .collect(),
+            AnyGame::Duodecim(game) => collect(game).into_iter().map(AnyMove::Duodecim).collect(),
         };
         moves.sort_by_cached_key(|mv| mv.to_string());
         moves
@@ -197,6 +206,10 @@ impl AnyGame {
                 Ok(mv) => Ok(AnyMove::PenteGrammai(mv)),
                 Err(illegal) => Err(illegal_move(illegal.mv, illegal.reason)),
             },
+            AnyGame::Duodecim(game) => match game.parse_move(text)? {
+                Ok(mv) => Ok(AnyMove::Duodecim(mv)),
+                Err(illegal) => Err(illegal_move(illegal.mv, illegal.reason)),
+            },
         }
     }
 
@@ -206,6 +219,9 @@ impl AnyGame {
                 .play(mv)
                 .map_err(|illegal| illegal_move(illegal.mv, illegal.reason)),
             (AnyGame::PenteGrammai(game), AnyMove::PenteGrammai(mv)) => game
+                .play(mv)
+                .map_err(|illegal| illegal_move(illegal.mv, illegal.reason)),
+            (AnyGame::Duodecim(game), AnyMove::Duodecim(mv)) => game
                 .play(mv)
                 .map_err(|illegal| illegal_move(illegal.mv, illegal.reason)),
             (game, mv) => Err(illegal_move(
@@ -228,6 +244,7 @@ impl AnyGame {
         match self {
             AnyGame::Petteia(_) => Err(RollError::NoDice(self.variant())),
             AnyGame::PenteGrammai(game) => game.roll(dice),
+            AnyGame::Duodecim(game) => game.roll(dice),
         }
     }
 
@@ -254,6 +271,7 @@ impl AnyGame {
         match self {
             AnyGame::Petteia(_) => Vec::new(),
             AnyGame::PenteGrammai(game) => game.die().into_iter().collect(),
+            AnyGame::Duodecim(game) => game.position().dice.faces().to_vec(),
         }
     }
 
@@ -261,7 +279,7 @@ impl AnyGame {
     /// Pente Grammai's notation has no die, so a rolled die travels beside it. `None` elsewhere.
     pub fn roll_outside_notation(&self) -> Option<Vec<u8>> {
         match self {
-            AnyGame::Petteia(_) => None,
+            AnyGame::Petteia(_) | AnyGame::Duodecim(_) => None,
             AnyGame::PenteGrammai(game) => game.die().map(|die| vec![die]),
         }
     }
@@ -277,6 +295,9 @@ impl AnyGame {
                 }
                 _ => None,
             },
+            AnyGame::Duodecim(game) => game
+                .must_decline()
+                .then_some(AnyMove::Duodecim(duodecim::Move::Decline)),
         }
     }
 
@@ -292,6 +313,7 @@ impl AnyGame {
                     .collect()
             }),
             AnyGame::PenteGrammai(game) => Player::BOTH.map(|player| game.threatened(player)),
+            AnyGame::Duodecim(game) => game.threats(),
         }
     }
 }
@@ -318,6 +340,7 @@ impl AnyGame {
         match self {
             AnyGame::Petteia(game) => Ok(crate::perft::perft(game, depth)),
             AnyGame::PenteGrammai(game) => crate::perft::perft_with_dice(game, depth, dice),
+            AnyGame::Duodecim(game) => crate::perft::perft_with_dice(game, depth, dice),
         }
     }
 }

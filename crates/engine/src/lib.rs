@@ -6,6 +6,7 @@
 
 mod any_game;
 pub mod dice;
+pub mod duodecim;
 mod game;
 mod notation;
 pub mod pente_grammai;

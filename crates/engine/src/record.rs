@@ -248,7 +248,7 @@ impl Record {
                 stated_first.ok_or_else(|| RecordError("the record has no [First] tag".into()))?
             }
         };
-        let mut game = AnyGame::new(variant, first).map_err(|e| RecordError(e.to_string()))?;
+        let mut game = AnyGame::new(variant, first);
         let (mut die, mut moves, mut rolls) = (0u64, 0usize, 0usize);
         for (index, step) in self.steps.iter().enumerate() {
             let at = index + 1;

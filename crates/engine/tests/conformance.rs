@@ -62,4 +62,5 @@ conformance! {
     pente_grammai_schaedler_agrees_with_the_conformance_positions => "pente-grammai-schaedler.jsonl",
     pente_grammai_kidd_agrees_with_the_conformance_positions => "pente-grammai-kidd.jsonl",
     pente_grammai_perimeter_agrees_with_the_conformance_positions => "pente-grammai-perimeter.jsonl",
+    duodecim_scripta_agrees_with_the_conformance_positions => "duodecim-scripta.jsonl",
 }

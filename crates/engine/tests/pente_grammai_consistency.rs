@@ -149,7 +149,7 @@ fn random_perimeter_games_are_consistent() {
 #[test]
 fn the_seed_draws_the_first_player_of_perimeter_line_battle() {
     for first in Player::BOTH {
-        let game = AnyGame::new(Variant::PenteGrammaiPerimeter, first).unwrap();
+        let game = AnyGame::new(Variant::PenteGrammaiPerimeter, first);
         assert_eq!(game.to_move(), first);
         let side = if first == Player::First { 't' } else { 'b' };
         assert_eq!(game.position(), format!("T/T/T/T/T/B/B/B/B/B {side} x:0,0"));

@@ -29,7 +29,7 @@ fn check_move_text(text: &str) {
         let printed = mv.to_string();
         assert_eq!(MoveText::parse(&printed), Ok(mv));
     }
-    let mut game = AnyGame::new(Variant::PenteGrammaiKidd, ludus_engine::Player::First).unwrap();
+    let mut game = AnyGame::new(Variant::PenteGrammaiKidd, ludus_engine::Player::First);
     let _ = game.parse_move(text);
     game.roll(&[4]).unwrap();
     let _ = game.parse_move(text);

@@ -125,7 +125,7 @@ fn main() -> ExitCode {
             };
             let game = match position {
                 Some(text) => AnyGame::from_position(variant, &text, None),
-                None => AnyGame::new(variant, ludus_engine::Player::First),
+                None => Ok(AnyGame::new(variant, ludus_engine::Player::First)),
             };
             let game = match game {
                 Ok(g) => g,
@@ -230,12 +230,15 @@ fn health(url: &str) -> ExitCode {
     let Some(rest) = url.strip_prefix("http://") else {
         return refuse("--url: only http:// URLs are checked");
     };
-    let (host, path) = rest.split_once('/').map_or((rest, "/".to_string()), |(h, p)| (h, format!("/{p}")));
+    let (host, path) = rest
+        .split_once('/')
+        .map_or((rest, "/".to_string()), |(h, p)| (h, format!("/{p}")));
     let answer = (|| -> std::io::Result<String> {
         let address = std::net::ToSocketAddrs::to_socket_addrs(host)?
             .next()
             .ok_or_else(|| std::io::Error::other("no address"))?;
-        let mut stream = std::net::TcpStream::connect_timeout(&address, std::time::Duration::from_secs(3))?;
+        let mut stream =
+            std::net::TcpStream::connect_timeout(&address, std::time::Duration::from_secs(3))?;
         stream.set_read_timeout(Some(std::time::Duration::from_secs(3)))?;
         write!(stream, "GET {path} HTTP/1.0\r\nHost: {host}\r\n\r\n")?;
         let mut response = String::new();
@@ -243,7 +246,9 @@ fn health(url: &str) -> ExitCode {
         Ok(response)
     })();
     match answer {
-        Ok(response) if response.starts_with("HTTP/1.1 200") || response.starts_with("HTTP/1.0 200") => {
+        Ok(response)
+            if response.starts_with("HTTP/1.1 200") || response.starts_with("HTTP/1.0 200") =>
+        {
             println!("healthy");
             ExitCode::SUCCESS
         }

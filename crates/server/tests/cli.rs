@@ -148,7 +148,7 @@ fn seeded_record() -> String {
     use ludus_engine::{AnyGame, Phase, Player, Variant};
     let server = ServerSeed(std::array::from_fn(|i| i as u8));
     let seed = server.game_seed("alice", "bob");
-    let mut game = AnyGame::new(Variant::PenteGrammaiSchaedler, Player::First).unwrap();
+    let mut game = AnyGame::new(Variant::PenteGrammaiSchaedler, Player::First);
     let mut record = Record::default();
     record.set("Variant", "pente-grammai-schaedler");
     record.set("Commitment", to_hex(&server.commitment()));

@@ -57,8 +57,6 @@ fn validate(body: CreateBody) -> Result<NewGameRequest, ApiError> {
         .variant
         .parse()
         .map_err(|e: ludus_engine::UnknownVariant| ApiError::BadRequest(e.to_string()))?;
-    ludus_engine::AnyGame::new(variant, Player::First)
-        .map_err(|e| ApiError::BadRequest(e.to_string()))?;
     if let Some(clock) = body.clock {
         if !(1_000..=3 * 3_600_000).contains(&clock.initial_ms) {
             return Err(ApiError::BadRequest(

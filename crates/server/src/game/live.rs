@@ -91,8 +91,7 @@ impl LiveGame {
             creator_entropy,
             joiner_entropy: String::new(),
             seed: None,
-            engine: AnyGame::new(variant, Player::First)
-                .expect("every served variant is supported"),
+            engine: AnyGame::new(variant, Player::First),
             actions: Vec::new(),
             dice_thrown: 0,
             draw_offer: None,
@@ -118,7 +117,7 @@ impl LiveGame {
             FirstPlayer::DrawnFromSeed => seed.first_player(),
         };
         self.seed = Some(seed);
-        self.engine = AnyGame::new(self.variant, first).expect("every served variant is supported");
+        self.engine = AnyGame::new(self.variant, first);
     }
 
     /// Who moves first (known once play has begun).
@@ -290,7 +289,7 @@ impl LiveGame {
     /// Rebuilds the engine from the first `keep` actions.
     fn replay_actions(&mut self, keep: usize) -> Result<(), String> {
         let kept: Vec<Action> = self.actions.iter().take(keep).cloned().collect();
-        self.engine = AnyGame::new(self.variant, self.first_player()).map_err(|e| e.to_string())?;
+        self.engine = AnyGame::new(self.variant, self.first_player());
         self.actions.clear();
         self.dice_thrown = 0;
         for action in kept {
