@@ -28,6 +28,7 @@ export class GameConnection {
     this.socket = socket;
     this.handlers.onState(this.retries ? 'reconnecting' : 'connecting');
     socket.addEventListener('open', () => {
+      if (this.closed) return;
       const hello = { type: 'hello' };
       if (this.token) hello.token = this.token;
       if (this.lastVersion !== null) hello.since = this.lastVersion;
@@ -86,6 +87,10 @@ export class GameConnection {
     this.closed = true;
     clearInterval(this.pingTimer);
     clearTimeout(this.retryTimer);
-    if (this.socket) this.socket.close();
+    const socket = this.socket;
+    if (!socket) return;
+    // Closing a socket that is still connecting makes the browser log an error; close it once open.
+    if (socket.readyState === WebSocket.CONNECTING) socket.addEventListener('open', () => socket.close());
+    else socket.close();
   }
 }
