@@ -74,14 +74,14 @@ export function render(model, ctx) {
   if (model.holy) {
     for (const side of ['terracotta', 'black']) {
       const goal = pointXY(side === 'terracotta' ? 7 : 2);
-      const x = goal.x + (goal.x < width / 2 ? 90 : -90);
+      const x = goal.x + (goal.x < width / 2 ? 82 : -82);
       const y = lineY(3) + (side === ctx.bottom ? 22 : -22);
       const place = side === model.toMove ? 'H' : null;
       const g = svg('g', place ? placeAttrs('H', ctx, `${side} holy line, ${model.holy[side]} counters`) : { class: 'tray' });
-      g.append(svg('rect', { x: x - 50, y: y - 17, width: 100, height: 34, rx: 17, class: 'holy' }));
-      g.append(svg('text', { x: x - 30, y: y + 5, class: 'tray-label', 'text-anchor': 'middle' }, 'holy'));
+      g.append(svg('rect', { x: x - 42, y: y - 17, width: 84, height: 34, rx: 17, class: 'holy' }));
+      g.append(svg('text', { x: x - 20, y: y + 5, class: 'tray-label', 'text-anchor': 'middle' }, 'holy'));
       g.append(stack(x + 22, y, 14, side, model.holy[side]) || svg('text', { x: x + 22, y: y + 5, 'text-anchor': 'middle', class: 'tray-label' }, '0'));
-      if (place) g.append(svg('rect', { x: x - 50, y: y - 17, width: 100, height: 34, class: 'hit' }));
+      if (place) g.append(svg('rect', { x: x - 42, y: y - 17, width: 84, height: 34, class: 'hit' }));
       root.append(g);
     }
   }
@@ -100,8 +100,10 @@ export function render(model, ctx) {
     g.append(stack(both ? x + 11 : x, y, both ? 15 : 20, 'black', counts.black));
     if (ctx.threatened && ctx.threatened.has(String(p))) g.append(svg('circle', { cx: x, cy: y, r: 31, class: 'threat' }));
     if (ctx.destinations && ctx.destinations.has(String(p))) {
-      g.append(svg('circle', { cx: x, cy: y - 30, r: 12, class: 'dest-marker numbered' }));
-      g.append(svg('text', { x, y: y - 25, 'text-anchor': 'middle', class: 'dest-number' }, String(p)));
+      // A numbered marker on the line, inward of the point (Perimeter re-entry offers five at once).
+      g.append(svg('circle', { cx: x, cy: y, r: 31, class: 'dest-ring' }));
+      g.append(svg('circle', { cx: x - outward * 46, cy: y, r: 13, class: 'dest-marker numbered' }));
+      g.append(svg('text', { x: x - outward * 46, y: y + 5, 'text-anchor': 'middle', class: 'dest-number' }, String(p)));
     }
     g.append(svg('circle', { cx: x, cy: y, r: 30, class: 'hit' }));
     root.append(g);
