@@ -160,6 +160,14 @@ class GameScreen {
       });
       options.append(html('label', { for: 'face', class: 'face' }, [html('span', { text: 'Board face ' }), select]));
     }
+    if (this.token) {
+      const seatLink = `${location.origin}/game/${encodeURIComponent(this.gameId)}#token=${this.token}`;
+      options.append(html('details', { class: 'seat-link' }, [
+        html('summary', { text: 'Your seat link' }),
+        html('p', { text: 'This link opens your seat on another device. Keep it private: whoever has it can play for you.' }),
+        html('input', { type: 'text', readonly: true, value: seatLink, 'aria-label': 'Your seat link (private)' }),
+      ]));
+    }
     const panel = html('aside', { class: 'side-panel' }, [this.status, this.errorLine, this.diceBox, this.choices, this.actions, options,
       html('h2', { text: 'Moves' }), this.moveList, this.connectionLine]);
     const play = html('div', { class: 'play' }, [html('div', { class: 'board-column' }, [this.topClock, this.boardHolder, this.bottomClock]), panel]);
@@ -348,14 +356,18 @@ class GameScreen {
       if (v.moves.length === 0) add('abort', 'Abort', () => this.act('abort'));
     }
     if (playing) {
-      const resign = add('resign', 'Resign', () => {
-        if (resign.dataset.confirm) this.act('resign');
-        else {
-          resign.dataset.confirm = '1';
-          resign.textContent = 'Confirm resign';
-          setTimeout(() => { if (resign.isConnected) { delete resign.dataset.confirm; resign.textContent = 'Resign'; } }, 4000);
+      // Resigning takes a second click within a few seconds; the state outlives redraws.
+      const confirming = this.resignAsked && performance.now() - this.resignAsked < 4000;
+      add('resign', confirming ? 'Confirm resign' : 'Resign', () => {
+        if (this.resignAsked && performance.now() - this.resignAsked < 4000) {
+          this.resignAsked = null;
+          this.act('resign');
+        } else {
+          this.resignAsked = performance.now();
+          this.drawActions();
+          setTimeout(() => this.drawActions(), 4100);
         }
-      });
+      }, confirming ? { 'data-confirm': '1' } : {});
       if (v.mode === 'online') {
         if (v.draw_offer && v.draw_offer !== me) {
           add('draw-accept', 'Accept draw', () => this.act('draw'));
