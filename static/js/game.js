@@ -114,7 +114,8 @@ class GameScreen {
       onError: (error) => this.refused(error),
     });
     this.ticker = setInterval(() => this.tick(), 100);
-    window.ludusDebug = { dropSocket: () => this.connection.drop(), view: () => this.view };
+    // For tests and the curious: the view, a dropped socket, a move sent as typed.
+    window.ludusDebug = { dropSocket: () => this.connection.drop(), view: () => this.view, play: (move) => this.play(move) };
   }
 
   destroy() {
