@@ -151,6 +151,8 @@ class GameScreen {
     const options = html('div', { class: 'options' }, [
       html('label', { for: 'threats', class: 'toggle' }, [this.threatToggle, html('span', { text: ' Show my threatened pieces' })]),
     ]);
+    this.threatInfo = html('p', { class: 'threat-info', role: 'status' });
+    options.append(this.threatInfo);
     if (this.board.FACES) {
       const select = html('select', { id: 'face', 'aria-label': 'Board face' },
         Object.entries(FACES).map(([key, f]) => html('option', { value: key, text: f.name, selected: key === this.face || undefined })));
@@ -438,7 +440,7 @@ class GameScreen {
   }
 
   refused(error) {
-    this.message = `Refused: ${error.message}${error.reason ? ` (${error.reason})` : ''}`;
+    this.message = `Refused: ${error.message}${error.reason && !String(error.message).includes(error.reason) ? ` (${error.reason})` : ''}`;
     this.errorLine.textContent = this.message;
   }
 
@@ -449,6 +451,7 @@ class GameScreen {
   async refreshThreats() {
     if (!this.threatsOn) {
       this.threats = null;
+      this.threatInfo.textContent = '';
       this.draw();
       return;
     }
@@ -458,9 +461,10 @@ class GameScreen {
       const result = await analysis(v.variant, v.position);
       if (this.view !== v) return;
       this.threats = { places: result.threatened[side] || [], odds: (result.threat_odds || {})[side] || null };
-      this.message = this.threats.places.length ? '' : 'None of your pieces is threatened.';
+      const n = this.threats.places.length;
+      this.threatInfo.textContent = n ? `${n} of your pieces ${n === 1 ? 'is' : 'are'} threatened (dashed rings).` : 'None of your pieces is threatened.';
     } catch (error) {
-      this.message = `Threats unavailable: ${error.message}`;
+      this.threatInfo.textContent = `Threats unavailable: ${error.message}`;
     }
     this.draw();
   }

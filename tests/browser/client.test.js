@@ -134,7 +134,7 @@ test('a game against the computer', async () => {
     await p.waitForFunction((n) => window.ludusDebug.view().moves.length >= n + 2 || window.ludusDebug.view().status !== 'playing', before);
   }
   await p.check('#threats');
-  await p.waitForFunction(() => document.querySelector('.board-holder .threat') || /threatened/.test(document.querySelector('.refusal').textContent));
+  await p.waitForFunction(() => document.querySelector('.board-holder .threat') || /threatened/.test(document.querySelector('.threat-info').textContent));
   await shot(p, '09-computer-game');
   await p.click('#undo');
   await p.waitForFunction(() => window.ludusDebug.view().moves.length % 2 === 1);
