@@ -7,6 +7,7 @@ import { html, svg, moveEnds } from './svg.js';
 import { boardFor, sideName } from './boards/index.js';
 import { FACES } from './boards/duodecim.js';
 import { navigate } from './app.js';
+import { qrSvg } from './qr.js';
 
 let current = null; // the one game screen on the page
 
@@ -308,6 +309,7 @@ class GameScreen {
       html('h2', { text: 'Invite a friend' }),
       html('p', { text: 'Send this link to the person you want to play. The game starts when they open it.' }),
       html('div', { class: 'invite-row' }, [field, copy, copied]),
+      html('div', { class: 'qr-holder' }, [qrSvg(url, 'QR code of the invitation link')]),
       html('p', { class: 'waiting', text: 'Waiting for your friend to join…' }),
     );
   }

@@ -52,6 +52,7 @@ test('two players play a whole game by invite link', async () => {
   await shot(host, '01-home');
   await startFromHome(host, { variant: 'petteia-6', mode: 'online', clock: '5+3', side: 'first' });
   await host.waitForSelector('#invite-link');
+  await host.waitForSelector('.invite svg.qr path');
   await host.click('#copy-invite');
   await host.waitForSelector('.copied:has-text("Copied")');
   const link = await host.evaluate(() => navigator.clipboard.readText());
