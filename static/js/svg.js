@@ -56,7 +56,7 @@ export function stack(x, y, r, side, count, extra = {}) {
   if (!count) return null;
   const group = svg('g', { class: `piece piece-${side}`, ...extra });
   group.append(svg('circle', { cx: x, cy: y, r, class: 'disc' }));
-  group.append(svg('circle', { cx: x, cy: y, r: r * 0.62, class: 'ring' }));
+  if (count === 1) group.append(svg('circle', { cx: x, cy: y, r: r * 0.62, class: 'ring' }));
   if (count > 1) {
     group.append(svg('text', { x, y: y + r * 0.36, 'text-anchor': 'middle', class: 'count', 'font-size': r }, String(count)));
   }

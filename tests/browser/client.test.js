@@ -94,6 +94,10 @@ test('two players play a whole game by invite link', async () => {
   await clickMove(host, 'F1', 'F3');
   await guest.waitForFunction(() => window.ludusDebug.view().moves.includes('F1-F3'), null, { timeout: 15000 });
   await guest.waitForSelector('.connection[data-state="connected"]');
+  // A reload keeps the seat: the token is in localStorage under the game id.
+  await guest.reload();
+  await guest.waitForFunction(() => window.ludusDebug && window.ludusDebug.view().seat && window.ludusDebug.view().seat.side === 'dark');
+  await guest.waitForSelector('.connection[data-state="connected"]');
   await shot(host, '03-game-light-seat');
   await shot(guest, '04-game-dark-seat');
 
