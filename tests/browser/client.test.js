@@ -273,3 +273,90 @@ test('rules pages and printable boards for every variant', async () => {
   }
   assertNoProblems(p);
 });
+
+// Until the engine plays the dice games, their screens are checked against a stand-in for the
+// game endpoints (the views are shaped as the server's, positions as RULES.md writes them).
+async function mockGame(p, gameId, views, posted) {
+  let current = 0;
+  await p.route(`**/api/v1/games/${gameId}`, (route) => route.fulfill({ json: views[current] }));
+  await p.route(`**/api/v1/games/${gameId}/moves`, (route) => {
+    posted.push(route.request().postDataJSON().move);
+    current = Math.min(current + 1, views.length - 1);
+    route.fulfill({ json: views[current] });
+  });
+  await p.routeWebSocket(`**/api/v1/games/${gameId}/ws`, (ws) => {
+    ws.onMessage((message) => {
+      if (JSON.parse(message).type === 'hello') ws.send(JSON.stringify({ type: 'snapshot', game: views[current] }));
+    });
+  });
+  await p.goto('/rules/duodecim-scripta');
+  await p.evaluate((id) => localStorage.setItem(`ludus.token.${id}`, 'MockSeatTokenMockSeatTokenMock00'), gameId);
+  await p.goto(`/game/${gameId}`);
+  await p.waitForFunction(() => window.ludusDebug && window.ludusDebug.view());
+}
+
+function diceView(variant, sides, position, extra) {
+  return {
+    game_id: 'x', variant, mode: 'local', status: 'playing', version: 5, position, to_move: sides[0], first: sides[0], sides,
+    dice: [], moves: [], clocks: null, result: null, draw_offer: null, seat: { side: sides[0], bottom: sides[0], both: true },
+    legal_moves: [], opponent_connected: true, commitment: 'ab', ...extra,
+  };
+}
+
+test('the Duodecim Scripta screen: entering from reserve, bonus dice and decline', async () => {
+  const p = await page();
+  const posted = [];
+  const row = '.,.,.,.,.,.,.,.,.,.,.,.';
+  const views = [
+    diceView('duodecim-scripta', ['white', 'black'], `${row}/.,.,.,2b,.,.,.,.,.,.,.,./${row} w r:15,13 o:0,0 dice:[4,1,2] bonus:[]`, { game_id: 'MockDuodecim1', dice: [4, 1, 2], legal_moves: ['1:R-M1', '2:R-M2'] }),
+    diceView('duodecim-scripta', ['white', 'black'], `${row}/.,1w,.,2b,.,.,.,.,.,.,.,./${row} b r:14,13 o:0,0 dice:[] bonus:[4]`, { game_id: 'MockDuodecim1', version: 7, to_move: 'black', moves: ['2:R-M2'], legal_moves: ['4:R-M4', 'decline'] }),
+    diceView('duodecim-scripta', ['white', 'black'], `${row}/.,1w,.,2b,.,.,.,.,.,.,.,./${row} b r:14,13 o:0,0 dice:[3,5,6] bonus:[]`, { game_id: 'MockDuodecim1', version: 9, to_move: 'black', moves: ['2:R-M2', 'decline'], dice: [3, 5, 6], legal_moves: ['3:R-M3'] }),
+  ];
+  await mockGame(p, 'MockDuodecim1', views, posted);
+  assert.equal(await p.locator('.board-holder .board-duodecim [data-place^="M"]').count(), 12);
+  assert.equal(await p.getAttribute('.dice-row', 'data-dice'), '4,1,2');
+  await p.selectOption('#face', 'levate');
+  assert.match(await p.textContent('.board-holder'), /L.*E.*V.*A.*T.*E/s);
+  await p.click('.board-holder [data-place="R"]');
+  assert.deepEqual(await p.$$eval('.board-holder .dest', (els) => els.map((e) => e.dataset.place).sort()), ['M1', 'M2']);
+  await shot(p, '16-duodecim-selected');
+  await p.click('.board-holder [data-place="M2"]');
+  await p.waitForSelector('.dice-row.bonus[data-bonus="4"]');
+  await shot(p, '17-duodecim-bonus');
+  await p.click('.move-choice[data-move="decline"]');
+  await p.waitForSelector('.dice-row[data-dice="3,5,6"]');
+  assert.deepEqual(posted, ['2:R-M2', 'decline']);
+  assertNoProblems(p);
+});
+
+test('the Pente Grammai screens: numbered re-entry points (Perimeter) and the holy line (Kidd)', async () => {
+  const p = await page();
+  const posted = [];
+  const sides = ['terracotta', 'black'];
+  const views = [
+    diceView('pente-grammai-perimeter', sides, 'T/T/-/2T1B/-/B/B/B/-/B t x:1,0 th:b@1', { game_id: 'MockPerimeter1', dice: [6], legal_moves: ['6:X-0', '6:X-1', '6:X-2', '6:X-3', '6:X-4', '6:1-7'] }),
+    diceView('pente-grammai-perimeter', sides, 'T/T/-/3T1B/-/B/B/B/-/B b x:0,0', { game_id: 'MockPerimeter1', version: 7, to_move: 'black', moves: ['6:X-3'], dice: [2], legal_moves: ['2:pass'] }),
+  ];
+  await mockGame(p, 'MockPerimeter1', views, posted);
+  assert.equal(await p.locator('.board-holder .point').count(), 10);
+  assert.match(await p.textContent('.board-holder'), /sacred line/);
+  await p.click('.board-holder [data-place="X"]');
+  assert.deepEqual(await p.$$eval('.board-holder .dest-number', (els) => els.map((e) => e.textContent)), ['0', '1', '2', '3', '4']);
+  await shot(p, '18-perimeter-reentry');
+  await p.click('.board-holder [data-place="3"]');
+  await p.waitForSelector('.move-choice[data-move="2:pass"]');
+  await p.click('.move-choice[data-move="2:pass"]');
+  assert.deepEqual(posted, ['6:X-3', '2:pass']);
+
+  const kidd = await page();
+  const kiddPosted = [];
+  await mockGame(kidd, 'MockKidd1', [
+    diceView('pente-grammai-kidd', sides, '-/-/-/-/-/2B/-/-/-/1T b r:4,2 h:0,1', { game_id: 'MockKidd1', to_move: 'black', dice: [2], legal_moves: ['2:R-5', '2:5-7', '2:H-4'], seat: { side: 'black', bottom: 'black' } }),
+  ], kiddPosted);
+  await kidd.click('.board-holder [data-place="H"]');
+  assert.deepEqual(await kidd.$$eval('.board-holder .dest', (els) => els.map((e) => e.dataset.place)), ['4']);
+  await shot(kidd, '19-kidd-holy-line');
+  await kidd.click('.board-holder [data-place="4"]');
+  assert.deepEqual(kiddPosted, ['2:H-4']);
+  assertNoProblems(p, kidd);
+});
