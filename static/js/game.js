@@ -170,6 +170,8 @@ class GameScreen {
         html('summary', { text: 'Your seat link' }),
         html('p', { text: 'This link opens your seat on another device. Keep it private: whoever has it can play for you.' }),
         html('input', { type: 'text', readonly: true, value: seatLink, 'aria-label': 'Your seat link (private)' }),
+        html('p', { text: 'Spectators can watch at this link, which holds no seat:' }),
+        html('input', { type: 'text', readonly: true, value: `${location.origin}/game/${encodeURIComponent(this.gameId)}`, 'aria-label': 'Link for spectators' }),
       ]));
     }
     const panel = html('aside', { class: 'side-panel' }, [this.status, this.errorLine, this.diceBox, this.choices, this.actions, options,
