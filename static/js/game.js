@@ -174,7 +174,8 @@ class GameScreen {
         html('input', { type: 'text', readonly: true, value: `${location.origin}/game/${encodeURIComponent(this.gameId)}`, 'aria-label': 'Link for spectators' }),
       ]));
     }
-    const panel = html('aside', { class: 'side-panel' }, [this.status, this.errorLine, this.diceBox, this.choices, this.actions, options,
+    this.fairness = html('details', { class: 'fairness', hidden: true });
+    const panel = html('aside', { class: 'side-panel' }, [this.status, this.errorLine, this.diceBox, this.choices, this.actions, options, this.fairness,
       html('h2', { text: 'Moves' }), this.moveList, this.connectionLine]);
     const play = html('div', { class: 'play' }, [html('div', { class: 'board-column' }, [this.topClock, this.boardHolder, this.bottomClock]), panel]);
     this.app.append(this.heading, this.notice, this.invitePanel, play);
@@ -254,7 +255,19 @@ class GameScreen {
     this.drawChoices(legal, destinations);
     this.drawActions();
     this.drawMoves();
+    this.drawFairness();
     this.tick();
+  }
+
+  /** Dice games: the server's commitment, and its seed once the game is over (RULES.md §4). */
+  drawFairness() {
+    const v = this.view;
+    this.fairness.hidden = !v.commitment;
+    if (!v.commitment) return;
+    const lines = [html('p', { text: `Commitment to the server seed: ${v.commitment}` })];
+    if (v.server_seed) lines.push(html('p', { text: `Server seed, revealed: ${v.server_seed}. The game record lets anyone re-derive every die.` }));
+    else lines.push(html('p', { text: 'The server seed is revealed when the game ends, so every die can be checked.' }));
+    this.fairness.replaceChildren(html('summary', { text: 'Fair dice' }), ...lines);
   }
 
   drawStatus() {
