@@ -332,7 +332,7 @@ class GameScreen {
   drawDice(model) {
     const v = this.view;
     this.diceBox.replaceChildren();
-    if (!('dice' in v)) return;
+    if (!('dice' in v) || v.status !== 'playing') return;
     const dice = model && model.dice ? model.dice : v.dice || [];
     const bonus = model && model.bonus ? model.bonus : [];
     const group = html('div', { class: 'dice-row', 'data-dice': dice.join(',') }, dice.map((d) => die(d, this.rolling ? 'rolling' : '')));
