@@ -409,6 +409,12 @@ async fn a_game_against_the_computer_gets_replies_and_undo_goes_back(database: D
         "back to the human's previous turn"
     );
     assert_eq!(undone["position"], "DDDDDD/6/6/6/6/LLLLLL l 0 1");
+    // The stored game is in play too, so it can end (the browser client resigns after an undo).
+    let (status, resigned) = api
+        .post(&format!("/api/v1/games/{game}/resign"), Some(me), json!({}))
+        .await;
+    assert_eq!(status, 200, "{resigned}");
+    assert_eq!(resigned["status"], "finished");
     server.stop().await;
 }
 

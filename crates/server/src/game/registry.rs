@@ -366,7 +366,8 @@ impl Shared {
             server_seed,
             creator_entropy: request.entropy.clone(),
             created_at: now,
-            seated: seat_hashes.iter().all(Option::is_some),
+            // As `restore_from` judges it: a computer game starts at once though only one seat has a token.
+            seated: request.mode != Mode::Online || seat_hashes.iter().all(Option::is_some),
         });
         let mut events: Vec<GameEvent> = Vec::new();
         if game.status == Status::Playing {

@@ -1,0 +1,109 @@
+// Duodecim Scripta (RULES.md §3): three rows of twelve cells, each half carrying a six-letter word
+// of the chosen board face; stacks drawn with their counts; each side's reserve (R) and pieces
+// borne off (O) in trays. Cells are named from White's seat; with Black at the bottom the board
+// turns half round and every cell keeps its letter and its name.
+import { svg, placeAttrs, stack } from '../svg.js';
+
+export const FACES = {
+  virtvs: { name: 'VIRTVS IMPERI / HOSTES VINCTI / LVDANT ROMANI', rows: ['VIRTVSIMPERI', 'HOSTESVINCTI', 'LVDANTROMANI'] },
+  levate: { name: 'LEVATE DALOCV / LVDERE NESCIS / IDIOTA RECEDE', rows: ['LEVATEDALOCV', 'LVDERENESCIS', 'IDIOTARECEDE'] },
+  plain: { name: 'plain', rows: null },
+};
+
+const ROWS = ['T', 'M', 'B'];
+
+function pair(text) {
+  const [w, b] = text.split(',').map(Number);
+  return { white: w || 0, black: b || 0 };
+}
+
+function list(text) {
+  const inner = text.replace(/^\[|\]$/g, '');
+  return inner ? inner.split(',').map(Number) : [];
+}
+
+/** The position of RULES.md §3.3 → {cells: {M3: {side, count}}, toMove, reserve, off, dice, bonus} */
+export function parse(position) {
+  const [rowsText, side, ...rest] = position.trim().split(/\s+/);
+  const cells = {};
+  rowsText.split('/').forEach((row, i) => {
+    row.split(',').forEach((cell, c) => {
+      const m = /^(\d+)([wb])$/.exec(cell);
+      if (m) cells[ROWS[i] + (c + 1)] = { side: m[2] === 'w' ? 'white' : 'black', count: Number(m[1]) };
+    });
+  });
+  const model = { cells, toMove: side === 'b' ? 'black' : 'white', reserve: { white: 15, black: 15 }, off: { white: 0, black: 0 }, dice: [], bonus: [] };
+  for (const field of rest) {
+    const [key, value] = field.split(/:(.*)/);
+    if (key === 'r') model.reserve = pair(value);
+    else if (key === 'o') model.off = pair(value);
+    else if (key === 'dice') model.dice = list(value);
+    else if (key === 'bonus') model.bonus = list(value);
+  }
+  return model;
+}
+
+export function render(model, ctx) {
+  const cell = 48;
+  const gapMid = 24;
+  const left = 20;
+  const boardTop = 78;
+  const width = left * 2 + cell * 12 + gapMid;
+  const height = boardTop * 2 + cell * 3 + 8;
+  const flip = ctx.bottom === 'black';
+  const face = FACES[ctx.face] || FACES.virtvs;
+  const root = svg('svg', {
+    viewBox: `0 0 ${width} ${height}`,
+    class: 'board board-duodecim',
+    role: 'group',
+    'aria-label': `Duodecim Scripta board, ${flip ? 'Black' : 'White'} at the bottom, face ${face.name}`,
+  });
+  root.append(svg('rect', { x: 0, y: 0, width, height, class: 'frame', rx: 8 }));
+  const xOf = (col) => {
+    const c = flip ? 13 - col : col;
+    return left + (c - 1) * cell + (c > 6 ? gapMid : 0);
+  };
+  const yOf = (row) => boardTop + (flip ? 2 - row : row) * cell;
+  ROWS.forEach((rowName, r) => {
+    for (let col = 1; col <= 12; col += 1) {
+      const name = rowName + col;
+      const x = xOf(col);
+      const y = yOf(r);
+      const occupant = model.cells[name];
+      const g = svg('g', placeAttrs(name, ctx, `${name}${occupant ? `, ${occupant.count} ${occupant.side}` : ''}`));
+      g.append(svg('rect', { x, y, width: cell, height: cell, class: `cell ${r === 1 ? 'cell-mid' : ''}` }));
+      if (face.rows) g.append(svg('text', { x: x + cell / 2, y: y + cell * 0.72, 'text-anchor': 'middle', class: 'inscription' }, face.rows[r][col - 1]));
+      g.append(svg('text', { x: x + 3, y: y + 10, class: 'cell-name' }, name));
+      if (ctx.lastMove && ctx.lastMove.has(name)) g.append(svg('rect', { x: x + 2, y: y + 2, width: cell - 4, height: cell - 4, class: 'last-move' }));
+      if (occupant) g.append(stack(x + cell / 2, y + cell / 2, cell * 0.34, occupant.side, occupant.count));
+      if (ctx.threatened && ctx.threatened.has(name)) {
+        g.append(svg('circle', { cx: x + cell / 2, cy: y + cell / 2, r: cell * 0.44, class: 'threat' }));
+        const odds = ctx.odds && ctx.odds[name];
+        if (odds) g.append(svg('text', { x: x + cell / 2, y: y + cell - 2, 'text-anchor': 'middle', class: 'odds' }, `${Math.round((100 * odds.hits) / odds.of)}%`));
+      }
+      if (ctx.destinations && ctx.destinations.has(name)) g.append(svg('circle', { cx: x + cell / 2, cy: y + cell / 2, r: cell * 0.13, class: 'dest-marker' }));
+      g.append(svg('rect', { x, y, width: cell, height: cell, class: 'hit' }));
+      root.append(g);
+    }
+  });
+  for (const side of ['white', 'black']) {
+    const bottom = side === ctx.bottom;
+    const y = bottom ? height - 36 : 36;
+    const name = side === 'white' ? 'White' : 'Black';
+    root.append(svg('text', { x: left, y: y + 5, class: 'tray-side' }, name));
+    [['R', 'reserve', model.reserve[side]], ['O', 'off', model.off[side]]].forEach(([zone, title, count], i) => {
+      const x = 250 + i * 210;
+      const place = side === model.toMove ? zone : null;
+      const g = svg('g', place ? placeAttrs(zone, ctx, `${name} ${title}, ${count} pieces`) : { class: 'tray' });
+      g.append(svg('rect', { x: x - 80, y: y - 22, width: 160, height: 44, rx: 8, class: 'tray-box' }));
+      g.append(svg('text', { x: x - 40, y: y + 5, 'text-anchor': 'middle', class: 'tray-label' }, title));
+      g.append(stack(x + 45, y, 16, side, count) || svg('text', { x: x + 45, y: y + 5, 'text-anchor': 'middle', class: 'tray-label' }, '0'));
+      if (ctx.destinations && ctx.destinations.has(zone) && place) g.append(svg('circle', { cx: x + 45, cy: y, r: 8, class: 'dest-marker' }));
+      if (place) g.append(svg('rect', { x: x - 80, y: y - 22, width: 160, height: 44, class: 'hit' }));
+      root.append(g);
+    });
+  }
+  return root;
+}
+
+export const sideNames = { white: 'White', black: 'Black' };

@@ -1,0 +1,24 @@
+// Which board draws which variant.
+import * as petteia from './petteia.js';
+import * as pente from './pente.js';
+import * as duodecim from './duodecim.js';
+
+export function boardFor(variantId) {
+  if (variantId.startsWith('petteia')) return petteia;
+  if (variantId.startsWith('pente-grammai')) return pente;
+  if (variantId.startsWith('duodecim')) return duodecim;
+  throw new Error(`no board for ${variantId}`);
+}
+
+/** The start position of each variant (RULES.md), for the rules and printable pages. */
+export const START = {
+  'petteia-6': 'DDDDDD/6/6/6/6/LLLLLL l 0 1',
+  'petteia-8': 'DDDDDDDD/8/8/8/8/8/8/LLLLLLLL l 0 1',
+  'pente-grammai-schaedler': 'T/T/T/T/T/B/B/B/B/B t',
+  'pente-grammai-kidd': '-/-/-/-/-/-/-/-/-/- t r:5,5 h:0,0',
+  'pente-grammai-perimeter': 'T/T/T/T/T/B/B/B/B/B t x:0,0',
+  'duodecim-scripta': '.,.,.,.,.,.,.,.,.,.,.,./.,.,.,.,.,.,.,.,.,.,.,./.,.,.,.,.,.,.,.,.,.,.,. w r:15,15 o:0,0 dice:[] bonus:[]',
+};
+
+export const SIDE_NAMES = { light: 'Light', dark: 'Dark', terracotta: 'Terracotta', black: 'Black', white: 'White' };
+export const sideName = (side) => SIDE_NAMES[side] || side;

@@ -1,0 +1,133 @@
+// Pente Grammai (RULES.md §2): five lines, the sacred line 3 marked, the ten line ends numbered
+// along the route. Terracotta sits at the bottom unless the seat says otherwise; then the board
+// turns half round. Reserve (Kidd), holy line (Kidd) and removed counters (Perimeter) sit in trays.
+import { svg, placeAttrs, stack } from '../svg.js';
+
+const LETTER = { T: 'terracotta', B: 'black' };
+
+function pair(text) {
+  const [t, b] = text.split(',').map(Number);
+  return { terracotta: t || 0, black: b || 0 };
+}
+
+/** `T/T/T/T/T/B/B/B/B/B t x:0,0 th:b@1` → {points: [{terracotta, black}], toMove, reserve, holy, removed, threats} */
+export function parse(position) {
+  const [pointsText, side, ...rest] = position.trim().split(/\s+/);
+  const points = pointsText.split('/').map((token) => {
+    const counts = { terracotta: 0, black: 0 };
+    if (token === '-') return counts;
+    for (const m of token.matchAll(/(\d*)([TB])/g)) counts[LETTER[m[2]]] += m[1] ? Number(m[1]) : 1;
+    return counts;
+  });
+  const model = { points, toMove: side === 'b' ? 'black' : 'terracotta', reserve: null, holy: null, removed: null, threats: [] };
+  for (const field of rest) {
+    const [key, value] = field.split(/:(.*)/);
+    if (key === 'r') model.reserve = pair(value);
+    else if (key === 'h') model.holy = pair(value);
+    else if (key === 'x') model.removed = pair(value);
+    else if (key === 'th') {
+      model.threats = value.split(',').filter(Boolean).map((t) => {
+        const [s, line] = t.split('@');
+        return { against: s === 'b' ? 'black' : 'terracotta', line: Number(line) };
+      });
+    }
+  }
+  return model;
+}
+
+/** Line n joins points n−1 (Terracotta's right-hand end) and 10−n. */
+const lineOf = (p) => (p < 5 ? p + 1 : 10 - p);
+
+export function render(model, ctx) {
+  const width = 640;
+  const height = 470;
+  const flip = ctx.bottom === 'black';
+  const top = 110;
+  const gap = 62;
+  const left = 110;
+  const right = width - 110;
+  const lineY = (line) => (flip ? top + (line - 1) * gap : top + (5 - line) * gap);
+  const pointXY = (p) => {
+    const rightEnd = p < 5;
+    return { x: rightEnd !== flip ? right : left, y: lineY(lineOf(p)) };
+  };
+  const root = svg('svg', {
+    viewBox: `0 0 ${width} ${height}`,
+    class: 'board board-pente',
+    role: 'group',
+    'aria-label': `Pente Grammai board, ${flip ? 'Black' : 'Terracotta'} at the bottom`,
+  });
+  root.append(svg('rect', { x: 0, y: 0, width, height, class: 'frame', rx: 8 }));
+  for (let line = 1; line <= 5; line += 1) {
+    const y = lineY(line);
+    const sacred = line === 3;
+    root.append(svg('line', { x1: left, y1: y, x2: right, y2: y, class: sacred ? 'line sacred' : 'line' }));
+    const threat = model.threats.find((t) => t.line === line);
+    if (threat) {
+      root.append(svg('line', { x1: left + 30, y1: y, x2: right - 30, y2: y, class: 'line-threat' }));
+      root.append(svg('text', { x: width / 2, y: y - 8, 'text-anchor': 'middle', class: 'threat-label' }, `line ${line}: threat against ${threat.against === 'black' ? 'Black' : 'Terracotta'}`));
+    } else {
+      root.append(svg('text', { x: width / 2, y: y - 8, 'text-anchor': 'middle', class: sacred ? 'line-label sacred-label' : 'line-label' }, sacred ? 'line 3 — sacred line' : `line ${line}`));
+    }
+  }
+  // The holy line (Kidd): each side's half of the sacred line, near its own goal.
+  if (model.holy) {
+    for (const side of ['terracotta', 'black']) {
+      const goal = pointXY(side === 'terracotta' ? 7 : 2);
+      const x = goal.x + (goal.x < width / 2 ? 82 : -82);
+      const y = lineY(3) + (side === ctx.bottom ? 22 : -22);
+      const place = side === model.toMove ? 'H' : null;
+      const g = svg('g', place ? placeAttrs('H', ctx, `${side} holy line, ${model.holy[side]} counters`) : { class: 'tray' });
+      g.append(svg('rect', { x: x - 42, y: y - 17, width: 84, height: 34, rx: 17, class: 'holy' }));
+      g.append(svg('text', { x: x - 20, y: y + 5, class: 'tray-label', 'text-anchor': 'middle' }, 'holy'));
+      g.append(stack(x + 22, y, 14, side, model.holy[side]) || svg('text', { x: x + 22, y: y + 5, 'text-anchor': 'middle', class: 'tray-label' }, '0'));
+      if (place) g.append(svg('rect', { x: x - 42, y: y - 17, width: 84, height: 34, class: 'hit' }));
+      root.append(g);
+    }
+  }
+  for (let p = 0; p < 10; p += 1) {
+    const { x, y } = pointXY(p);
+    const counts = model.points[p];
+    const sacred = p === 2 || p === 7;
+    const label = `point ${p}${counts.terracotta ? `, ${counts.terracotta} terracotta` : ''}${counts.black ? `, ${counts.black} black` : ''}`;
+    const g = svg('g', placeAttrs(String(p), ctx, label));
+    g.append(svg('circle', { cx: x, cy: y, r: 26, class: sacred ? 'point sacred-point' : 'point' }));
+    const outward = x < width / 2 ? -1 : 1;
+    g.append(svg('text', { x: x + outward * 48, y: y + 6, 'text-anchor': 'middle', class: 'point-number' }, String(p)));
+    if (ctx.lastMove && ctx.lastMove.has(String(p))) g.append(svg('circle', { cx: x, cy: y, r: 29, class: 'last-move' }));
+    const both = counts.terracotta && counts.black;
+    g.append(stack(both ? x - 11 : x, y, both ? 15 : 20, 'terracotta', counts.terracotta));
+    g.append(stack(both ? x + 11 : x, y, both ? 15 : 20, 'black', counts.black));
+    if (ctx.threatened && ctx.threatened.has(String(p))) g.append(svg('circle', { cx: x, cy: y, r: 31, class: 'threat' }));
+    if (ctx.destinations && ctx.destinations.has(String(p))) {
+      // A numbered marker on the line, inward of the point (Perimeter re-entry offers five at once).
+      g.append(svg('circle', { cx: x, cy: y, r: 31, class: 'dest-ring' }));
+      g.append(svg('circle', { cx: x - outward * 46, cy: y, r: 13, class: 'dest-marker numbered' }));
+      g.append(svg('text', { x: x - outward * 46, y: y + 5, 'text-anchor': 'middle', class: 'dest-number' }, String(p)));
+    }
+    g.append(svg('circle', { cx: x, cy: y, r: 30, class: 'hit' }));
+    root.append(g);
+  }
+  // Trays: reserve (Kidd) and removed (Perimeter), the bottom side's below the lines.
+  const trays = [];
+  if (model.reserve) trays.push(['R', 'reserve', model.reserve]);
+  if (model.removed) trays.push(['X', 'removed', model.removed]);
+  for (const side of ['terracotta', 'black']) {
+    const y = side === ctx.bottom ? height - 40 : 40;
+    const name = side === 'terracotta' ? 'Terracotta' : 'Black';
+    root.append(svg('text', { x: 20, y: y + 5, class: 'tray-side' }, name));
+    trays.forEach(([zone, title, counts], i) => {
+      const x = 220 + i * 200;
+      const place = side === model.toMove ? zone : null;
+      const g = svg('g', place ? placeAttrs(zone, ctx, `${name} ${title}, ${counts[side]} counters`) : { class: 'tray' });
+      g.append(svg('rect', { x: x - 70, y: y - 20, width: 140, height: 40, rx: 8, class: 'tray-box' }));
+      g.append(svg('text', { x: x - 30, y: y + 5, 'text-anchor': 'middle', class: 'tray-label' }, title));
+      g.append(stack(x + 40, y, 15, side, counts[side]) || svg('text', { x: x + 40, y: y + 5, 'text-anchor': 'middle', class: 'tray-label' }, '0'));
+      if (place) g.append(svg('rect', { x: x - 70, y: y - 20, width: 140, height: 40, class: 'hit' }));
+      root.append(g);
+    });
+  }
+  return root;
+}
+
+export const sideNames = { terracotta: 'Terracotta', black: 'Black' };

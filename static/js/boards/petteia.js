@@ -1,0 +1,69 @@
+// Petteia (RULES.md §1): the N×N grid from the position string. File letters and rank numbers
+// are drawn beside their own column and row, so they turn with the board.
+import { svg, placeAttrs, stack } from '../svg.js';
+
+const FILES = 'ABCDEFGH';
+
+/** `DDDDDD/6/6/6/6/LLLLLL l 0 1` → {n, board: {A1: 'light', …}, toMove} */
+export function parse(position) {
+  const [ranks, side] = position.trim().split(/\s+/);
+  const rows = ranks.split('/');
+  const n = rows.length;
+  const board = {};
+  rows.forEach((row, i) => {
+    const rank = n - i;
+    let file = 0;
+    for (const ch of row) {
+      if (/\d/.test(ch)) file += Number(ch);
+      else {
+        board[FILES[file] + rank] = ch === 'L' ? 'light' : 'dark';
+        file += 1;
+      }
+    }
+  });
+  return { n, board, toMove: side === 'd' ? 'dark' : 'light' };
+}
+
+export function render(model, ctx) {
+  const { n } = model;
+  const cell = 60;
+  const margin = 26;
+  const size = n * cell + 2 * margin;
+  const flip = ctx.bottom === 'dark';
+  const root = svg('svg', {
+    viewBox: `0 0 ${size} ${size}`,
+    class: 'board board-petteia',
+    role: 'group',
+    'aria-label': `Petteia ${n}×${n} board, ${flip ? 'Dark' : 'Light'} at the bottom`,
+  });
+  root.append(svg('rect', { x: 0, y: 0, width: size, height: size, class: 'frame', rx: 8 }));
+  const xOf = (f) => margin + (flip ? n - 1 - f : f) * cell;
+  const yOf = (r) => margin + (flip ? r - 1 : n - r) * cell;
+  for (let f = 0; f < n; f += 1) {
+    root.append(svg('text', { x: xOf(f) + cell / 2, y: size - 8, class: 'coord', 'text-anchor': 'middle' }, FILES[f]));
+    root.append(svg('text', { x: xOf(f) + cell / 2, y: 18, class: 'coord', 'text-anchor': 'middle' }, FILES[f]));
+  }
+  for (let r = 1; r <= n; r += 1) {
+    root.append(svg('text', { x: 13, y: yOf(r) + cell / 2 + 5, class: 'coord', 'text-anchor': 'middle' }, String(r)));
+    root.append(svg('text', { x: size - 13, y: yOf(r) + cell / 2 + 5, class: 'coord', 'text-anchor': 'middle' }, String(r)));
+  }
+  for (let r = 1; r <= n; r += 1) {
+    for (let f = 0; f < n; f += 1) {
+      const name = FILES[f] + r;
+      const x = xOf(f);
+      const y = yOf(r);
+      const occupant = model.board[name];
+      const g = svg('g', placeAttrs(name, ctx, `${name}${occupant ? `, ${occupant} piece` : ''}`));
+      g.append(svg('rect', { x, y, width: cell, height: cell, class: `square ${(r + f) % 2 ? 'square-a' : 'square-b'}` }));
+      if (ctx.lastMove && ctx.lastMove.has(name)) g.append(svg('rect', { x: x + 2, y: y + 2, width: cell - 4, height: cell - 4, class: 'last-move' }));
+      if (occupant) g.append(stack(x + cell / 2, y + cell / 2, cell * 0.36, occupant, 1));
+      if (ctx.threatened && ctx.threatened.has(name)) g.append(svg('circle', { cx: x + cell / 2, cy: y + cell / 2, r: cell * 0.45, class: 'threat' }));
+      if (ctx.destinations && ctx.destinations.has(name)) g.append(svg('circle', { cx: x + cell / 2, cy: y + cell / 2, r: cell * 0.14, class: 'dest-marker' }));
+      g.append(svg('rect', { x, y, width: cell, height: cell, class: 'hit' }));
+      root.append(g);
+    }
+  }
+  return root;
+}
+
+export const sideNames = { light: 'Light', dark: 'Dark' };

@@ -1,0 +1,78 @@
+// A small helper to build SVG (and HTML) elements without string concatenation.
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+
+export function svg(tag, attrs = {}, children = []) {
+  const node = document.createElementNS(SVG_NS, tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value !== undefined && value !== null && value !== false) node.setAttribute(key, String(value));
+  }
+  for (const child of [].concat(children)) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(typeof child === 'string' ? document.createTextNode(child) : child);
+  }
+  return node;
+}
+
+export function html(tag, attrs = {}, children = []) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key === 'class') node.className = value;
+    else if (key.startsWith('on') && typeof value === 'function') node.addEventListener(key.slice(2), value);
+    else if (key === 'text') node.textContent = value;
+    else node.setAttribute(key, value === true ? '' : String(value));
+  }
+  for (const child of [].concat(children)) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(typeof child === 'string' ? document.createTextNode(child) : child);
+  }
+  return node;
+}
+
+/**
+ * A place a piece can stand on or move to: an invisible hit area carrying `data-place`, with the
+ * classes and keyboard access the game screen relies on.
+ */
+export function placeAttrs(place, ctx, label) {
+  const movable = ctx.movable && ctx.movable.has(place);
+  const dest = ctx.destinations && ctx.destinations.has(place);
+  const classes = ['place'];
+  if (movable) classes.push('movable');
+  if (dest) classes.push('dest');
+  if (ctx.selected === place) classes.push('selected');
+  const interactive = movable || dest;
+  return {
+    'data-place': place,
+    class: classes.join(' '),
+    tabindex: interactive ? 0 : undefined,
+    role: interactive ? 'button' : undefined,
+    'aria-label': label + (movable ? ', can move' : '') + (dest ? ', destination' : ''),
+  };
+}
+
+/** A counter or stack of pieces with its count when more than one. */
+export function stack(x, y, r, side, count, extra = {}) {
+  if (!count) return null;
+  const group = svg('g', { class: `piece piece-${side}`, ...extra });
+  group.append(svg('circle', { cx: x, cy: y, r, class: 'disc' }));
+  if (count === 1) group.append(svg('circle', { cx: x, cy: y, r: r * 0.62, class: 'ring' }));
+  if (count > 1) {
+    group.append(svg('text', { x, y: y + r * 0.36, 'text-anchor': 'middle', class: 'count', 'font-size': r }, String(count)));
+  }
+  return group;
+}
+
+/** Strips `<die>:` from a move: `3:4-7` → {die: 3, from: '4', to: '7'}; pass/decline → {special}. */
+export function moveEnds(move) {
+  let die = null;
+  let rest = move;
+  const m = /^(\d):(.*)$/.exec(move);
+  if (m) {
+    die = Number(m[1]);
+    rest = m[2];
+  }
+  const parts = rest.split('-');
+  if (parts.length !== 2) return { die, special: rest, move };
+  return { die, from: parts[0].replace(/\*$/, ''), to: parts[1].replace(/\*$/, ''), move };
+}

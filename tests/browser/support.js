@@ -1,0 +1,146 @@
+// What every browser test needs: the real server on a free loopback port with a fresh SQLite
+// database, Debian's Chromium through playwright-core (nothing downloads a browser), pages that
+// record console errors, and screenshots under target/browser-screenshots/.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+export const SHOTS = join(ROOT, 'target', 'browser-screenshots');
+
+function freePort() {
+  return new Promise((ok, fail) => {
+    const server = createServer();
+    server.on('error', fail);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => ok(port));
+    });
+  });
+}
+
+export async function startServer() {
+  const bin = resolve(ROOT, process.env.LUDUS_BIN || 'target/debug/ludus');
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'ludus-browser-'));
+  const base = `http://127.0.0.1:${port}`;
+  const child = spawn(bin, [
+    '--listen', `127.0.0.1:${port}`,
+    '--database-url', `sqlite://${join(dir, 'ludus.db')}`,
+    '--static-dir', join(ROOT, 'static'),
+    '--computer-delay-ms', '50',
+    '--create-per-minute', '1000',
+    '--join-per-minute', '1000',
+  ], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, RUST_LOG: process.env.RUST_LOG || 'warn' } });
+  let output = '';
+  child.stdout.on('data', (d) => { output += d; });
+  child.stderr.on('data', (d) => { output += d; });
+  const exited = new Promise((ok) => child.on('exit', ok));
+  process.on('exit', () => child.kill('SIGKILL'));
+  for (let i = 0; ; i += 1) {
+    if (child.exitCode !== null) throw new Error(`the server exited: ${output}`);
+    try {
+      const response = await fetch(`${base}/healthz`);
+      if (response.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (i > 300) throw new Error(`the server did not start within 30 s: ${output}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    base,
+    async stop() {
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+      await exited;
+      clearTimeout(timer);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function launchBrowser() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+  });
+}
+
+/** A new context and page whose console errors and page errors are collected in `page.problems`. */
+export async function openPage(browser, base, options = {}) {
+  const context = await browser.newContext({ baseURL: base, viewport: { width: 1200, height: 900 }, ...options });
+  const page = await context.newPage();
+  page.problems = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') page.problems.push(`console: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => page.problems.push(`page error: ${error.message}`));
+  return page;
+}
+
+export async function shot(page, name) {
+  mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+}
+
+/** The game view as the page holds it. */
+export const view = (page) => page.evaluate(() => window.ludusDebug && window.ludusDebug.view());
+
+/** Waits until the page's game has reached at least `version`. */
+export async function waitVersion(page, version) {
+  await page.waitForFunction((v) => window.ludusDebug && window.ludusDebug.view().version >= v, version);
+}
+
+/** Plays `from`→`to` by clicking the piece and then its destination. */
+export async function clickMove(page, from, to) {
+  const before = (await view(page)).version;
+  await page.click(`.board-holder [data-place="${from}"]`);
+  await page.click(`.board-holder [data-place="${to}"].dest`);
+  await waitVersion(page, before + 1);
+}
+
+/** Plays `from`→`to` by dragging the piece onto its destination with the mouse. */
+export async function dragMove(page, from, to) {
+  const before = (await view(page)).version;
+  const a = await page.locator(`.board-holder [data-place="${from}"] .hit`).boundingBox();
+  const b = await page.locator(`.board-holder [data-place="${to}"] .hit`).boundingBox();
+  await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
+  await page.mouse.down();
+  await page.mouse.move((a.x + b.x) / 2 + a.width / 2, (a.y + b.y) / 2 + a.height / 2, { steps: 4 });
+  await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 4 });
+  await page.mouse.up();
+  await waitVersion(page, before + 1);
+}
+
+/** Plays the first legal move the page offers through the UI: a choice button, or a piece and a destination. */
+export async function playAnyMove(page) {
+  await page.waitForFunction(() => document.querySelector('.choices .move-choice, .board-holder .place.movable')
+    || window.ludusDebug.view().status !== 'playing');
+  const v = await view(page);
+  if (v.status !== 'playing') return;
+  const choice = page.locator('.choices .move-choice').first();
+  if (await choice.count()) {
+    await choice.click();
+  } else {
+    await page.locator('.board-holder .place.movable').first().click();
+    const dest = page.locator('.board-holder .place.dest').first();
+    await dest.click();
+    const again = page.locator('.choices .move-choice').first();
+    if ((await view(page)).version === v.version && (await again.count())) await again.click();
+  }
+  await page.waitForFunction((old) => window.ludusDebug.view().version > old, v.version);
+}
+
+export async function createViaApi(base, body) {
+  const response = await fetch(`${base}/api/v1/games`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, body: await response.json() };
+}
