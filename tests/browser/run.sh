@@ -12,9 +12,9 @@ fi
 
 (cd tests/browser && npm ci --no-audit --no-fund)
 
-export LUDUS_BIN="${LUDUS_BIN:-target/debug/ludus}"
-if [ ! -x "$LUDUS_BIN" ]; then
-  cargo build -p ludus-server
+if [ -z "${LUDUS_BIN:-}" ]; then
+  cargo build -p ludus-server # a no-op when the tests already built it
+  export LUDUS_BIN=target/debug/ludus
 fi
 
 mkdir -p target/browser-screenshots
