@@ -29,6 +29,9 @@ const PING_EVERY: Duration = Duration::from_secs(20);
 const MAX_RATE_REFUSALS: u32 = 50;
 /// Per-socket buffers: axum's defaults cost ~134 KB per idle connection, 4 KB buffers ~6 KB.
 const BUFFER_BYTES: usize = 4096;
+/// Messages up to this many times the protocol's limit are read and refused; larger ones end the
+/// connection at the transport.
+const TRANSPORT_LIMIT_FACTOR: usize = 16;
 
 #[derive(Debug, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
@@ -84,13 +87,15 @@ pub async fn upgrade(
 ) -> Result<Response, ApiError> {
     // Refuse an unknown game before upgrading, with a plain 404.
     state.registry.view(&id, None).await?;
-    let max = state.limits.max_socket_message;
+    // The transport cuts off far beyond the protocol's limit, so that a message a little too
+    // large is read whole and answered with a `too_large` error on an open connection.
+    let transport_max = TRANSPORT_LIMIT_FACTOR * state.limits.max_socket_message;
     Ok(ws
         .read_buffer_size(BUFFER_BYTES)
         .write_buffer_size(BUFFER_BYTES)
         .max_write_buffer_size(256 * 1024)
-        .max_message_size(max)
-        .max_frame_size(max)
+        .max_message_size(transport_max)
+        .max_frame_size(transport_max)
         .on_upgrade(move |socket| async move {
             state.metrics.sockets.fetch_add(1, Ordering::Relaxed);
             session(socket, &state, &id).await;
@@ -230,6 +235,11 @@ async fn session(mut socket: WebSocket, state: &AppState, game_id: &str) {
                         break;
                     }
                 };
+                if message.len() > state.limits.max_socket_message {
+                    let error = ApiError::TooLarge { limit: state.limits.max_socket_message };
+                    connected = socket.send(error_message(None, &error)).await.is_ok();
+                    continue;
+                }
                 if let Err(retry_after_ms) = bucket.take(rate, state.registry.now_ms()) {
                     refusals += 1;
                     connected = socket.send(error_message(None, &ApiError::RateLimited { retry_after_ms })).await.is_ok();
