@@ -226,7 +226,81 @@ async fn variants_and_analysis_answer_and_refuse_bad_input(database: Database) {
     server.stop().await;
 }
 
+async fn the_openapi_document_parses_and_covers_every_route(database: Database) {
+    let server = TestServer::start(database).await.expect("configured");
+    let api = server.api();
+    let (status, document) = api.get("/api/v1/openapi.json", None).await;
+    assert_eq!(status, 200);
+    assert_eq!(document["openapi"], "3.1.0");
+    let documented: Vec<(String, String)> = document["paths"]
+        .as_object()
+        .expect("paths")
+        .iter()
+        .flat_map(|(path, item)| {
+            item.as_object()
+                .unwrap()
+                .keys()
+                .map(move |method| (method.to_uppercase(), path.clone()))
+        })
+        .collect();
+    // Every route of API.md is documented …
+    for route in [
+        "POST /api/v1/games",
+        "GET /api/v1/games",
+        "GET /api/v1/games/{id}",
+        "POST /api/v1/games/{id}/moves",
+        "POST /api/v1/games/{id}/resign",
+        "POST /api/v1/games/{id}/draw",
+        "POST /api/v1/games/{id}/draw/decline",
+        "POST /api/v1/games/{id}/undo",
+        "POST /api/v1/games/{id}/abort",
+        "POST /api/v1/games/{id}/claim",
+        "POST /api/v1/games/{id}/rematch",
+        "GET /api/v1/games/{id}/events",
+        "GET /api/v1/games/{id}/record",
+        "GET /api/v1/games/{id}/ws",
+        "POST /api/v1/invites/{invite}/join",
+        "GET /api/v1/variants",
+        "POST /api/v1/analysis",
+        "POST /api/v1/analysis/play",
+        "GET /healthz",
+        "GET /readyz",
+        "GET /metrics",
+    ] {
+        let (method, path) = route.split_once(' ').unwrap();
+        assert!(
+            documented.contains(&(method.to_string(), path.to_string())),
+            "{route} is documented"
+        );
+    }
+    // … and every documented route is served (the router is built from the same declarations).
+    let client = reqwest::Client::new();
+    for (method, path) in &documented {
+        let url = format!(
+            "{}{}",
+            server.base,
+            path.replace("{id}", "nosuchgame")
+                .replace("{invite}", "nosuchinvite")
+        );
+        let method = reqwest::Method::from_bytes(method.as_bytes()).unwrap();
+        let response = client
+            .request(method.clone(), url)
+            .json(&json!({}))
+            .send()
+            .await
+            .unwrap();
+        let status = response.status().as_u16();
+        let body = response.text().await.unwrap();
+        assert!(
+            status != 405 && !body.contains("route not found"),
+            "{method} {path} is served: {status} {body}"
+        );
+    }
+    server.stop().await;
+}
+
 on_both_databases!(
+    the_openapi_document_parses_and_covers_every_route,
     a_finished_dice_game_record_verifies_and_an_altered_die_fails,
     the_event_stream_delivers_every_event_once_in_order_across_a_reconnect,
     variants_and_analysis_answer_and_refuse_bad_input,

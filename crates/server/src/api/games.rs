@@ -18,7 +18,7 @@ use std::time::Duration;
 /// Longest accepted entropy string (it only feeds a hash).
 const MAX_ENTROPY: usize = 256;
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CreateBody {
     variant: String,
@@ -33,7 +33,7 @@ pub struct CreateBody {
     entropy: Option<String>,
 }
 
-#[derive(Debug, Default, Deserialize, PartialEq, Eq, Clone, Copy)]
+#[derive(Debug, Default, Deserialize, PartialEq, Eq, Clone, Copy, utoipa::ToSchema)]
 #[serde(rename_all = "lowercase")]
 enum SideChoice {
     #[default]
@@ -111,6 +111,7 @@ fn rate_limited(result: Result<(), u64>) -> Result<(), ApiError> {
     result.map_err(|retry_after_ms| ApiError::RateLimited { retry_after_ms })
 }
 
+#[utoipa::path(post, path = "/api/v1/games", tag = "games", request_body = CreateBody, responses((status = 201, body = super::docs::Created), (status = 400, body = super::docs::ErrorBody), (status = 413, body = super::docs::ErrorBody), (status = 429, body = super::docs::ErrorBody)))]
 pub async fn create(
     State(state): State<AppState>,
     ClientAddress(address): ClientAddress,
@@ -137,13 +138,14 @@ pub async fn create(
     Ok((StatusCode::CREATED, Json(body)).into_response())
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 struct JoinBody {
     #[serde(default)]
     entropy: Option<String>,
 }
 
+#[utoipa::path(post, path = "/api/v1/invites/{invite}/join", tag = "games", params(("invite" = String, Path)), request_body(content = JoinBody, description = "Optional: the joiner's entropy"), responses((status = 200, body = super::docs::Joined), (status = 404, body = super::docs::ErrorBody), (status = 409, description = "seat_taken", body = super::docs::ErrorBody), (status = 429, body = super::docs::ErrorBody)))]
 pub async fn join(
     State(state): State<AppState>,
     ClientAddress(address): ClientAddress,
@@ -170,6 +172,7 @@ pub async fn join(
     })))
 }
 
+#[utoipa::path(get, path = "/api/v1/games/{id}", tag = "games", params(("id" = String, Path)), security((), ("bearer" = [])), responses((status = 200, body = super::docs::GameView), (status = 401, body = super::docs::ErrorBody), (status = 404, body = super::docs::ErrorBody)))]
 pub async fn view(
     State(state): State<AppState>,
     Path(id): Path<String>,
@@ -178,7 +181,7 @@ pub async fn view(
     Ok(Json(state.registry.view(&id, token.as_deref()).await?))
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MoveBody {
     #[serde(rename = "move")]
@@ -213,6 +216,7 @@ pub async fn run_action(
     result
 }
 
+#[utoipa::path(post, path = "/api/v1/games/{id}/moves", tag = "games", params(("id" = String, Path)), request_body = MoveBody, security(("bearer" = [])), responses((status = 200, body = super::docs::GameView), (status = 400, body = super::docs::ErrorBody), (status = 401, body = super::docs::ErrorBody), (status = 403, description = "not_your_turn or forbidden", body = super::docs::ErrorBody), (status = 404, body = super::docs::ErrorBody), (status = 409, description = "stale or game_over", body = super::docs::ErrorBody), (status = 422, description = "illegal_move", body = super::docs::ErrorBody)))]
 pub async fn play_move(
     State(state): State<AppState>,
     Path(id): Path<String>,
@@ -232,7 +236,12 @@ pub async fn play_move(
 }
 
 macro_rules! action_endpoint {
-    ($($name:ident => $action:expr),* $(,)?) => {$(
+    ($($name:ident => $action:expr, $path:literal, $what:literal);* $(;)?) => {$(
+        #[doc = $what]
+        #[utoipa::path(post, path = $path, tag = "games", params(("id" = String, Path)), security(("bearer" = [])),
+            responses((status = 200, body = super::docs::GameView), (status = 400, body = super::docs::ErrorBody),
+                (status = 401, body = super::docs::ErrorBody), (status = 403, body = super::docs::ErrorBody),
+                (status = 404, body = super::docs::ErrorBody), (status = 409, description = "game_over", body = super::docs::ErrorBody)))]
         pub async fn $name(State(state): State<AppState>, Path(id): Path<String>, Bearer(token): Bearer) -> Result<Json<Value>, ApiError> {
             Ok(Json(run_action(&state, &id, token.as_deref(), $action).await?.view))
         }
@@ -240,16 +249,17 @@ macro_rules! action_endpoint {
 }
 
 action_endpoint! {
-    resign => Action::Resign,
-    draw => Action::Draw,
-    draw_decline => Action::DrawDecline,
-    undo => Action::Undo,
-    abort => Action::Abort,
-    claim => Action::Claim,
-    rematch => Action::Rematch,
+    resign => Action::Resign, "/api/v1/games/{id}/resign", "Resign the game.";
+    draw => Action::Draw, "/api/v1/games/{id}/draw", "Offer a draw, or accept the opponent's offer (Petteia).";
+    draw_decline => Action::DrawDecline, "/api/v1/games/{id}/draw/decline", "Decline the opponent's draw offer.";
+    undo => Action::Undo, "/api/v1/games/{id}/undo", "Take back (computer and local games; never gives time back).";
+    abort => Action::Abort, "/api/v1/games/{id}/abort", "Abort before the first move.";
+    claim => Action::Claim, "/api/v1/games/{id}/claim", "Claim the win when the opponent has been gone long enough.";
+    rematch => Action::Rematch, "/api/v1/games/{id}/rematch", "A new game with the sides swapped, for the same seats.";
 }
 
 /// The text record of RULES.md §4.
+#[utoipa::path(get, path = "/api/v1/games/{id}/record", tag = "games", params(("id" = String, Path)), responses((status = 200, description = "The text record of RULES.md §4", content_type = "text/plain", body = String), (status = 404, body = super::docs::ErrorBody)))]
 pub async fn record(
     State(state): State<AppState>,
     Path(id): Path<String>,
@@ -262,7 +272,7 @@ pub async fn record(
         .into_response())
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
 pub struct EventsQuery {
     #[serde(default)]
     since: u64,
@@ -270,6 +280,7 @@ pub struct EventsQuery {
 
 /// The events after `since`: a JSON array, or with `Accept: application/x-ndjson` a stream that
 /// sends each new event as a line, keep-alive empty lines, and ends when the game does.
+#[utoipa::path(get, path = "/api/v1/games/{id}/events", tag = "games", params(("id" = String, Path), EventsQuery), responses((status = 200, description = "The events after `since`: a JSON array, or with `Accept: application/x-ndjson` a stream of lines that ends with the game", body = Vec<super::docs::Event>), (status = 404, body = super::docs::ErrorBody)))]
 pub async fn events(
     State(state): State<AppState>,
     Path(id): Path<String>,
@@ -348,7 +359,7 @@ where
     Body::from_stream(stream)
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
 pub struct ListQuery {
     #[serde(default = "finished")]
     status: String,
@@ -363,6 +374,7 @@ fn finished() -> String {
 }
 
 /// Stored games of a status, newest first: `GET /api/v1/games?status=finished&limit=&before=`.
+#[utoipa::path(get, path = "/api/v1/games", tag = "games", params(ListQuery), responses((status = 200, body = Vec<super::docs::GameSummary>), (status = 400, body = super::docs::ErrorBody)))]
 pub async fn list(
     State(state): State<AppState>,
     Query(query): Query<ListQuery>,

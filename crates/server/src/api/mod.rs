@@ -1,6 +1,7 @@
 //! The HTTP and WebSocket API of API.md: routes, the extractors that turn requests into typed
 //! values (refusing bad input with the one error shape), and the application state they share.
 
+pub mod docs;
 mod games;
 pub mod limits;
 mod operations;
@@ -13,12 +14,14 @@ use axum::Router;
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{DefaultBodyLimit, FromRequest, FromRequestParts, Request};
 use axum::http::request::Parts;
-use axum::routing::{get, post};
 use limits::{AddressLimiter, Rate};
 use serde::de::DeserializeOwned;
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 use tokio::sync::watch;
+use utoipa::OpenApi;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 /// The largest request body accepted (413 beyond it).
 pub const MAX_BODY_BYTES: usize = 16 * 1024;
@@ -86,27 +89,31 @@ impl AppState {
 }
 
 pub fn router(state: AppState) -> Router {
-    Router::new()
-        .route("/api/v1/games", post(games::create).get(games::list))
-        .route("/api/v1/games/{id}", get(games::view))
-        .route("/api/v1/games/{id}/moves", post(games::play_move))
-        .route("/api/v1/games/{id}/resign", post(games::resign))
-        .route("/api/v1/games/{id}/draw", post(games::draw))
-        .route("/api/v1/games/{id}/draw/decline", post(games::draw_decline))
-        .route("/api/v1/games/{id}/undo", post(games::undo))
-        .route("/api/v1/games/{id}/abort", post(games::abort))
-        .route("/api/v1/games/{id}/claim", post(games::claim))
-        .route("/api/v1/games/{id}/rematch", post(games::rematch))
-        .route("/api/v1/games/{id}/events", get(games::events))
-        .route("/api/v1/games/{id}/record", get(games::record))
-        .route("/api/v1/games/{id}/ws", get(socket::upgrade))
-        .route("/api/v1/invites/{invite}/join", post(games::join))
-        .route("/api/v1/variants", get(operations::variants))
-        .route("/api/v1/analysis", post(operations::analysis))
-        .route("/api/v1/analysis/play", post(operations::analysis_play))
-        .route("/healthz", get(operations::healthz))
-        .route("/readyz", get(operations::readyz))
-        .route("/metrics", get(operations::metrics))
+    let (router, openapi) = OpenApiRouter::with_openapi(docs::ApiDoc::openapi())
+        .routes(routes!(games::create, games::list))
+        .routes(routes!(games::view))
+        .routes(routes!(games::play_move))
+        .routes(routes!(games::resign))
+        .routes(routes!(games::draw))
+        .routes(routes!(games::draw_decline))
+        .routes(routes!(games::undo))
+        .routes(routes!(games::abort))
+        .routes(routes!(games::claim))
+        .routes(routes!(games::rematch))
+        .routes(routes!(games::events))
+        .routes(routes!(games::record))
+        .routes(routes!(socket::upgrade))
+        .routes(routes!(games::join))
+        .routes(routes!(operations::variants))
+        .routes(routes!(operations::analysis))
+        .routes(routes!(operations::analysis_play))
+        .routes(routes!(operations::openapi))
+        .routes(routes!(operations::healthz))
+        .routes(routes!(operations::readyz))
+        .routes(routes!(operations::metrics))
+        .split_for_parts();
+    let _ = docs::OPENAPI_JSON.set(openapi.to_json().expect("the document serialises"));
+    router
         .route(
             "/api/{*path}",
             axum::routing::any(operations::api_not_found),

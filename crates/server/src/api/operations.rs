@@ -12,11 +12,12 @@ use ludus_engine::Variant;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
+#[utoipa::path(get, path = "/api/v1/variants", tag = "analysis", responses((status = 200, description = "Every variant: names, sides, dice, board, rules summary, status of the reconstruction, sources", body = Vec<serde_json::Value>)))]
 pub async fn variants() -> Json<Value> {
     Json(json!(variants::catalogue()))
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AnalysisBody {
     variant: String,
@@ -59,18 +60,22 @@ fn analyse(body: AnalysisBody, moves_allowed: bool) -> Result<Json<Value>, ApiEr
     }
 }
 
+#[utoipa::path(post, path = "/api/v1/analysis", tag = "analysis", request_body = AnalysisBody, responses((status = 200, description = "variant, position, to_move, legal_moves, outcome, threatened (and threat_odds in dice games)", body = serde_json::Value), (status = 400, body = super::docs::ErrorBody)))]
 pub async fn analysis(ApiJson(body): ApiJson<AnalysisBody>) -> Result<Json<Value>, ApiError> {
     analyse(body, false)
 }
 
+#[utoipa::path(post, path = "/api/v1/analysis/play", tag = "analysis", request_body = AnalysisBody, responses((status = 200, description = "The analysis after the moves", body = serde_json::Value), (status = 400, body = super::docs::ErrorBody), (status = 422, description = "the first illegal move", body = super::docs::ErrorBody)))]
 pub async fn analysis_play(ApiJson(body): ApiJson<AnalysisBody>) -> Result<Json<Value>, ApiError> {
     analyse(body, true)
 }
 
+#[utoipa::path(get, path = "/healthz", tag = "operations", responses((status = 200, description = "The process is up", body = serde_json::Value)))]
 pub async fn healthz() -> Json<Value> {
     Json(json!({ "status": "ok" }))
 }
 
+#[utoipa::path(get, path = "/readyz", tag = "operations", responses((status = 200, description = "The database answers", body = serde_json::Value), (status = 503, description = "The database does not answer", body = serde_json::Value)))]
 pub async fn readyz(State(state): State<AppState>) -> Response {
     match state.registry.store().ping().await {
         Ok(()) => Json(json!({ "status": "ready" })).into_response(),
@@ -85,9 +90,17 @@ pub async fn readyz(State(state): State<AppState>) -> Response {
     }
 }
 
+#[utoipa::path(get, path = "/metrics", tag = "operations", responses((status = 200, description = "Prometheus text", content_type = "text/plain", body = String)))]
 pub async fn metrics(State(state): State<AppState>) -> Response {
     let body = state.metrics.render(state.registry.live_games());
     ([(header::CONTENT_TYPE, "text/plain; version=0.0.4")], body).into_response()
+}
+
+/// This document.
+#[utoipa::path(get, path = "/api/v1/openapi.json", tag = "operations", responses((status = 200, description = "The OpenAPI 3.1 document of this API", body = serde_json::Value)))]
+pub async fn openapi() -> Response {
+    let body = super::docs::OPENAPI_JSON.get().cloned().unwrap_or_default();
+    ([(header::CONTENT_TYPE, "application/json")], body).into_response()
 }
 
 /// Unknown API paths answer in the API's error shape.

@@ -80,6 +80,8 @@ enum ClientMessage {
     Ping,
 }
 
+/// The WebSocket of a game (docs/PROTOCOL.md).
+#[utoipa::path(get, path = "/api/v1/games/{id}/ws", tag = "games", params(("id" = String, Path)), responses((status = 101, description = "Switching to the WebSocket protocol of docs/PROTOCOL.md"), (status = 404, body = super::docs::ErrorBody)))]
 pub async fn upgrade(
     State(state): State<AppState>,
     Path(id): Path<String>,

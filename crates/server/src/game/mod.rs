@@ -13,7 +13,7 @@ use ludus_engine::{Player, Side, Variant};
 use serde::{Deserialize, Serialize};
 
 /// How the two seats are filled.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Mode {
     /// Two people, the second invited by link.
@@ -71,7 +71,7 @@ impl Status {
 }
 
 /// Base time and increment, in milliseconds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct ClockSettings {
     pub initial_ms: u64,
     pub increment_ms: u64,
