@@ -178,6 +178,21 @@ async fn variants_and_analysis_answer_and_refuse_bad_input(database: Database) {
         .map(|v| v["id"].as_str().unwrap())
         .collect();
     assert!(ids.contains(&"petteia-8") && ids.contains(&"pente-grammai-perimeter"));
+    let duodecim = variants
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|v| v["id"] == "duodecim-scripta")
+        .unwrap();
+    assert_eq!(
+        duodecim["board"]["faces"][1]["words"][2], "LVDERE",
+        "the board faces, as data to draw"
+    );
+    assert_eq!(
+        duodecim["board"]["faces"][2]["words"],
+        json!(null),
+        "and a plain face"
+    );
     let (status, analysis) = api
         .post(
             "/api/v1/analysis",

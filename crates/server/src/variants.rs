@@ -1,6 +1,7 @@
 //! What each variant is, for the variants endpoint and the game pages: names, sides, dice, the
 //! board, a rules summary, what is evidence and what is reconstruction, and the sources.
 
+use ludus_engine::duodecim::Face;
 use ludus_engine::{FirstPlayer, Variant};
 use serde_json::{Value, json};
 
@@ -44,7 +45,13 @@ fn describe(variant: Variant) -> Value {
         Variant::DuodecimScripta => (
             "duodecim-scripta",
             "Duodecim Scripta".into(),
-            json!({ "kind": "track", "rows": 3, "columns": 12, "faces": ["VIRTVS IMPERI / HOSTES VINCTI / LVDANT ROMANI", "LEVATE DALOCV / LVDERE NESCIS / IDIOTA RECEDE", "plain"] }),
+            json!({
+                "kind": "track",
+                "rows": 3,
+                "columns": 12,
+                // The faces a board can wear: six words, top row first, left half first (none: plain).
+                "faces": Face::ALL.iter().map(|f| json!({ "id": f.id(), "words": f.words() })).collect::<Vec<_>>(),
+            }),
             "Fifteen pieces each enter from reserve and race along three rows of twelve with three dice; hit lone enemy pieces; bear off all fifteen to win.",
             "Rules after a French description and Ludii's first track; boards with six-letter words are attested, the rules are reconstructed.",
         ),
