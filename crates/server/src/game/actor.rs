@@ -4,14 +4,14 @@
 //! else writes a game. Subscribing happens inside the actor, so a snapshot and the stream after it
 //! never miss or repeat an event.
 
-use super::event::{GameEvent, VersionedEvent};
+use super::event::{GameEvent, VersionedEvent, event_rows};
 use super::live::LiveGame;
 use super::registry::Shared;
 use super::view::{Presence, Snapshot};
 use super::{Seat, Status};
 use crate::error::ApiError;
 use ludus_engine::Player;
-use ludus_store::{EventRow, Redeemed, StatusChange, StoreError};
+use ludus_store::{Redeemed, StatusChange, StoreError};
 use rand::Rng;
 use serde_json::Value;
 use std::collections::HashMap;
@@ -24,8 +24,6 @@ use tokio::sync::{broadcast, mpsc, oneshot};
 const IDLE_AFTER: Duration = Duration::from_secs(300);
 /// Events a slow socket may fall behind before it is resynchronised with a snapshot.
 const BROADCAST_CAPACITY: usize = 256;
-/// A bound on automatic follow-ups of one command (rolls, forced passes), against a runaway loop.
-const MAX_FOLLOW_UPS: usize = 64;
 
 /// What a socket receives from its game.
 #[derive(Debug)]
@@ -388,34 +386,15 @@ impl GameActor {
     ) -> Result<u64, ApiError> {
         let now = self.shared.clock.now_ms();
         let before = self.game.clone();
-        let mut batch = Vec::new();
-        let mut applied = Ok(());
-        for event in events {
-            applied = applied.and_then(|_| self.game.apply(&event, now));
-            batch.push(event);
-        }
-        while applied.is_ok() && batch.len() < MAX_FOLLOW_UPS {
-            let Some(event) = self.game.next_automatic(now) else {
-                break;
-            };
-            applied = self.game.apply(&event, now);
-            batch.push(event);
-        }
-        if let Err(error) = applied {
-            tracing::error!(game = %self.game.id, %error, "a decided event did not apply");
-            self.game = before;
-            return Err(ApiError::Unavailable);
-        }
-        let rows: Vec<EventRow> = batch
-            .iter()
-            .enumerate()
-            .map(|(i, event)| EventRow {
-                seq: (before.version + 1 + i as u64) as i64,
-                at: now,
-                body: serde_json::to_string(event).expect("events serialise"),
-                move_id: if i == 0 { move_id.clone() } else { None },
-            })
-            .collect();
+        let batch = match self.game.advance(events, now) {
+            Ok(batch) => batch,
+            Err(error) => {
+                tracing::error!(game = %self.game.id, %error, "a decided event did not apply");
+                self.game = before;
+                return Err(ApiError::Unavailable);
+            }
+        };
+        let rows = event_rows(&batch, before.version, now, move_id.as_deref());
         let change =
             (self.game.status != before.status).then(|| status_change(&before, &self.game, now));
         let started = std::time::Instant::now();
@@ -499,32 +478,15 @@ impl GameActor {
         let joiner = self.game.creator().other();
         let before = self.game.clone();
         self.game.joiner_entropy = entropy.clone();
-        let mut batch = Vec::new();
-        for event in self.game.decide_join() {
-            self.game
-                .apply(&event, now)
-                .map_err(|_| ApiError::Unavailable)?;
-            batch.push(event);
-        }
-        while batch.len() < MAX_FOLLOW_UPS {
-            let Some(event) = self.game.next_automatic(now) else {
-                break;
-            };
-            self.game
-                .apply(&event, now)
-                .map_err(|_| ApiError::Unavailable)?;
-            batch.push(event);
-        }
-        let rows: Vec<EventRow> = batch
-            .iter()
-            .enumerate()
-            .map(|(i, e)| EventRow {
-                seq: (before.version + 1 + i as u64) as i64,
-                at: now,
-                body: serde_json::to_string(e).expect("events serialise"),
-                move_id: None,
-            })
-            .collect();
+        let joined = self.game.decide_join();
+        let batch = match self.game.advance(joined, now) {
+            Ok(batch) => batch,
+            Err(_) => {
+                self.game = before;
+                return Err(ApiError::Unavailable);
+            }
+        };
+        let rows = event_rows(&batch, before.version, now, None);
         match self
             .shared
             .store

@@ -63,6 +63,30 @@ pub enum GameEvent {
     },
 }
 
+/// The stored rows of a batch of events that follows version `before`; the first row carries the
+/// client's move id, if any.
+pub fn event_rows(
+    batch: &[GameEvent],
+    before: u64,
+    at: i64,
+    move_id: Option<&str>,
+) -> Vec<ludus_store::EventRow> {
+    batch
+        .iter()
+        .enumerate()
+        .map(|(i, event)| ludus_store::EventRow {
+            seq: (before + 1 + i as u64) as i64,
+            at,
+            body: serde_json::to_string(event).expect("events serialise"),
+            move_id: if i == 0 {
+                move_id.map(String::from)
+            } else {
+                None
+            },
+        })
+        .collect()
+}
+
 /// An event with its version and time, as clients receive it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct VersionedEvent {

@@ -305,6 +305,27 @@ impl LiveGame {
         Ok(())
     }
 
+    /// Applies `events` and the automatic events that follow them (the end, rolls the phase asks
+    /// for, moves with no choice in them); returns them all in order. On an error the game is
+    /// left part-way, and the caller restores the state it kept.
+    pub fn advance(&mut self, events: Vec<GameEvent>, now: i64) -> Result<Vec<GameEvent>, String> {
+        /// A bound on follow-ups, against a runaway loop.
+        const MAX_FOLLOW_UPS: usize = 64;
+        let mut batch = Vec::new();
+        for event in events {
+            self.apply(&event, now)?;
+            batch.push(event);
+        }
+        while batch.len() < MAX_FOLLOW_UPS {
+            let Some(event) = self.next_automatic(now) else {
+                break;
+            };
+            self.apply(&event, now)?;
+            batch.push(event);
+        }
+        Ok(batch)
+    }
+
     // ---- deciding: requests in, events out --------------------------------------------------
 
     /// The events that follow by themselves: the game's end, a roll the phase asks for, a move

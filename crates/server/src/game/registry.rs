@@ -2,7 +2,7 @@
 //! and stops every actor at shutdown. The map is locked only to find or add a handle.
 
 use super::actor::{Acted, Action, Command, GameActor, Restored, Subscription};
-use super::event::{GameEvent, VersionedEvent};
+use super::event::{GameEvent, VersionedEvent, event_rows};
 use super::live::{Creation, LiveGame};
 use super::{Mode, PlayerIndex, Settings, Status, token};
 use crate::error::ApiError;
@@ -369,29 +369,15 @@ impl Shared {
             // As `restore_from` judges it: a computer game starts at once though only one seat has a token.
             seated: request.mode != Mode::Online || seat_hashes.iter().all(Option::is_some),
         });
-        let mut events: Vec<GameEvent> = Vec::new();
-        if game.status == Status::Playing {
-            events.extend(game.clock_start());
-        }
-        let mut rows = Vec::new();
-        for event in events {
-            game.apply(&event, now).map_err(|_| ApiError::Unavailable)?;
-            rows.push(event);
-        }
-        while let Some(event) = game.next_automatic(now) {
-            game.apply(&event, now).map_err(|_| ApiError::Unavailable)?;
-            rows.push(event);
-        }
-        let rows: Vec<EventRow> = rows
-            .iter()
-            .enumerate()
-            .map(|(i, e)| EventRow {
-                seq: i as i64 + 1,
-                at: now,
-                body: serde_json::to_string(e).expect("events serialise"),
-                move_id: None,
-            })
-            .collect();
+        let start = if game.status == Status::Playing {
+            game.clock_start().into_iter().collect()
+        } else {
+            Vec::new()
+        };
+        let batch = game
+            .advance(start, now)
+            .map_err(|_| ApiError::Unavailable)?;
+        let rows = event_rows(&batch, 0, now, None);
         let dice = request.variant.dice_per_roll() > 0;
         let row = NewGame {
             id: id.clone(),
