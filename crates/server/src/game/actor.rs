@@ -251,8 +251,13 @@ impl GameActor {
         let was_connected =
             self.presence.gone_for(p, now).is_none() && self.presence.sockets[i] > 0;
         let is_connected = presence.sockets[i] > 0;
+        // The views read presence from the snapshot; refresh it when sockets come or go, or when
+        // the last sign of life it holds grows old (not on every move: that copy is not free).
+        let stale = now - self.snapshot.presence.last_seen[i] > 5_000;
         self.presence = presence;
-        self.snapshot = self.snapshot.with_presence(presence);
+        if sockets_change != 0 || stale {
+            self.snapshot = self.snapshot.with_presence(presence);
+        }
         if was_connected != is_connected {
             self.publish(Published::Presence {
                 snapshot: self.snapshot.clone(),
