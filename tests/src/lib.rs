@@ -47,27 +47,30 @@ pub async fn database_url(database: Database) -> Option<String> {
                 eprintln!("note: TEST_DATABASE_URL is not set; this Postgres test was skipped");
                 return None;
             };
-            let name = format!(
-                "ludus_test_{}_{}_{}",
-                std::process::id(),
-                NEXT.fetch_add(1, Ordering::Relaxed),
-                rand::random::<u32>()
-            );
-            let mut connection = <sqlx::PgConnection as sqlx::Connection>::connect(&admin)
-                .await
-                .expect("TEST_DATABASE_URL connects");
-            sqlx::Executor::execute(
-                &mut connection,
-                sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")),
-            )
-            .await
-            .expect("a test database is created");
-            let base = admin
-                .rsplit_once('/')
-                .map_or(admin.as_str(), |(base, _)| base);
-            Some(format!("{base}/{name}"))
+            Some(fresh_postgres_database(&admin).await)
         }
     }
+}
+
+/// Creates a new, empty database on the server of `admin` (a Postgres URL); returns its URL.
+pub async fn fresh_postgres_database(admin: &str) -> String {
+    let name = format!(
+        "ludus_test_{}_{}_{}",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::Relaxed),
+        rand::random::<u32>()
+    );
+    let mut connection = <sqlx::PgConnection as sqlx::Connection>::connect(admin)
+        .await
+        .expect("the Postgres URL connects");
+    sqlx::Executor::execute(
+        &mut connection,
+        sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")),
+    )
+    .await
+    .expect("a fresh database is created");
+    let base = admin.rsplit_once('/').map_or(admin, |(base, _)| base);
+    format!("{base}/{name}")
 }
 
 /// The configuration tests start from: loopback, no computer delay, generous rate limits.
