@@ -176,7 +176,7 @@ impl Store {
         } else if url.starts_with("postgres:") || url.starts_with("postgresql:") {
             // Commits wait on the disk: more connections let Postgres group them.
             let pool = PgPoolOptions::new()
-                .max_connections(32)
+                .max_connections(64)
                 .acquire_timeout(Duration::from_secs(10))
                 .connect(url)
                 .await?;

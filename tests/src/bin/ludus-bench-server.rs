@@ -212,10 +212,12 @@ fn percentile(sorted: &[u64], p: f64) -> f64 {
 #[tokio::main]
 async fn main() {
     let args = Args::parse();
-    let database_url = args
-        .database_url
-        .clone()
-        .unwrap_or_else(|| format!("sqlite://{}", ludus_tests::temp_path("bench.db").display()));
+    // A fresh database either way: a Postgres URL names the server, and a new database is made on it.
+    let database_url = match &args.database_url {
+        Some(url) if url.starts_with("postgres") => ludus_tests::fresh_postgres_database(url).await,
+        Some(url) => url.clone(),
+        None => format!("sqlite://{}", ludus_tests::temp_path("bench.db").display()),
+    };
     let port = std::net::TcpListener::bind("127.0.0.1:0")
         .expect("a port")
         .local_addr()
