@@ -6,6 +6,7 @@ use crate::random::{generator, splitmix64};
 use crate::{Level, choose_move};
 use ludus_engine::{AnyGame, FirstPlayer, Phase, Player, PositionError, Variant};
 use rand::Rng;
+use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -65,6 +66,8 @@ pub struct Report {
     pub losses: u32,
     /// Index 0 for `a`, 1 for `b`.
     pub times: [MoveTimes; 2],
+    /// How the drawn games ended, by termination.
+    pub draw_reasons: BTreeMap<String, u32>,
 }
 
 impl Report {
@@ -109,6 +112,14 @@ impl fmt::Display for Report {
                 times.max.as_secs_f64() * 1e3
             )?;
         }
+        if !self.draw_reasons.is_empty() {
+            let reasons: Vec<String> = self
+                .draw_reasons
+                .iter()
+                .map(|(reason, n)| format!("{reason} {n}"))
+                .collect();
+            writeln!(f, "draws by {}", reasons.join(", "))?;
+        }
         let decisive = self.wins + self.losses;
         if decisive > 0 {
             writeln!(
@@ -136,7 +147,8 @@ impl fmt::Display for Report {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Result {
     Win,
-    Draw,
+    /// With the termination's name.
+    Draw(&'static str),
     Loss,
 }
 
@@ -153,6 +165,7 @@ pub fn run(setup: Match) -> std::result::Result<Report, PositionError> {
         draws: 0,
         losses: 0,
         times: [MoveTimes::default(); 2],
+        draw_reasons: BTreeMap::new(),
     });
     std::thread::scope(|scope| {
         for _ in 0..setup.threads.max(1) {
@@ -170,7 +183,10 @@ pub fn run(setup: Match) -> std::result::Result<Report, PositionError> {
                         .expect("no arena thread panics holding the tally");
                     match result {
                         Result::Win => report.wins += 1,
-                        Result::Draw => report.draws += 1,
+                        Result::Draw(reason) => {
+                            report.draws += 1;
+                            *report.draw_reasons.entry(reason.to_string()).or_default() += 1;
+                        }
                         Result::Loss => report.losses += 1,
                     }
                     for (total, game) in report.times.iter_mut().zip(&times) {
@@ -208,7 +224,7 @@ fn play_one(setup: &Match, index: u32, times: &mut [MoveTimes; 2]) -> Result {
         match game.phase() {
             Phase::Over(outcome) => {
                 return match outcome.winner {
-                    None => Result::Draw,
+                    None => Result::Draw(outcome.termination.name()),
                     Some(winner) if winner == a_player => Result::Win,
                     Some(_) => Result::Loss,
                 };
@@ -235,7 +251,7 @@ fn play_one(setup: &Match, index: u32, times: &mut [MoveTimes; 2]) -> Result {
             }
         }
     }
-    Result::Draw
+    Result::Draw("arena ply limit")
 }
 
 #[cfg(test)]
@@ -257,6 +273,7 @@ mod tests {
             draws,
             losses,
             times: [MoveTimes::default(); 2],
+            draw_reasons: BTreeMap::new(),
         }
     }
 

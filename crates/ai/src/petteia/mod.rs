@@ -27,6 +27,8 @@ pub struct Settings {
     pub nodes: u64,
     /// Evaluation noise either way, in hundredths of a piece.
     pub noise: i32,
+    /// What a draw costs, in hundredths of a piece (see `search::Limits`).
+    pub contempt: i32,
 }
 
 impl Settings {
@@ -37,30 +39,35 @@ impl Settings {
                 max_depth: 1,
                 nodes: 2_000,
                 noise: 120,
+                contempt: 0,
             },
             2 => Settings {
-                random_move: 0.1,
+                random_move: 0.25,
                 max_depth: 2,
-                nodes: 20_000,
-                noise: 40,
+                nodes: 10_000,
+                noise: 50,
+                contempt: 25,
             },
             3 => Settings {
-                random_move: 0.0,
-                max_depth: 4,
-                nodes: 100_000,
-                noise: 15,
+                random_move: 0.1,
+                max_depth: 3,
+                nodes: 50_000,
+                noise: 25,
+                contempt: 25,
             },
             4 => Settings {
-                random_move: 0.0,
-                max_depth: 64,
-                nodes: 400_000,
-                noise: 6,
+                random_move: 0.03,
+                max_depth: 5,
+                nodes: 200_000,
+                noise: 10,
+                contempt: 25,
             },
             _ => Settings {
                 random_move: 0.0,
                 max_depth: 64,
-                nodes: 2_000_000,
-                noise: 2,
+                nodes: 1_000_000,
+                noise: 3,
+                contempt: 25,
             },
         }
     }
@@ -115,7 +122,7 @@ pub fn decide(
             after.outcome().map(|outcome| match outcome.winner {
                 Some(winner) if winner == game.to_move() => WIN - 1,
                 Some(_) => -(WIN - 1),
-                None => 0,
+                None => -settings.contempt,
             })
         })
         .collect();
@@ -125,6 +132,7 @@ pub fn decide(
         deadline,
         noise: settings.noise,
         seed,
+        contempt: settings.contempt,
     };
     let mut searcher = Searcher::new(limits, root.hash);
     let mut order: Vec<usize> = (0..moves.len()).collect();

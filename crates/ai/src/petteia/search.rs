@@ -42,6 +42,9 @@ pub(crate) struct Limits {
     /// Evaluation noise, in centipieces either way.
     pub noise: i32,
     pub seed: u64,
+    /// What a draw costs the root player, in hundredths of a piece: a level that expects to be
+    /// the stronger side plays on rather than repeating or waiting for the no-capture limit.
+    pub contempt: i32,
 }
 
 /// The state of one decision's search, kept across the iterations of iterative deepening.
@@ -93,6 +96,15 @@ impl Searcher {
         (hash as usize) & (self.table.len() - 1)
     }
 
+    /// A draw from the view of the side that just moved at `ply` (the root player moves at even plies).
+    pub fn draw(&self, ply: usize) -> i32 {
+        if ply.is_multiple_of(2) {
+            -self.limits.contempt
+        } else {
+            self.limits.contempt
+        }
+    }
+
     fn evaluate(&self, node: &Node) -> i32 {
         eval::evaluate(node, &WEIGHTS) + noise(self.limits.seed, node.hash, self.limits.noise)
     }
@@ -111,13 +123,13 @@ impl Searcher {
         let (child, after) = node.after(mv);
         match after {
             After::MoverWins => WIN - (ply as i32 + 1),
-            After::Drawn => 0,
+            After::Drawn => self.draw(ply),
             After::Continues { captured } => {
                 let saved_start = self.rep_start;
                 if captured {
                     self.rep_start = self.path.len();
                 } else if self.path[self.rep_start..].contains(&child.hash) {
-                    return 0;
+                    return self.draw(ply);
                 }
                 self.path.push(child.hash);
                 let score = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1);
