@@ -2,9 +2,9 @@
 //! mobility, safety (own pieces the opponent could take next move) and threats (enemy pieces we
 //! could take next move).
 
-use super::node::{Node, opposite, shift, slides};
+use super::node::{Node, opposite, shift};
 use ludus_engine::Player;
-use ludus_engine::petteia::{self, Bitboard, Board};
+use ludus_engine::petteia::{self, Bitboard, Board, slides};
 
 /// The weights of the evaluation terms.
 #[derive(Clone, Copy, Debug)]

@@ -7,7 +7,9 @@
 
 use crate::random::splitmix64;
 use ludus_engine::Player;
-use ludus_engine::petteia::{self, Bitboard, Board, Move, NO_CAPTURE_LIMIT, Position, Square};
+use ludus_engine::petteia::{
+    self, Bitboard, Board, Move, NO_CAPTURE_LIMIT, Position, Square, slides,
+};
 
 /// Search-private Zobrist keys: the engine's are private to it, and a key per (player, square) plus
 /// one for the side to move is all an incremental hash needs.
@@ -128,54 +130,6 @@ impl Node {
         // so the board before the move gives the same answer as the board after it.
         self.board.captures_at(self.to_move, mv.to).count_ones()
     }
-}
-
-/// `RAYS[d][sq]`: the frame squares strictly beyond `sq` in direction `d` of [`shift`] (north,
-/// east, south, west). The engine keeps the same table privately; slides are the hot loop here.
-const RAYS: [[Bitboard; 64]; 4] = {
-    const STEPS: [(i32, i32); 4] = [(0, 1), (1, 0), (0, -1), (-1, 0)];
-    let mut rays = [[0; 64]; 4];
-    let mut d = 0;
-    while d < 4 {
-        let mut sq = 0;
-        while sq < 64 {
-            let (mut file, mut rank) = ((sq % 8) as i32, (sq / 8) as i32);
-            loop {
-                file += STEPS[d].0;
-                rank += STEPS[d].1;
-                if file < 0 || file > 7 || rank < 0 || rank > 7 {
-                    break;
-                }
-                rays[d][sq] |= 1 << (rank * 8 + file);
-            }
-            sq += 1;
-        }
-        d += 1;
-    }
-    rays
-};
-
-/// The squares a rook-like slide from `from` reaches through empty squares; `blockers` holds every
-/// piece and wall (the same as the engine's `slides`).
-pub(crate) fn slides(from: Square, blockers: Bitboard) -> Bitboard {
-    let index = from.bit().trailing_zeros() as usize;
-    let mut reach = 0;
-    for (d, rays) in RAYS.iter().enumerate() {
-        let ray = rays[index];
-        let hit = ray & blockers;
-        reach |= if hit == 0 {
-            ray
-        } else {
-            // North and east rays grow with the bit index, so their nearest blocker is the lowest bit.
-            let nearest = if d < 2 {
-                hit.trailing_zeros()
-            } else {
-                63 - hit.leading_zeros()
-            };
-            ray & !(rays[nearest as usize] | 1 << nearest)
-        };
-    }
-    reach
 }
 
 /// The four orthogonal shifts of a set of frame squares, without wrapping around the frame.
