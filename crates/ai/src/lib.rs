@@ -29,8 +29,10 @@ pub fn choose_move(game: &AnyGame, level: Level, seed: u64, deadline: Instant) -
     let deadline = deadline.min(Instant::now() + level.time_budget());
     match game {
         AnyGame::Petteia(g) => petteia::choose_move(g, level, seed, deadline).map(AnyMove::Petteia),
-        // After the merge, per dice variant, e.g.:
-        // AnyGame::Duodecim(g) => chance::choose_move(g, &DuodecimEvaluation, level, seed, deadline).map(AnyMove::Duodecim),
+        // After the merge, one arm per dice game. `Chance` games have no hash, so mix the
+        // position into the seed as `random_move` does, e.g.:
+        // AnyGame::Duodecim(g) => chance::choose_move(g, &DuodecimEvaluation, level,
+        //     random::position_seed(seed, &game.position()), deadline).map(AnyMove::Duodecim),
         #[allow(unreachable_patterns)]
         _ => random_move(game, seed),
     }
@@ -41,4 +43,21 @@ pub fn random_move(game: &AnyGame, seed: u64) -> Option<AnyMove> {
     use rand::seq::IndexedRandom;
     let mut rng = random::generator(random::position_seed(seed, &game.position()));
     game.legal_moves().choose(&mut rng).copied()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ludus_engine::{Player, Variant};
+
+    #[test]
+    fn the_random_fallback_plays_a_legal_move_fixed_by_the_seed() {
+        let game = AnyGame::new(Variant::Petteia8, Player::First).expect("petteia");
+        let mv = random_move(&game, 4).expect("a move");
+        assert!(game.legal_moves().contains(&mv));
+        assert_eq!(random_move(&game, 4), Some(mv));
+        let over = AnyGame::from_position(Variant::Petteia6, "6/3L2/6/1L4/6/3LD1 d", None)
+            .expect("parses");
+        assert_eq!(random_move(&over, 4), None);
+    }
 }
