@@ -26,7 +26,9 @@ use std::time::Instant;
 ///
 /// Variants without their own search yet play [`random_move`]; wiring a search in is one match arm.
 pub fn choose_move(game: &AnyGame, level: Level, seed: u64, deadline: Instant) -> Option<AnyMove> {
-    let deadline = deadline.min(Instant::now() + level.time_budget());
+    // The search stops at 95% of the budget: returning from the iteration it cuts short, and
+    // freeing its table, takes the rest.
+    let deadline = deadline.min(Instant::now() + level.time_budget().mul_f64(0.95));
     match game {
         AnyGame::Petteia(g) => petteia::choose_move(g, level, seed, deadline).map(AnyMove::Petteia),
         // After the merge, one arm per dice game. `Chance` games have no hash, so mix the
