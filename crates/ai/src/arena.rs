@@ -80,11 +80,20 @@ impl Report {
         (self.wins as f64 + 0.5 * self.draws as f64) / self.games().max(1) as f64
     }
 
-    /// The Wilson score interval at 95% around [`Report::score`]: unlike the plain normal
-    /// interval it stays inside 0–1 and means something after a clean sweep.
+    /// The Wilson score interval at 95% around [`Report::score`], which stays inside 0–1 and
+    /// means something after a clean sweep. Draws make a game's score vary less than a coin's,
+    /// so the games count for `n · p(1−p) / variance` coin tosses (the same `n` without draws).
     pub fn interval(&self) -> (f64, f64) {
-        let n = self.games().max(1) as f64;
+        let games = self.games().max(1) as f64;
         let p = self.score();
+        let mean_square = (self.wins as f64 + 0.25 * self.draws as f64) / games;
+        let variance = mean_square - p * p;
+        let coin = p * (1.0 - p);
+        let n = if variance > 1e-12 && coin > 0.0 {
+            games * coin / variance
+        } else {
+            games
+        };
         let z = 1.96_f64;
         let denominator = 1.0 + z * z / n;
         let centre = (p + z * z / (2.0 * n)) / denominator;
@@ -283,7 +292,7 @@ mod tests {
         let last = text.lines().last().expect("lines");
         assert_eq!(
             last,
-            "L2 vs L1: 60-20-20, L2 scores 70.0% (95% CI 60.4–78.1%)"
+            "L2 vs L1: 60-20-20, L2 scores 70.0% (95% CI 61.7–77.2%)"
         );
     }
 
