@@ -57,6 +57,24 @@ enum Command {
         #[arg(long)]
         dice: Option<String>,
     },
+    /// Play seeded games between two computer levels; the last line is the score with its 95% CI.
+    Arena {
+        #[arg(long)]
+        variant: String,
+        /// The level the score is reported for, 1 to 5.
+        #[arg(long)]
+        a: ludus_ai::Level,
+        /// Its opponent, 1 to 5.
+        #[arg(long)]
+        b: ludus_ai::Level,
+        #[arg(long, default_value_t = 100)]
+        games: u32,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Games played at once (one core each).
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+    },
 }
 
 /// Bad input: one line that says what is wrong, and exit status 2.
@@ -137,6 +155,34 @@ fn main() -> ExitCode {
                     ExitCode::SUCCESS
                 }
                 Err(e) => refuse(format!("--dice: {e}")),
+            }
+        }
+        Command::Arena {
+            variant,
+            a,
+            b,
+            games,
+            seed,
+            threads,
+        } => {
+            let variant: Variant = match variant.parse() {
+                Ok(v) => v,
+                Err(e) => return refuse(format!("--variant: {e}")),
+            };
+            let setup = ludus_ai::arena::Match {
+                variant,
+                a,
+                b,
+                games,
+                seed,
+                threads,
+            };
+            match ludus_ai::arena::run(setup) {
+                Ok(report) => {
+                    println!("{report}");
+                    ExitCode::SUCCESS
+                }
+                Err(e) => refuse(format!("--variant: {e}")),
             }
         }
     }

@@ -5,7 +5,7 @@
 mod board;
 mod notation;
 
-pub use board::{Bitboard, Board, Size, Square, squares};
+pub use board::{Bitboard, Board, Size, Square, slides, squares};
 pub use notation::MoveText;
 
 use crate::game::{Game, Outcome, Phase, Termination};
