@@ -177,13 +177,8 @@ fn main() -> ExitCode {
                 seed,
                 threads,
             };
-            match ludus_ai::arena::run(setup) {
-                Ok(report) => {
-                    println!("{report}");
-                    ExitCode::SUCCESS
-                }
-                Err(e) => refuse(format!("--variant: {e}")),
-            }
+            println!("{}", ludus_ai::arena::run(setup));
+            ExitCode::SUCCESS
         }
     }
 }
