@@ -12,7 +12,6 @@ use super::{Seat, Status};
 use crate::error::ApiError;
 use ludus_engine::Player;
 use ludus_store::{Redeemed, StatusChange, StoreError};
-use rand::Rng;
 use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -103,8 +102,10 @@ pub enum Command {
     Record {
         reply: oneshot::Sender<String>,
     },
-    ComputerTurn {
+    /// The computer's search finished: its move, for the version it searched.
+    ComputerMove {
         version: u64,
+        notation: String,
     },
     Stop,
 }
@@ -318,7 +319,9 @@ impl GameActor {
             Command::Record { reply } => {
                 let _ = reply.send(self.game.record().to_string());
             }
-            Command::ComputerTurn { version } => self.play_computer(version).await,
+            Command::ComputerMove { version, notation } => {
+                self.play_computer(version, notation).await
+            }
             Command::Stop => {}
         }
     }
@@ -541,50 +544,69 @@ impl GameActor {
             .await
     }
 
-    /// Asks for the computer's move after a short delay, if the computer is to move.
+    /// Starts the computer thinking, if it is to move: after a short delay (so a person sees the
+    /// reply arrive), on the blocking pool, at most one search per core at a time (a queue, not a
+    /// thread per game), within its level's budget and a share of its clock. The answer comes back
+    /// as a command and is played only if the game has not moved on meanwhile.
     fn schedule_computer(&self) {
         let Some(computer) = self.game.computer() else {
             return;
         };
         if self.game.status != Status::Playing
             || self.game.engine.to_move() != computer
-            || self.game.engine.legal_moves().is_empty()
+            || self.game.engine.phase() != ludus_engine::Phase::AwaitingMove
         {
             return;
+        }
+        let level = ludus_ai::Level::new(self.game.settings.level.unwrap_or(1))
+            .unwrap_or(ludus_ai::Level::MIN);
+        let mut budget = level.time_budget();
+        if let Some(clocks) = self.game.clocks.filter(|c| c.running.is_some()) {
+            // Never spend more than a thirtieth of what is left on one move.
+            let left = clocks.read(self.shared.clock.now_ms())[computer.index()].max(0) as u64;
+            budget = budget.min(Duration::from_millis(left / 30));
         }
         let (me, version, delay) = (
             self.me.clone(),
             self.game.version,
             self.shared.config.computer_delay,
         );
+        let (engine, thinkers) = (self.game.engine.clone(), self.shared.thinkers.clone());
+        let seed = game_seed(&self.game.id, version);
         tokio::spawn(async move {
             tokio::time::sleep(delay).await;
-            if let Some(me) = me.upgrade() {
-                let _ = me.send(Command::ComputerTurn { version }).await;
+            let Ok(permit) = thinkers.acquire_owned().await else {
+                return;
+            };
+            let deadline = std::time::Instant::now() + budget;
+            let choice = tokio::task::spawn_blocking(move || {
+                let _permit = permit;
+                ludus_ai::choose_move(&engine, level, seed, deadline)
+            })
+            .await;
+            if let (Ok(Some(mv)), Some(me)) = (choice, me.upgrade()) {
+                let _ = me
+                    .send(Command::ComputerMove {
+                        version,
+                        notation: mv.to_string(),
+                    })
+                    .await;
             }
         });
     }
 
-    /// The computer's move: until the computer-opponent work lands, a uniformly random legal move.
-    async fn play_computer(&mut self, version: u64) {
+    /// Plays the computer's chosen move, if the game is still where the search started.
+    async fn play_computer(&mut self, version: u64, notation: String) {
         let Some(computer) = self.game.computer() else {
             return;
         };
-        if version != self.game.version
-            || self.game.status != Status::Playing
-            || self.game.engine.to_move() != computer
-        {
+        if version != self.game.version || self.game.status != Status::Playing {
             return;
         }
-        let moves = self.game.engine.legal_moves();
-        if moves.is_empty() {
-            return;
-        }
-        let choice = moves[rand::rng().random_range(0..moves.len())].to_string();
         let now = self.shared.clock.now_ms();
         match self
             .game
-            .decide_move(Seat::Player(computer), &choice, version, now)
+            .decide_move(Seat::Player(computer), &notation, version, now)
         {
             Ok(event) => {
                 if let Err(error) = self.commit(vec![event], None).await {
@@ -597,6 +619,15 @@ impl GameActor {
             }
         }
     }
+}
+
+/// The computer's seed for one position of one game: varied from game to game, fixed for a game
+/// and version (so a replayed game thinks the same).
+fn game_seed(game_id: &str, version: u64) -> u64 {
+    // FNV-1a: stable across processes, unlike the standard library's hasher.
+    game_id.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+    }) ^ version
 }
 
 /// The scope of a seat's move ids.

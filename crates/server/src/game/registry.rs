@@ -46,6 +46,8 @@ pub struct Shared {
     pub clock: super::clock::ServerClock,
     pub config: GameConfig,
     pub metrics: Arc<Metrics>,
+    /// One permit per core: the computer players' searches queue for them.
+    pub thinkers: Arc<tokio::sync::Semaphore>,
     games: Mutex<HashMap<String, mpsc::Sender<Command>>>,
     /// Serialises rebuilding, so two requests never start two actors for one game.
     loading: tokio::sync::Mutex<()>,
@@ -84,6 +86,9 @@ impl Registry {
                 clock: super::clock::ServerClock::new(),
                 config,
                 metrics,
+                thinkers: Arc::new(tokio::sync::Semaphore::new(
+                    std::thread::available_parallelism().map_or(1, |n| n.get()),
+                )),
                 games: Mutex::new(HashMap::new()),
                 loading: tokio::sync::Mutex::new(()),
             }),
