@@ -320,3 +320,68 @@ on_both_databases!(
     the_event_stream_delivers_every_event_once_in_order_across_a_reconnect,
     variants_and_analysis_answer_and_refuse_bad_input,
 );
+
+/// `/readyz` says 503 when the database is gone, and ready again once it is back (Postgres only:
+/// a test can take a Postgres database away under the server; a SQLite file cannot be).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn readiness_follows_the_database() {
+    let Some(admin) = ludus_tests::postgres_url() else {
+        eprintln!("note: TEST_DATABASE_URL is not set; the Postgres readiness test was skipped");
+        return;
+    };
+    let url = ludus_tests::fresh_postgres_database(&admin).await;
+    let server = TestServer::start_with(ludus_tests::test_config(url.clone())).await;
+    let ready = |base: String| async move {
+        reqwest::get(format!("{base}/readyz"))
+            .await
+            .unwrap()
+            .status()
+            .as_u16()
+    };
+    assert_eq!(ready(server.base.clone()).await, 200);
+    let name = url.rsplit('/').next().unwrap().to_string();
+    let mut admin_connection = <sqlx::PgConnection as sqlx::Connection>::connect(&admin)
+        .await
+        .unwrap();
+    sqlx::Executor::execute(
+        &mut admin_connection,
+        sqlx::AssertSqlSafe(format!(
+            "ALTER DATABASE {name} WITH ALLOW_CONNECTIONS false"
+        )),
+    )
+    .await
+    .unwrap();
+    sqlx::Executor::execute(
+        &mut admin_connection,
+        sqlx::AssertSqlSafe(format!(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{name}'"
+        )),
+    )
+    .await
+    .unwrap();
+    let (status, body) = {
+        let response = reqwest::get(format!("{}/readyz", server.base))
+            .await
+            .unwrap();
+        (response.status().as_u16(), response.text().await.unwrap())
+    };
+    assert_eq!(status, 503, "{body}");
+    assert!(body.contains("unreachable"));
+    assert_eq!(
+        reqwest::get(format!("{}/healthz", server.base))
+            .await
+            .unwrap()
+            .status()
+            .as_u16(),
+        200,
+        "the process is still up"
+    );
+    sqlx::Executor::execute(
+        &mut admin_connection,
+        sqlx::AssertSqlSafe(format!("ALTER DATABASE {name} WITH ALLOW_CONNECTIONS true")),
+    )
+    .await
+    .unwrap();
+    assert_eq!(ready(server.base.clone()).await, 200, "ready again");
+    server.stop().await;
+}
