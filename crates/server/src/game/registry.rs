@@ -264,17 +264,21 @@ impl Registry {
         Err(ApiError::Unavailable)
     }
 
-    async fn handle(&self, game_id: &str) -> Result<mpsc::Sender<Command>, ApiError> {
-        if let Some(handle) = self
-            .shared
+    /// The running actor of a game, if any.
+    fn running(&self, game_id: &str) -> Option<mpsc::Sender<Command>> {
+        self.shared
             .games
             .lock()
             .expect("registry lock")
             .get(game_id)
-        {
-            return Ok(handle.clone());
+            .cloned()
+    }
+
+    async fn handle(&self, game_id: &str) -> Result<mpsc::Sender<Command>, ApiError> {
+        match self.running(game_id) {
+            Some(handle) => Ok(handle),
+            None => self.load(game_id, 0).await,
         }
-        self.load(game_id, 0).await
     }
 
     async fn load(
@@ -286,14 +290,8 @@ impl Registry {
             return Err(ApiError::NotFound("game".into()));
         }
         let _loading = self.shared.loading.lock().await;
-        if let Some(handle) = self
-            .shared
-            .games
-            .lock()
-            .expect("registry lock")
-            .get(game_id)
-        {
-            return Ok(handle.clone());
+        if let Some(handle) = self.running(game_id) {
+            return Ok(handle);
         }
         let restored = self
             .shared
