@@ -30,8 +30,11 @@ for _ in $(seq 1 60); do
 done
 "$BIN" health --url "http://127.0.0.1:$PORT/readyz"
 
-python3 examples/play.py "http://127.0.0.1:$PORT" petteia-6 | tee /dev/stderr | grep -q '^finished after'
-python3 examples/play.py "http://127.0.0.1:$PORT" pente-grammai-perimeter | grep -q '^finished after'
+for variant in petteia-6 pente-grammai-perimeter; do
+  played=$(python3 examples/play.py "http://127.0.0.1:$PORT" "$variant")
+  echo "$played" | head -n 2
+  grep -q '^finished after' <<<"$played"
+done
 
 kill -TERM "$SERVER"
 wait "$SERVER"
