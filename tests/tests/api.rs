@@ -44,7 +44,8 @@ async fn a_finished_dice_game_record_verifies_and_an_altered_die_fails(database:
         .as_str()
         .expect("dice games publish a commitment")
         .to_string();
-    let view = play_first_moves(&api, game, token, 12).await;
+    // Two moves cannot end a game (gathering five counters takes at least six).
+    let view = play_first_moves(&api, game, token, 2).await;
     assert_eq!(view["status"], "playing");
     let ongoing = reqwest::get(format!("{}/api/v1/games/{game}/record", server.base))
         .await
@@ -56,15 +57,17 @@ async fn a_finished_dice_game_record_verifies_and_an_altered_die_fails(database:
         !ongoing.contains("ServerSeed"),
         "the seed stays secret while the game goes on:\n{ongoing}"
     );
-    play_first_moves(&api, game, token, 20).await;
-    let (status, _) = api
-        .post(
-            &format!("/api/v1/games/{game}/resign"),
-            Some(token),
-            json!({}),
-        )
-        .await;
-    assert_eq!(status, 200);
+    // Play on; a game that has not ended by itself is resigned.
+    if play_first_moves(&api, game, token, 30).await["status"] == "playing" {
+        let (status, resigned) = api
+            .post(
+                &format!("/api/v1/games/{game}/resign"),
+                Some(token),
+                json!({}),
+            )
+            .await;
+        assert_eq!(status, 200, "{resigned}");
+    }
     let text = reqwest::get(format!("{}/api/v1/games/{game}/record", server.base))
         .await
         .unwrap()
