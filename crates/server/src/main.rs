@@ -99,64 +99,21 @@ fn parse_dice(text: &str) -> Result<Vec<u8>, String> {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    match cli.command.unwrap_or(Command::Serve) {
-        Command::Serve => serve(cli.serve),
+    let tool = match cli.command.unwrap_or(Command::Serve) {
+        Command::Serve => return serve(cli.serve),
+        Command::Verify { record } => return verify(&record),
+        Command::Health { url } => return health(&url),
         Command::Analyze {
             variant,
             position,
             dice,
-        } => {
-            let variant: Variant = match variant.parse() {
-                Ok(v) => v,
-                Err(e) => return refuse(format!("--variant: {e}")),
-            };
-            let dice = match dice.as_deref().map(parse_dice).transpose() {
-                Ok(d) => d,
-                Err(e) => return refuse(e),
-            };
-            match analysis::analyze(variant, &position, dice.as_deref(), &[]) {
-                Ok(result) => {
-                    println!(
-                        "{}",
-                        serde_json::to_string_pretty(&result).expect("analysis serialises")
-                    );
-                    ExitCode::SUCCESS
-                }
-                Err(e) => refuse(e),
-            }
-        }
-        Command::Verify { record } => verify(&record),
-        Command::Health { url } => health(&url),
+        } => analyze(&variant, &position, dice.as_deref()),
         Command::Perft {
             variant,
             position,
             depth,
             dice,
-        } => {
-            let variant: Variant = match variant.parse() {
-                Ok(v) => v,
-                Err(e) => return refuse(format!("--variant: {e}")),
-            };
-            let dice = match dice.as_deref().map(parse_dice).transpose() {
-                Ok(d) => d.unwrap_or_default(),
-                Err(e) => return refuse(e),
-            };
-            let game = match position {
-                Some(text) => AnyGame::from_position(variant, &text, None),
-                None => Ok(AnyGame::new(variant, ludus_engine::Player::First)),
-            };
-            let game = match game {
-                Ok(g) => g,
-                Err(e) => return refuse(format!("position: {e}")),
-            };
-            match game.perft(depth, &dice) {
-                Ok(nodes) => {
-                    println!("{nodes}");
-                    ExitCode::SUCCESS
-                }
-                Err(e) => refuse(format!("--dice: {e}")),
-            }
-        }
+        } => perft(&variant, position.as_deref(), depth, dice.as_deref()),
         Command::Arena {
             variant,
             a,
@@ -164,23 +121,61 @@ fn main() -> ExitCode {
             games,
             seed,
             threads,
-        } => {
-            let variant: Variant = match variant.parse() {
-                Ok(v) => v,
-                Err(e) => return refuse(format!("--variant: {e}")),
-            };
-            let setup = ludus_ai::arena::Match {
-                variant,
-                a,
-                b,
-                games,
-                seed,
-                threads,
-            };
-            println!("{}", ludus_ai::arena::run(setup));
-            ExitCode::SUCCESS
-        }
+        } => parse_variant(&variant).map(|variant| {
+            println!(
+                "{}",
+                ludus_ai::arena::run(ludus_ai::arena::Match {
+                    variant,
+                    a,
+                    b,
+                    games,
+                    seed,
+                    threads
+                })
+            );
+        }),
+    };
+    match tool {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => refuse(message),
     }
+}
+
+fn parse_variant(text: &str) -> Result<Variant, String> {
+    text.parse().map_err(|e| format!("--variant: {e}"))
+}
+
+fn analyze(variant: &str, position: &str, dice: Option<&str>) -> Result<(), String> {
+    let variant = parse_variant(variant)?;
+    let dice = dice.map(parse_dice).transpose()?;
+    let result =
+        analysis::analyze(variant, position, dice.as_deref(), &[]).map_err(|e| e.to_string())?;
+    println!(
+        "{}",
+        serde_json::to_string_pretty(&result).expect("analysis serialises")
+    );
+    Ok(())
+}
+
+fn perft(
+    variant: &str,
+    position: Option<&str>,
+    depth: u32,
+    dice: Option<&str>,
+) -> Result<(), String> {
+    let variant = parse_variant(variant)?;
+    let dice = dice.map(parse_dice).transpose()?.unwrap_or_default();
+    let game = match position {
+        Some(text) => {
+            AnyGame::from_position(variant, text, None).map_err(|e| format!("position: {e}"))?
+        }
+        None => AnyGame::new(variant, ludus_engine::Player::First),
+    };
+    let nodes = game
+        .perft(depth, &dice)
+        .map_err(|e| format!("--dice: {e}"))?;
+    println!("{nodes}");
+    Ok(())
 }
 
 fn serve(config: ServeConfig) -> ExitCode {
