@@ -58,6 +58,14 @@ pub struct ServeConfig {
         default_value_t = 60
     )]
     pub join_per_minute: u32,
+    /// Messages one WebSocket connection may send per second (twice that in a burst).
+    #[arg(
+        long,
+        global = true,
+        env = "LUDUS_SOCKET_MESSAGES_PER_SECOND",
+        default_value_t = 20
+    )]
+    pub socket_messages_per_second: u32,
     /// Milliseconds the computer waits before it moves.
     #[arg(
         long,

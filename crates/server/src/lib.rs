@@ -13,6 +13,7 @@ pub mod variants;
 
 use api::AppState;
 use axum::Router;
+use axum::serve::ListenerExt;
 use std::future::Future;
 use std::net::SocketAddr;
 use std::path::Path;
@@ -61,6 +62,13 @@ pub async fn run(
         tracing::info!("shutting down: closing sockets and finishing commands in flight");
         let _ = shutdown_sender.send(true);
     };
+    // Without TCP_NODELAY, Nagle's algorithm holds a small message (an event after an ack)
+    // until the previous one is acknowledged: milliseconds added to every move.
+    let listener = listener.tap_io(|tcp| {
+        if let Err(error) = tcp.set_nodelay(true) {
+            tracing::warn!(%error, "could not set TCP_NODELAY");
+        }
+    });
     axum::serve(
         listener,
         app.into_make_service_with_connect_info::<SocketAddr>(),

@@ -48,6 +48,7 @@ pub async fn serve_on(
     let limits = ApiLimits {
         create_per_minute: config.create_per_minute,
         join_per_minute: config.join_per_minute,
+        socket_messages_per_second: config.socket_messages_per_second,
         ..ApiLimits::default()
     };
     let (shutdown_sender, shutdown_receiver) = tokio::sync::watch::channel(false);

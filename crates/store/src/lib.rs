@@ -15,6 +15,9 @@ use sqlx::sqlite::{
 use std::str::FromStr;
 use std::time::Duration;
 
+mod appender;
+pub use appender::Appender;
+
 static SQLITE_MIGRATIONS: Migrator = sqlx::migrate!("../../migrations/sqlite");
 static POSTGRES_MIGRATIONS: Migrator = sqlx::migrate!("../../migrations/postgres");
 
@@ -26,6 +29,9 @@ pub enum StoreError {
     Migrate(#[from] sqlx::migrate::MigrateError),
     #[error("unsupported database URL {0:?}: use sqlite://… or postgres://…")]
     UnsupportedUrl(String),
+    /// The [`Appender`]'s writers have stopped (the runtime is shutting down).
+    #[error("the store's writer has stopped")]
+    Closed,
     /// Another writer appended this version first (or the move id was used before).
     #[error("conflict: the event was already written")]
     Conflict,
@@ -334,33 +340,76 @@ impl Store {
     /// Appends events with one statement: atomic without a transaction, and one round trip
     /// instead of three (the common case, a move and its automatic follow-ups).
     async fn insert_events(&self, game_id: &str, events: &[EventRow]) -> Result<(), StoreError> {
-        if events.is_empty() {
+        self.append_many(&[(game_id, events)]).await
+    }
+
+    /// Appends the events of several games with one statement: all of them or, on any error (a
+    /// `Conflict` for a version or move id already written), none. The group commit of
+    /// [`Appender`] writes a batch this way.
+    pub async fn append_many(&self, appends: &[(&str, &[EventRow])]) -> Result<(), StoreError> {
+        let mut rows: Vec<(&str, &EventRow)> = Vec::new();
+        for (game_id, events) in appends {
+            rows.extend(events.iter().map(|event| (*game_id, event)));
+        }
+        if rows.is_empty() {
             return Ok(());
         }
-        let rows: Vec<String> = (0..events.len())
-            .map(|i| {
-                format!(
-                    "(${}, ${}, ${}, ${}, ${})",
-                    5 * i + 1,
-                    5 * i + 2,
-                    5 * i + 3,
-                    5 * i + 4,
-                    5 * i + 5
-                )
-            })
-            .collect();
-        // Only numbered placeholders are formatted into the text; every value is bound.
-        let sql = sqlx::AssertSqlSafe(format!(
-            "INSERT INTO game_events (game_id, seq, at, body, move_id) VALUES {}",
-            rows.join(", ")
-        ));
-        let result = on_backend!(self, pool => {
-            let mut query = sqlx::query(sql);
-            for event in events {
-                query = query.bind(game_id).bind(event.seq).bind(event.at).bind(&event.body).bind(&event.move_id);
+        let result = match self {
+            Store::Sqlite(pool) => {
+                let placeholders: Vec<String> = (0..rows.len())
+                    .map(|i| {
+                        let n = 5 * i;
+                        format!(
+                            "(${}, ${}, ${}, ${}, ${})",
+                            n + 1,
+                            n + 2,
+                            n + 3,
+                            n + 4,
+                            n + 5
+                        )
+                    })
+                    .collect();
+                // Only numbered placeholders are formatted into the text; every value is bound.
+                let sql = sqlx::AssertSqlSafe(format!(
+                    "INSERT INTO game_events (game_id, seq, at, body, move_id) VALUES {}",
+                    placeholders.join(", ")
+                ));
+                let mut query = sqlx::query(sql);
+                for (game_id, event) in rows {
+                    query = query
+                        .bind(game_id)
+                        .bind(event.seq)
+                        .bind(event.at)
+                        .bind(&event.body)
+                        .bind(&event.move_id);
+                }
+                query.execute(pool).await.map(|_| ())
             }
-            query.execute(pool).await.map(|_| ())
-        });
+            // One statement text whatever the count, so Postgres plans it once per connection.
+            Store::Postgres(pool) => {
+                let (mut ids, mut seqs, mut ats, mut bodies, mut move_ids) =
+                    (vec![], vec![], vec![], vec![], vec![]);
+                for (game_id, event) in rows {
+                    ids.push(game_id);
+                    seqs.push(event.seq);
+                    ats.push(event.at);
+                    bodies.push(event.body.as_str());
+                    move_ids.push(event.move_id.as_deref());
+                }
+                sqlx::query(
+                    "INSERT INTO game_events (game_id, seq, at, body, move_id) \
+                     SELECT * FROM UNNEST($1::text[], $2::bigint[], $3::bigint[], $4::text[], $5::text[])",
+                )
+                .bind(ids)
+                .bind(seqs)
+                .bind(ats)
+                .bind(bodies)
+                .bind(move_ids)
+                .execute(pool)
+                .await
+                .map(|_| ())
+            }
+        };
         match result {
             Ok(()) => Ok(()),
             Err(sqlx::Error::Database(e)) if e.is_unique_violation() => Err(StoreError::Conflict),

@@ -2,7 +2,7 @@
 //! `TEST_DATABASE_URL` points at Postgres, on Postgres too. Without it the run says plainly that
 //! the Postgres half was skipped.
 
-use ludus_store::{EventRow, NewGame, Redeemed, StatusChange, Store, StoreError};
+use ludus_store::{Appender, EventRow, NewGame, Redeemed, StatusChange, Store, StoreError};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 static NEXT: AtomicU64 = AtomicU64::new(0);
@@ -140,6 +140,112 @@ async fn a_version_is_written_once_and_a_move_id_once() {
             .map(|e| e.body)
             .collect();
         assert_eq!(bodies, ["f", "g"]);
+    }
+}
+
+/// The bodies stored for a game, in order.
+async fn bodies(store: &Store, id: &str) -> Vec<String> {
+    let events = store.events_since(id, 0).await.unwrap();
+    events.into_iter().map(|e| e.body).collect()
+}
+
+#[tokio::test]
+async fn the_events_of_several_games_append_together_or_not_at_all() {
+    for store in stores().await {
+        let (a, b) = (unique("g"), unique("g"));
+        for id in [&a, &b] {
+            store
+                .create_game(&new_game(id, None, 5), &[])
+                .await
+                .unwrap();
+        }
+        let a_first = [event(1, "a1", Some("m1")), event(2, "a2", None)];
+        let b_first = [event(1, "b1", None)];
+        store
+            .append_many(&[(&a, &a_first), (&b, &b_first)])
+            .await
+            .unwrap();
+        assert_eq!(bodies(&store, &a).await, ["a1", "a2"]);
+        assert_eq!(bodies(&store, &b).await, ["b1"]);
+        // b's version 1 is taken: a's new event is not written either.
+        let a_next = [event(3, "a3", None)];
+        let b_again = [event(1, "b1 again", None)];
+        assert!(matches!(
+            store.append_many(&[(&a, &a_next), (&b, &b_again)]).await,
+            Err(StoreError::Conflict)
+        ));
+        assert_eq!(bodies(&store, &a).await, ["a1", "a2"]);
+        assert_eq!(bodies(&store, &b).await, ["b1"]);
+        store.append_many(&[]).await.unwrap();
+    }
+}
+
+#[tokio::test]
+async fn the_appender_lands_concurrent_appends_and_refuses_only_a_conflicting_one() {
+    for store in stores().await {
+        let appender = Appender::start(store.clone());
+        let games: Vec<String> = (0..40).map(|_| unique("g")).collect();
+        for id in &games {
+            store
+                .create_game(&new_game(id, None, 5), &[])
+                .await
+                .unwrap();
+        }
+        // Ten versions of forty games, every game's appends in order and all games at once,
+        // with one append that repeats a version among them.
+        let runs: Vec<_> = games
+            .iter()
+            .enumerate()
+            .map(|(i, id)| {
+                let (appender, id) = (appender.clone(), id.clone());
+                tokio::spawn(async move {
+                    let mut answers = Vec::new();
+                    for seq in 1..=10 {
+                        answers.push(
+                            appender
+                                .append(&id, vec![event(seq, &format!("{seq}"), None)], None)
+                                .await,
+                        );
+                    }
+                    if i == 7 {
+                        answers.push(
+                            appender
+                                .append(&id, vec![event(4, "again", None)], None)
+                                .await,
+                        );
+                    }
+                    answers
+                })
+            })
+            .collect();
+        for (i, run) in runs.into_iter().enumerate() {
+            let answers = run.await.unwrap();
+            assert!(
+                answers[..10].iter().all(Result::is_ok),
+                "game {i}: {answers:?}"
+            );
+            if i == 7 {
+                assert!(matches!(answers[10], Err(StoreError::Conflict)));
+            }
+        }
+        let expected: Vec<String> = (1..=10).map(|seq| seq.to_string()).collect();
+        for id in &games {
+            assert_eq!(bodies(&store, id).await, expected);
+        }
+        // A status change is written with its events, as append_events writes it.
+        let change = StatusChange {
+            status: "finished".into(),
+            from: "playing".into(),
+            finished_at: Some(9),
+            winner: None,
+            termination: Some("agreement".into()),
+        };
+        appender
+            .append(&games[0], vec![event(11, "end", None)], Some(&change))
+            .await
+            .unwrap();
+        let row = store.load_game(&games[0]).await.unwrap().expect("stored");
+        assert_eq!(row.status, "finished");
     }
 }
 

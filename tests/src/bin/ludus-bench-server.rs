@@ -2,9 +2,9 @@
 //!
 //! Starts the real `ludus` binary (the one built beside this one) on a loopback port, opens N
 //! concurrent online games with two WebSocket clients each, and plays uniformly random legal
-//! moves as fast as the replies come for S seconds (a finished game is replaced by a new one).
-//! Prints moves/s, the p50/p95/p99 of the time from a move sent to the opponent receiving it,
-//! and the server's resident memory per connection.
+//! moves as fast as the replies come (or at `--moves-per-second`) for S seconds (a finished
+//! game is replaced by a new one). Prints moves/s, the p50/p95/p99 of the time from a move sent to the opponent receiving it,
+//! the CPU the server, the generator and Postgres used, and the server's memory per connection.
 //!
 //! Build and run: `cargo build --release -p ludus-server -p ludus-tests` then
 //! `target/release/ludus-bench-server --games 500 --seconds 20 --database-url postgres://…`.
@@ -13,7 +13,8 @@ use clap::Parser;
 use futures_util::{SinkExt, StreamExt};
 use ludus_tests::Api;
 use rand::Rng;
-use serde_json::{Value, json};
+use serde::Deserialize;
+use serde_json::json;
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -33,6 +34,10 @@ struct Args {
     database_url: Option<String>,
     #[arg(long, default_value = "petteia-8")]
     variant: String,
+    /// Pace the games to this many moves a second in all (each game moving every
+    /// games/rate seconds), as people would; without it every reply is answered at once.
+    #[arg(long)]
+    moves_per_second: Option<f64>,
 }
 
 /// Latencies in microseconds, and the count of acknowledged moves.
@@ -42,8 +47,95 @@ struct Tally {
     moves: AtomicU64,
 }
 
-/// The one move in flight of a game: its version after the move, and when it was sent.
-type InFlight = Arc<Mutex<Option<(u64, Instant)>>>;
+/// What the two players of one game share: the move in flight (its version after the move, and
+/// when it was sent), and when the game may move next (with `--moves-per-second`).
+#[derive(Default)]
+struct GameTurn {
+    in_flight: Option<(u64, Instant)>,
+    next_move_at: Option<Instant>,
+}
+
+type SharedTurn = Arc<Mutex<GameTurn>>;
+
+/// The parts of a server message a player reads; serde skips the rest (the move list) unread.
+#[derive(Deserialize)]
+struct ServerMessage<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: &'a str,
+    #[serde(default)]
+    version: u64,
+    #[serde(default, borrow)]
+    event: Option<EventHead<'a>>,
+    #[serde(default, borrow)]
+    game: Option<GameHead<'a>>,
+    /// An error's code, and how long to wait when it is `rate_limited`.
+    #[serde(default, borrow)]
+    code: Option<&'a str>,
+    #[serde(default)]
+    retry_after_ms: Option<u64>,
+}
+
+#[derive(Deserialize)]
+struct EventHead<'a> {
+    #[serde(borrow)]
+    kind: &'a str,
+    #[serde(default, borrow)]
+    side: Option<&'a str>,
+}
+
+#[derive(Deserialize)]
+struct GameHead<'a> {
+    #[serde(borrow)]
+    status: &'a str,
+    version: u64,
+    #[serde(default, borrow)]
+    seat: Option<SeatHead<'a>>,
+    #[serde(default, borrow)]
+    legal_moves: Vec<&'a str>,
+}
+
+#[derive(Deserialize)]
+struct SeatHead<'a> {
+    #[serde(borrow)]
+    side: &'a str,
+}
+
+/// CPU time (user + system) a process has used, from /proc.
+fn cpu_seconds(pid: &str) -> f64 {
+    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+        return 0.0;
+    };
+    // The fields after the command name, which is in parentheses and may hold spaces.
+    let fields: Vec<&str> = stat
+        .rsplit_once(')')
+        .map_or(vec![], |(_, rest)| rest.split_whitespace().collect());
+    let ticks = |i: usize| {
+        fields
+            .get(i)
+            .and_then(|f| f.parse::<f64>().ok())
+            .unwrap_or(0.0)
+    };
+    // utime and stime are fields 14 and 15 of stat(5): 12 and 13 after the name.
+    (ticks(11) + ticks(12)) / 100.0
+}
+
+/// CPU seconds used so far by this program, the server, and every local Postgres process.
+fn cpu_split(server: u32) -> [f64; 3] {
+    let postgres: f64 = std::fs::read_dir("/proc")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|entry| {
+            std::fs::read_to_string(entry.path().join("comm")).is_ok_and(|c| c.trim() == "postgres")
+        })
+        .map(|entry| cpu_seconds(&entry.file_name().to_string_lossy()))
+        .sum();
+    [
+        cpu_seconds("self"),
+        cpu_seconds(&server.to_string()),
+        postgres,
+    ]
+}
 
 fn resident_kib(pid: u32) -> u64 {
     std::fs::read_to_string(format!("/proc/{pid}/status"))
@@ -85,17 +177,21 @@ fn start_server(database_url: &str, port: u16) -> Child {
         })
 }
 
-/// One player's socket: answers every view in which it is to move with a random legal move.
+/// One player's socket: answers every view in which it is to move with a random legal move, at
+/// once or, with a pace, no sooner than the game's next slot.
 async fn player(
     base: String,
     game: String,
     token: String,
-    in_flight: InFlight,
+    turn: SharedTurn,
+    pace: Option<Duration>,
     tally: Arc<Tally>,
     stop: Arc<AtomicBool>,
 ) -> bool {
     let url = format!("{}/api/v1/games/{game}/ws", base.replacen("http", "ws", 1));
-    let Ok((mut socket, _)) = tokio_tungstenite::connect_async(url).await else {
+    // No Nagle on the players' side either (the server sets TCP_NODELAY on its own).
+    let Ok((mut socket, _)) = tokio_tungstenite::connect_async_with_config(url, None, true).await
+    else {
         return false;
     };
     if socket
@@ -108,55 +204,71 @@ async fn player(
         return false;
     }
     let mut counter = 0u64;
+    let mut answered_version = None;
+    let mut last_request: Option<String> = None;
     while let Some(Ok(frame)) = socket.next().await {
         let Message::Text(text) = frame else { continue };
-        let Ok(message) = serde_json::from_str::<Value>(&text) else {
+        let Ok(message) = serde_json::from_str::<ServerMessage>(&text) else {
             continue;
         };
-        let game_view = &message["game"];
-        if message["type"] == "event" && message["event"]["kind"] == "move" {
-            let version = message["version"].as_u64().unwrap_or(0);
-            let mut sent = in_flight.lock().expect("lock");
-            if let Some((expected, at)) = *sent
-                && expected == version
-                && message["event"]["side"] != game_view["seat"]["side"]
+        // Over the connection's message rate (a game alone moves faster than people): wait as
+        // told and send the move again.
+        if let (Some("rate_limited"), Some(request)) = (message.code, &last_request) {
+            tokio::time::sleep(Duration::from_millis(message.retry_after_ms.unwrap_or(50))).await;
+            if socket.send(Message::text(request.clone())).await.is_err() {
+                return false;
+            }
+            continue;
+        }
+        let Some(view) = message.game else { continue };
+        let is_event = message.kind == "event";
+        if let Some(event) = message.event.filter(|e| is_event && e.kind == "move") {
+            let mut turn = turn.lock().expect("lock");
+            if let Some((expected, at)) = turn.in_flight
+                && expected == message.version
+                && event.side != view.seat.as_ref().map(|s| s.side)
             {
                 tally
                     .latencies
                     .lock()
                     .expect("lock")
                     .push(at.elapsed().as_micros() as u64);
-                *sent = None;
+                turn.in_flight = None;
             }
         }
-        if game_view["status"] != "playing" && game_view.is_object() {
+        if view.status != "playing" {
             return true; // finished: the caller starts a new game
         }
         if stop.load(Ordering::Relaxed) {
             return false;
         }
-        let Some(legal) = game_view["legal_moves"]
-            .as_array()
-            .filter(|m| !m.is_empty())
-        else {
-            continue;
-        };
-        if message["type"] == "event" && game_view["version"] != message["version"] {
+        // One move per version: a snapshot (someone connected) repeats a version already answered.
+        let answered = answered_version.is_some_and(|v| v >= view.version);
+        if view.legal_moves.is_empty() || (is_event && view.version != message.version) || answered
+        {
             continue;
         }
-        let version = game_view["version"].as_u64().unwrap_or(0);
-        let mv = legal[rand::rng().random_range(0..legal.len())].clone();
+        answered_version = Some(view.version);
+        let mv = view.legal_moves[rand::rng().random_range(0..view.legal_moves.len())];
         counter += 1;
-        *in_flight.lock().expect("lock") = Some((version + 1, Instant::now()));
         let request =
-            json!({ "type": "move", "move": mv, "version": version, "id": format!("{counter}") });
-        if socket
-            .send(Message::text(request.to_string()))
-            .await
-            .is_err()
-        {
+            json!({ "type": "move", "move": mv, "version": view.version, "id": format!("{counter}") })
+                .to_string();
+        let wait = {
+            let mut turn = turn.lock().expect("lock");
+            let now = Instant::now();
+            let at = turn.next_move_at.map_or(now, |at| at.max(now));
+            turn.next_move_at = pace.map(|pace| at + pace);
+            turn.in_flight = Some((view.version + 1, at));
+            at - now
+        };
+        if !wait.is_zero() {
+            tokio::time::sleep(wait).await;
+        }
+        if socket.send(Message::text(request.clone())).await.is_err() {
             return false;
         }
+        last_request = Some(request);
         tally.moves.fetch_add(1, Ordering::Relaxed);
     }
     false
@@ -166,6 +278,7 @@ async fn player(
 async fn slot(
     api: Api,
     variant: String,
+    pace: Option<Duration>,
     tally: Arc<Tally>,
     stop: Arc<AtomicBool>,
     ready: Arc<tokio::sync::Barrier>,
@@ -177,7 +290,7 @@ async fn slot(
             .await;
         let joined = api.join(&created).await;
         let game = created["game_id"].as_str().expect("id").to_string();
-        let in_flight: InFlight = Arc::default();
+        let turn = SharedTurn::default();
         if first {
             ready.wait().await;
             first = false;
@@ -186,7 +299,8 @@ async fn slot(
             api.base.clone(),
             game.clone(),
             created["seat"]["token"].as_str().expect("token").into(),
-            in_flight.clone(),
+            turn.clone(),
+            pace,
             tally.clone(),
             stop.clone(),
         ));
@@ -194,7 +308,8 @@ async fn slot(
             api.base.clone(),
             game,
             joined["seat"]["token"].as_str().expect("token").into(),
-            in_flight,
+            turn,
+            pace,
             tally.clone(),
             stop.clone(),
         ));
@@ -228,6 +343,9 @@ async fn main() {
     api.wait_until_ready().await;
     let idle_kib = resident_kib(server.id());
 
+    let pace = args
+        .moves_per_second
+        .map(|rate| Duration::from_secs_f64(args.games as f64 / rate));
     let tally = Arc::new(Tally::default());
     let stop = Arc::new(AtomicBool::new(false));
     let ready = Arc::new(tokio::sync::Barrier::new(args.games + 1));
@@ -236,6 +354,7 @@ async fn main() {
             tokio::spawn(slot(
                 api.clone(),
                 args.variant.clone(),
+                pace,
                 tally.clone(),
                 stop.clone(),
                 ready.clone(),
@@ -247,19 +366,22 @@ async fn main() {
     tokio::time::sleep(Duration::from_millis(1500)).await;
     let loaded_kib = resident_kib(server.id());
     let moves_before = tally.moves.load(Ordering::Relaxed);
+    let cpu_before = cpu_split(server.id());
     tally.latencies.lock().expect("lock").clear();
     let began = Instant::now();
     tokio::time::sleep(Duration::from_secs(args.seconds)).await;
     let elapsed = began.elapsed().as_secs_f64();
     let moves = tally.moves.load(Ordering::Relaxed) - moves_before;
+    let cpu_after = cpu_split(server.id());
     stop.store(true, Ordering::Relaxed);
     let mut latencies = std::mem::take(&mut *tally.latencies.lock().expect("lock"));
     latencies.sort_unstable();
-    let _ = server.kill();
-    let _ = server.wait();
+    // The players first: a game starting as the server goes would fail loudly.
     for s in slots {
         s.abort();
     }
+    let _ = server.kill();
+    let _ = server.wait();
     let connections = (2 * args.games) as f64;
     println!(
         "database:        {}",
@@ -279,6 +401,13 @@ async fn main() {
         percentile(&latencies, 0.95),
         percentile(&latencies, 0.99),
         latencies.len()
+    );
+    let [generator, server_cpu, postgres] =
+        std::array::from_fn(|i| (cpu_after[i] - cpu_before[i]) / elapsed);
+    println!(
+        "cpu (cores):     server {server_cpu:.2} ({:.0} µs a move), generator {generator:.2}, postgres {postgres:.2}, of {} cores",
+        server_cpu * 1e6 * elapsed / moves.max(1) as f64,
+        std::thread::available_parallelism().map_or(1, |n| n.get())
     );
     println!(
         "server memory:   {} KiB idle, {} KiB loaded, {:.1} KiB per connection (games' state included)",

@@ -228,11 +228,8 @@ pub async fn play_move(
         version: body.version,
         id: body.id,
     };
-    Ok(Json(
-        run_action(&state, &id, token.as_deref(), action)
-            .await?
-            .view,
-    ))
+    let acted = run_action(&state, &id, token.as_deref(), action).await?;
+    Ok(Json(acted.view(state.registry.now_ms())))
 }
 
 macro_rules! action_endpoint {
@@ -243,7 +240,8 @@ macro_rules! action_endpoint {
                 (status = 401, body = super::docs::ErrorBody), (status = 403, body = super::docs::ErrorBody),
                 (status = 404, body = super::docs::ErrorBody), (status = 409, description = "game_over", body = super::docs::ErrorBody)))]
         pub async fn $name(State(state): State<AppState>, Path(id): Path<String>, Bearer(token): Bearer) -> Result<Json<Value>, ApiError> {
-            Ok(Json(run_action(&state, &id, token.as_deref(), $action).await?.view))
+            let acted = run_action(&state, &id, token.as_deref(), $action).await?;
+            Ok(Json(acted.view(state.registry.now_ms())))
         }
     )*};
 }

@@ -7,7 +7,7 @@
 use super::event::{GameEvent, VersionedEvent, event_rows};
 use super::live::LiveGame;
 use super::registry::Shared;
-use super::view::{Presence, Snapshot};
+use super::view::{MoveList, Presence, Snapshot};
 use super::{Seat, Status};
 use crate::error::ApiError;
 use ludus_engine::Player;
@@ -57,8 +57,17 @@ pub enum Action {
 pub struct Acted {
     /// The version after the action (for a resent move id, after its first answer).
     pub version: u64,
-    /// The game view for the seat that acted.
-    pub view: Value,
+    pub seat: Seat,
+    /// The game as it stood after the action.
+    pub snapshot: Arc<Snapshot>,
+}
+
+impl Acted {
+    /// The game view for the seat that acted. Rendered on demand: an HTTP answer needs it, a
+    /// WebSocket acknowledgement does not (the event brings the view).
+    pub fn view(&self, now: i64) -> Value {
+        self.snapshot.render(self.seat, now)
+    }
 }
 
 /// A socket's start: who it is, the current view, what it missed, and the stream after that.
@@ -116,6 +125,8 @@ pub struct GameActor {
     log: Vec<VersionedEvent>,
     move_answers: HashMap<String, u64>,
     snapshot: Arc<Snapshot>,
+    /// The moves' JSON for the snapshots, kept up to date with the game.
+    move_list: MoveList,
     events: broadcast::Sender<Arc<Published>>,
     presence: Presence,
     shared: Arc<Shared>,
@@ -152,23 +163,21 @@ impl GameActor {
         let (sender, commands) = mpsc::channel(64);
         let (events, _) = broadcast::channel(BROADCAST_CAPACITY);
         let now = shared.clock.now_ms();
+        let presence = Presence {
+            sockets: [0, 0],
+            last_seen: [now, now],
+        };
+        let mut move_list = MoveList::default();
+        move_list.update(&restored.game);
         let actor = GameActor {
-            snapshot: Snapshot::of(
-                &restored.game,
-                Presence {
-                    sockets: [0, 0],
-                    last_seen: [now, now],
-                },
-            ),
+            snapshot: Snapshot::of(&restored.game, &move_list, presence),
+            move_list,
             game: restored.game,
             seat_hashes: restored.seat_hashes,
             log: restored.log,
             move_answers: restored.move_answers,
             events,
-            presence: Presence {
-                sockets: [0, 0],
-                last_seen: [now, now],
-            },
+            presence,
             shared,
             commands,
             me: sender.downgrade(),
@@ -301,7 +310,8 @@ impl GameActor {
                         self.touch(seat, 0);
                         self.act(seat, action).await.map(|version| Acted {
                             version,
-                            view: self.view(seat),
+                            seat,
+                            snapshot: self.snapshot.clone(),
                         })
                     }
                     Err(e) => Err(e),
@@ -408,8 +418,8 @@ impl GameActor {
         let started = std::time::Instant::now();
         let stored = self
             .shared
-            .store
-            .append_events(&self.game.id, &rows, change.as_ref())
+            .appender
+            .append(&self.game.id, rows, change.as_ref())
             .await;
         self.shared.metrics.store_latency.observe(started.elapsed());
         if let Err(error) = stored {
@@ -431,7 +441,7 @@ impl GameActor {
 
     /// Adds committed events to the log and tells every subscriber.
     fn record(&mut self, batch: Vec<GameEvent>, before: u64, now: i64, move_id: Option<String>) {
-        self.snapshot = Snapshot::of(&self.game, self.presence);
+        self.refresh_snapshot();
         if let Some(id) = move_id {
             self.move_answers.insert(id, before + 1);
         }
@@ -450,6 +460,12 @@ impl GameActor {
         self.schedule_computer();
     }
 
+    /// A new snapshot after the game changed.
+    fn refresh_snapshot(&mut self) {
+        self.move_list.update(&self.game);
+        self.snapshot = Snapshot::of(&self.game, &self.move_list, self.presence);
+    }
+
     fn publish(&self, item: Published) {
         // No receivers is fine: nobody is watching.
         let _ = self.events.send(Arc::new(item));
@@ -462,7 +478,7 @@ impl GameActor {
                 self.seat_hashes = restored.seat_hashes;
                 self.log = restored.log;
                 self.move_answers = restored.move_answers;
-                self.snapshot = Snapshot::of(&self.game, self.presence);
+                self.refresh_snapshot();
                 self.publish(Published::Presence {
                     snapshot: self.snapshot.clone(),
                 });

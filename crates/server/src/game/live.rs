@@ -147,7 +147,7 @@ impl LiveGame {
         (self.mode == Mode::Computer).then(|| self.creator().other())
     }
 
-    pub fn moves(&self) -> impl Iterator<Item = &AnyMove> {
+    pub fn moves(&self) -> impl Iterator<Item = &AnyMove> + Clone {
         self.actions.iter().filter_map(|a| match a {
             Action::Move { mv, .. } => Some(mv),
             Action::Roll(_) => None,

@@ -9,7 +9,7 @@ use crate::error::ApiError;
 use crate::metrics::Metrics;
 use ludus_engine::dice::{ServerSeed, from_hex, to_hex};
 use ludus_engine::{Player, Variant};
-use ludus_store::{EventRow, GameRow, NewGame, Store};
+use ludus_store::{Appender, EventRow, GameRow, NewGame, Store};
 use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -43,6 +43,8 @@ impl Default for GameConfig {
 #[derive(Debug)]
 pub struct Shared {
     pub store: Store,
+    /// Where actors append their events: a group commit over the store.
+    pub appender: Appender,
     pub clock: super::clock::ServerClock,
     pub config: GameConfig,
     pub metrics: Arc<Metrics>,
@@ -79,9 +81,11 @@ pub struct CreatedGame {
 }
 
 impl Registry {
+    /// A registry with no games yet; call it inside the tokio runtime (the appender starts tasks).
     pub fn new(store: Store, config: GameConfig, metrics: Arc<Metrics>) -> Registry {
         Registry {
             shared: Arc::new(Shared {
+                appender: Appender::start(store.clone()),
                 store,
                 clock: super::clock::ServerClock::new(),
                 config,

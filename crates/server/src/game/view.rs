@@ -4,7 +4,7 @@
 
 use super::live::LiveGame;
 use super::{Mode, Seat, Status};
-use ludus_engine::{Player, Side, Termination, Variant};
+use ludus_engine::{AnyMove, Player, Side, Termination, Variant};
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 use std::sync::Arc;
@@ -31,24 +31,12 @@ impl Presence {
 /// What every viewer of one version of a game shares.
 #[derive(Clone, Debug)]
 pub struct Snapshot {
-    pub game_id: String,
     pub variant: Variant,
     pub mode: Mode,
     pub status: Status,
     pub version: u64,
-    pub position: String,
     pub to_move: Player,
-    pub first: Player,
-    pub dice: Vec<u8>,
-    pub moves: Vec<String>,
-    pub legal_moves: Vec<String>,
     pub clocks: Option<ClockSnapshot>,
-    pub result: Option<ResultView>,
-    pub draw_offer: Option<Side>,
-    pub rematch: Option<String>,
-    pub commitment: Option<String>,
-    pub server_seed: Option<String>,
-    pub level: Option<u8>,
     pub creator: Player,
     pub presence: Presence,
     /// Written once per version: the shared fields, and the legal moves as JSON.
@@ -68,51 +56,152 @@ pub struct ResultView {
     pub finished_at: i64,
 }
 
+/// The fields of the view every viewer shares, borrowed from the game for one serialisation.
+#[derive(Serialize)]
+struct SharedView<'a> {
+    game_id: &'a str,
+    variant: Variant,
+    mode: Mode,
+    status: Status,
+    version: u64,
+    position: String,
+    /// None once the game is over.
+    to_move: Option<Side>,
+    first: Side,
+    sides: [Side; 2],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    dice: Option<Vec<u8>>,
+    result: Option<ResultView>,
+    draw_offer: Option<Side>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rematch: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    level: Option<u8>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    commitment: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    server_seed: Option<String>,
+}
+
+/// The JSON array of a game's moves, kept from version to version: a view is written at every
+/// version, and writing every notation of a long game each time was most of the server's work
+/// per move. Only the moves after the part still in common with the game are written again.
+#[derive(Clone, Debug)]
+pub struct MoveList {
+    moves: Vec<AnyMove>,
+    /// Where each move's notation ends in `json`.
+    ends: Vec<usize>,
+    /// The array without its closing bracket.
+    json: String,
+}
+
+impl Default for MoveList {
+    fn default() -> MoveList {
+        MoveList {
+            moves: Vec::new(),
+            ends: Vec::new(),
+            json: "[".into(),
+        }
+    }
+}
+
+impl MoveList {
+    /// Brings the list up to `game`'s moves (after new moves, an undo, or a reload).
+    pub fn update(&mut self, game: &LiveGame) {
+        let common = self
+            .moves
+            .iter()
+            .zip(game.moves())
+            .take_while(|(kept, played)| kept == played)
+            .count();
+        self.moves.truncate(common);
+        self.ends.truncate(common);
+        self.json.truncate(self.ends.last().copied().unwrap_or(1));
+        for mv in game.moves().skip(common) {
+            if !self.moves.is_empty() {
+                self.json.push(',');
+            }
+            self.json
+                .push_str(&serde_json::to_string(&Notation(mv)).expect("a notation serialises"));
+            self.moves.push(*mv);
+            self.ends.push(self.json.len());
+        }
+    }
+}
+
+/// A move as its JSON string, written straight from its notation.
+struct Notation<'a>(&'a AnyMove);
+
+impl Serialize for Notation<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self.0)
+    }
+}
+
+/// Moves as a JSON array of notations, written without a string per move.
+struct Notations<I>(I);
+
+impl<'a, I: Iterator<Item = &'a AnyMove> + Clone> Serialize for Notations<I> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.0.clone().map(Notation))
+    }
+}
+
 impl Snapshot {
-    pub fn of(game: &LiveGame, presence: Presence) -> Arc<Snapshot> {
+    /// The snapshot of `game`'s present version; `moves` must be up to date with it.
+    pub fn of(game: &LiveGame, moves: &MoveList, presence: Presence) -> Arc<Snapshot> {
+        let side = |p: Player| game.variant.side(p);
         let dice_game = game.variant.dice_per_roll() > 0;
-        let mut snapshot = Snapshot {
-            game_id: game.id.clone(),
+        let playing = game.status == Status::Playing;
+        let shared = SharedView {
+            game_id: &game.id,
             variant: game.variant,
             mode: game.mode,
             status: game.status,
             version: game.version,
             position: game.engine.position(),
-            to_move: game.engine.to_move(),
-            first: game.first_player(),
-            dice: game.engine.dice(),
-            moves: game.moves().map(|m| m.to_string()).collect(),
-            legal_moves: if game.status == Status::Playing {
-                game.engine
-                    .legal_moves()
-                    .iter()
-                    .map(|m| m.to_string())
-                    .collect()
-            } else {
-                Vec::new()
-            },
-            clocks: game.clocks.map(|clocks| ClockSnapshot { clocks }),
+            to_move: playing.then(|| side(game.engine.to_move())),
+            first: side(game.first_player()),
+            sides: game.variant.sides(),
+            dice: dice_game.then(|| game.engine.dice()),
             result: game.result.map(|r| ResultView {
-                winner: r.outcome.winner.map(|p| game.variant.side(p)),
+                winner: r.outcome.winner.map(side),
                 termination: r.outcome.termination,
                 finished_at: r.finished_at,
             }),
-            draw_offer: game.draw_offer.map(|p| game.variant.side(p)),
-            rematch: game.rematch.clone(),
+            draw_offer: game.draw_offer.map(side),
+            rematch: game.rematch.as_deref(),
+            level: game.settings.level,
             commitment: dice_game
                 .then(|| ludus_engine::dice::to_hex(&game.server_seed.commitment())),
             server_seed: game
                 .revealed_seed()
                 .map(|_| ludus_engine::dice::to_hex(&game.server_seed.0)),
-            level: game.settings.level,
+        };
+        let mut shared = serde_json::to_string(&shared).expect("the view serialises");
+        shared.pop(); // the closing brace: the moves and then the seat's own fields follow
+        shared.push_str(",\"moves\":");
+        shared.push_str(&moves.json);
+        shared.push(']');
+        let legal_moves: Vec<AnyMove> = if playing {
+            game.engine.legal_moves()
+        } else {
+            Vec::new()
+        };
+        let legal_moves_json =
+            serde_json::to_string(&Notations(legal_moves.iter())).expect("notations serialise");
+        Arc::new(Snapshot {
+            variant: game.variant,
+            mode: game.mode,
+            status: game.status,
+            version: game.version,
+            to_move: game.engine.to_move(),
+            clocks: game.clocks.map(|clocks| ClockSnapshot { clocks }),
             creator: game.creator(),
             presence,
-            shared: String::new(),
-            legal_moves_json: String::new(),
-        };
-        snapshot.shared = snapshot.shared_text();
-        snapshot.legal_moves_json = json!(snapshot.legal_moves).to_string();
-        Arc::new(snapshot)
+            shared,
+            legal_moves_json,
+        })
     }
 
     /// The same version with other presence.
@@ -175,50 +264,6 @@ impl Snapshot {
             ));
         }
         text.push('}');
-        text
-    }
-
-    /// The fields every viewer shares, as a JSON object missing its closing brace.
-    fn shared_text(&self) -> String {
-        let side = |p: Player| self.variant.side(p);
-        let mut view = Map::new();
-        view.insert("game_id".into(), json!(self.game_id));
-        view.insert("variant".into(), json!(self.variant));
-        view.insert("mode".into(), json!(self.mode));
-        view.insert("status".into(), json!(self.status));
-        view.insert("version".into(), json!(self.version));
-        view.insert("position".into(), json!(self.position));
-        let playing = self.status == Status::Playing;
-        view.insert(
-            "to_move".into(),
-            if playing {
-                json!(side(self.to_move))
-            } else {
-                Value::Null
-            },
-        );
-        view.insert("first".into(), json!(side(self.first)));
-        view.insert("sides".into(), json!(self.variant.sides()));
-        if self.variant.dice_per_roll() > 0 {
-            view.insert("dice".into(), json!(self.dice));
-        }
-        view.insert("moves".into(), json!(self.moves));
-        view.insert("result".into(), json!(self.result));
-        view.insert("draw_offer".into(), json!(self.draw_offer));
-        if let Some(id) = &self.rematch {
-            view.insert("rematch".into(), json!(id));
-        }
-        if let Some(level) = self.level {
-            view.insert("level".into(), json!(level));
-        }
-        if let Some(commitment) = &self.commitment {
-            view.insert("commitment".into(), json!(commitment));
-        }
-        if let Some(seed) = &self.server_seed {
-            view.insert("server_seed".into(), json!(seed));
-        }
-        let mut text = Value::Object(view).to_string();
-        text.pop(); // the closing brace: render_text adds the seat's fields first
         text
     }
 

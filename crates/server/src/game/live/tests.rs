@@ -212,3 +212,34 @@ fn a_claim_needs_the_opponent_gone_long_enough() {
         Outcome::win(Player::First, Termination::Abandoned)
     );
 }
+
+#[test]
+fn the_views_move_list_follows_moves_undo_and_a_rebuilt_history() {
+    use crate::game::view::{MoveList, Presence, Snapshot};
+    let both = Seat::Both;
+    let play = |g: &mut LiveGame, mv: &str| {
+        let event = g.decide_move(both, mv, g.version, 0).unwrap();
+        commit(g, vec![event], 0);
+    };
+    let moves_in_view = |g: &LiveGame, list: &mut MoveList| {
+        list.update(g);
+        let view = Snapshot::of(g, list, Presence::default()).render(both, 0);
+        let from_game: Vec<String> = g.moves().map(|m| m.to_string()).collect();
+        assert_eq!(view["moves"], serde_json::json!(from_game));
+        from_game
+    };
+    let mut g = game(Variant::Petteia6, Mode::Local, None);
+    let mut list = MoveList::default();
+    assert!(moves_in_view(&g, &mut list).is_empty());
+    play(&mut g, "A1-A2");
+    play(&mut g, "A6-A5");
+    assert_eq!(moves_in_view(&g, &mut list), ["A1-A2", "A6-A5"]);
+    let undo = g.decide_undo(both, 0).unwrap();
+    commit(&mut g, vec![undo], 0);
+    assert_eq!(moves_in_view(&g, &mut list), ["A1-A2"]);
+    // A history that differs before its end (as after a reload) is written again from there.
+    let mut other = game(Variant::Petteia6, Mode::Local, None);
+    play(&mut other, "B1-B2");
+    play(&mut other, "A6-A5");
+    assert_eq!(moves_in_view(&other, &mut list), ["B1-B2", "A6-A5"]);
+}
