@@ -317,8 +317,74 @@ async fn the_openapi_document_parses_and_covers_every_route(database: Database) 
     server.stop().await;
 }
 
+async fn a_hint_is_a_legal_move_for_the_seat_to_move_in_computer_and_local_games(
+    database: Database,
+) {
+    let server = TestServer::start(database).await.expect("configured");
+    let api = server.api();
+    for (variant, mode) in [("petteia-6", "computer"), ("duodecim-scripta", "local")] {
+        let created = api
+            .create(json!({ "variant": variant, "mode": mode, "side": "first" }))
+            .await;
+        let game = created["game_id"].as_str().unwrap();
+        let token = created["seat"]["token"].as_str().unwrap();
+        let view = api.view(game, Some(token)).await;
+        let path = format!("/api/v1/games/{game}/hint");
+        let (status, hint) = api.get(&path, Some(token)).await;
+        assert_eq!(status, 200, "{variant} {mode}: {hint}");
+        assert_eq!(hint["version"], view["version"]);
+        assert!(
+            view["legal_moves"]
+                .as_array()
+                .unwrap()
+                .contains(&hint["move"]),
+            "{variant}: the hint {hint} is one of {}",
+            view["legal_moves"]
+        );
+        let (status, _) = api
+            .play(
+                game,
+                token,
+                hint["move"].as_str().unwrap(),
+                view["version"].as_u64().unwrap(),
+            )
+            .await;
+        assert_eq!(status, 200, "the hint plays");
+        assert_eq!(api.get(&path, None).await.0, 401, "a hint needs a seat");
+        let (status, _) = api
+            .post(
+                &format!("/api/v1/games/{game}/resign"),
+                Some(token),
+                json!({}),
+            )
+            .await;
+        assert_eq!(status, 200);
+        let (status, over) = api.get(&path, Some(token)).await;
+        assert_eq!(
+            (status, over["error"]["code"].as_str()),
+            (409, Some("game_over"))
+        );
+    }
+    // Online, a hint would be the computer playing for one side.
+    let created = api
+        .create(json!({ "variant": "petteia-6", "mode": "online", "side": "first" }))
+        .await;
+    api.join(&created).await;
+    let game = created["game_id"].as_str().unwrap();
+    let token = created["seat"]["token"].as_str().unwrap();
+    let (status, refused) = api
+        .get(&format!("/api/v1/games/{game}/hint"), Some(token))
+        .await;
+    assert_eq!(
+        (status, refused["error"]["code"].as_str()),
+        (403, Some("forbidden"))
+    );
+    server.stop().await;
+}
+
 on_both_databases!(
     the_openapi_document_parses_and_covers_every_route,
+    a_hint_is_a_legal_move_for_the_seat_to_move_in_computer_and_local_games,
     a_finished_dice_game_record_verifies_and_an_altered_die_fails,
     the_event_stream_delivers_every_event_once_in_order_across_a_reconnect,
     variants_and_analysis_answer_and_refuse_bad_input,

@@ -102,6 +102,7 @@ pub fn router(state: AppState) -> Router {
         .routes(routes!(games::rematch))
         .routes(routes!(games::events))
         .routes(routes!(games::record))
+        .routes(routes!(games::hint))
         .routes(routes!(socket::upgrade))
         .routes(routes!(games::join))
         .routes(routes!(operations::variants))

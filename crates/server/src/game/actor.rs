@@ -70,6 +70,14 @@ impl Acted {
     }
 }
 
+/// What a hint is searched from: the game at one version, and the seed of that version.
+#[derive(Debug)]
+pub struct Hinted {
+    pub engine: ludus_engine::AnyGame,
+    pub version: u64,
+    pub seed: u64,
+}
+
 /// A socket's start: who it is, the current view, what it missed, and the stream after that.
 #[derive(Debug)]
 pub struct Subscription {
@@ -110,6 +118,11 @@ pub enum Command {
     },
     Record {
         reply: oneshot::Sender<String>,
+    },
+    /// The position to search for a hint, if the seat may have one.
+    Hint {
+        token_hash: Option<String>,
+        reply: oneshot::Sender<Result<Hinted, ApiError>>,
     },
     /// The computer's search finished: its move, for the version it searched.
     ComputerMove {
@@ -328,6 +341,17 @@ impl GameActor {
             }
             Command::Record { reply } => {
                 let _ = reply.send(self.game.record().to_string());
+            }
+            Command::Hint { token_hash, reply } => {
+                let hinted = self.seat(token_hash.as_deref()).and_then(|seat| {
+                    self.game.allow_hint(seat)?;
+                    Ok(Hinted {
+                        engine: self.game.engine.clone(),
+                        version: self.game.version,
+                        seed: game_seed(&self.game.id, self.game.version),
+                    })
+                });
+                let _ = reply.send(hinted);
             }
             Command::ComputerMove { version, notation } => {
                 self.play_computer(version, notation).await
@@ -587,20 +611,12 @@ impl GameActor {
             self.game.version,
             self.shared.config.computer_delay,
         );
-        let (engine, thinkers) = (self.game.engine.clone(), self.shared.thinkers.clone());
+        let (engine, shared) = (self.game.engine.clone(), self.shared.clone());
         let seed = game_seed(&self.game.id, version);
         tokio::spawn(async move {
             tokio::time::sleep(delay).await;
-            let Ok(permit) = thinkers.acquire_owned().await else {
-                return;
-            };
-            let deadline = std::time::Instant::now() + budget;
-            let choice = tokio::task::spawn_blocking(move || {
-                let _permit = permit;
-                ludus_ai::choose_move(&engine, level, seed, deadline)
-            })
-            .await;
-            if let (Ok(Some(mv)), Some(me)) = (choice, me.upgrade()) {
+            let choice = shared.think(engine, level, seed, budget).await;
+            if let (Some(mv), Some(me)) = (choice, me.upgrade()) {
                 let _ = me
                     .send(Command::ComputerMove {
                         version,

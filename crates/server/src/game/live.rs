@@ -475,6 +475,30 @@ impl LiveGame {
 
     /// Takes back the last move of a person (computer games: back to the human's previous turn,
     /// undoing the computer's replies too; local games: the last move). Never gives time back.
+    /// Whether `seat` may ask for a hint now: in computer and local games only (online, a hint
+    /// would be the computer playing for one side), and for a move it is to make.
+    pub fn allow_hint(&self, seat: Seat) -> Result<(), ApiError> {
+        if seat == Seat::Spectator {
+            return Err(ApiError::Unauthorized);
+        }
+        if self.mode == Mode::Online {
+            return Err(ApiError::Forbidden(
+                "hints are given in computer and local games".into(),
+            ));
+        }
+        self.require_playing()?;
+        let mover = self.engine.to_move();
+        if !seat.speaks_for(mover) || self.computer() == Some(mover) {
+            return Err(ApiError::NotYourTurn);
+        }
+        if self.engine.phase() != Phase::AwaitingMove {
+            return Err(ApiError::Forbidden(
+                "the dice have not been rolled yet".into(),
+            ));
+        }
+        Ok(())
+    }
+
     pub fn decide_undo(&self, seat: Seat, now: i64) -> Result<GameEvent, ApiError> {
         let player = self.acting_player(seat)?;
         self.require_playing()?;

@@ -7,8 +7,9 @@ use super::live::{Creation, LiveGame};
 use super::{Mode, PlayerIndex, Settings, Status, token};
 use crate::error::ApiError;
 use crate::metrics::Metrics;
+use ludus_ai::Level;
 use ludus_engine::dice::{ServerSeed, from_hex, to_hex};
-use ludus_engine::{Player, Variant};
+use ludus_engine::{AnyGame, AnyMove, Player, Variant};
 use ludus_store::{Appender, EventRow, GameRow, NewGame, Store};
 use serde_json::Value;
 use std::collections::HashMap;
@@ -53,6 +54,20 @@ pub struct Shared {
     games: Mutex<HashMap<String, mpsc::Sender<Command>>>,
     /// Serialises rebuilding, so two requests never start two actors for one game.
     loading: tokio::sync::Mutex<()>,
+}
+
+/// Hints come from the computer at level 4: strong, and at most a second of thought.
+fn hint_level() -> Level {
+    Level::new(4).expect("4 is a level")
+}
+
+/// A suggested move, for the version it was searched at.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
+pub struct Hint {
+    #[serde(rename = "move")]
+    pub notation: String,
+    pub version: u64,
+    pub level: u8,
 }
 
 /// The handle the API holds: cheap to clone.
@@ -215,6 +230,31 @@ impl Registry {
         .await?
     }
 
+    /// A suggested move for the seat to move in a computer or local game, searched at
+    /// [`hint_level`].
+    pub async fn hint(&self, game_id: &str, token: Option<&str>) -> Result<Hint, ApiError> {
+        let token_hash = token
+            .map(token::hash_secret)
+            .ok_or(ApiError::Unauthorized)?;
+        let hinted = self
+            .request(game_id, |reply| Command::Hint {
+                token_hash: Some(token_hash.clone()),
+                reply,
+            })
+            .await??;
+        let level = hint_level();
+        let mv = self
+            .shared
+            .think(hinted.engine, level, hinted.seed, level.time_budget())
+            .await
+            .ok_or(ApiError::Unavailable)?;
+        Ok(Hint {
+            notation: mv.to_string(),
+            version: hinted.version,
+            level: level.number(),
+        })
+    }
+
     /// The game's text record (RULES.md §4).
     pub async fn record(&self, game_id: &str) -> Result<String, ApiError> {
         self.request(game_id, |reply| Command::Record { reply })
@@ -344,6 +384,26 @@ async fn view_of(
 }
 
 impl Shared {
+    /// The computer's move at `level` in `engine`, searched on the blocking pool once one of the
+    /// permits (one per core) is free, within `budget`. Computer seats and hints both ask here.
+    pub async fn think(
+        &self,
+        engine: AnyGame,
+        level: Level,
+        seed: u64,
+        budget: std::time::Duration,
+    ) -> Option<AnyMove> {
+        let permit = self.thinkers.clone().acquire_owned().await.ok()?;
+        let deadline = std::time::Instant::now() + budget;
+        tokio::task::spawn_blocking(move || {
+            let _permit = permit;
+            ludus_ai::choose_move(&engine, level, seed, deadline)
+        })
+        .await
+        .ok()
+        .flatten()
+    }
+
     /// Drops the registry's handle of a stopped actor (unless a new actor already replaced it).
     pub fn forget(&self, game_id: &str, handle: &mpsc::WeakSender<Command>) {
         let mut games = self.games.lock().expect("registry lock");
