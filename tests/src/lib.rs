@@ -63,6 +63,7 @@ pub async fn fresh_postgres_database(admin: &str) -> String {
     let mut connection = <sqlx::PgConnection as sqlx::Connection>::connect(admin)
         .await
         .expect("the Postgres URL connects");
+    drop_databases_of_finished_runs(&mut connection).await;
     sqlx::Executor::execute(
         &mut connection,
         sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")),
@@ -71,6 +72,30 @@ pub async fn fresh_postgres_database(admin: &str) -> String {
     .expect("a fresh database is created");
     let base = admin.rsplit_once('/').map_or(admin, |(base, _)| base);
     format!("{base}/{name}")
+}
+
+/// Drops the databases earlier test processes made (their names carry the process id), so a
+/// developer's Postgres does not fill up with them. Best effort: a failure leaves one behind.
+async fn drop_databases_of_finished_runs(connection: &mut sqlx::PgConnection) {
+    // Whether a process is still running is read from /proc: without it, drop nothing.
+    if !std::path::Path::new("/proc/self").exists() {
+        return;
+    }
+    let names: Vec<String> = sqlx::query_scalar(
+        "SELECT datname FROM pg_database WHERE datname LIKE 'ludus\\_test\\_%'",
+    )
+    .fetch_all(&mut *connection)
+    .await
+    .unwrap_or_default();
+    for name in names {
+        let pid = name.split('_').nth(2).unwrap_or_default();
+        let finished = !pid.is_empty() && !std::path::Path::new("/proc").join(pid).exists();
+        let safe = name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
+        if finished && safe {
+            let drop = format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)");
+            let _ = sqlx::Executor::execute(&mut *connection, sqlx::AssertSqlSafe(drop)).await;
+        }
+    }
 }
 
 /// The configuration tests start from: loopback, no computer delay, generous rate limits.
