@@ -55,6 +55,9 @@ export const playMove = (id, token, move, version, moveId) =>
     body: { move, version, id: moveId },
   });
 
+/** A suggested move for the side to move (computer and local games). */
+export const gameHint = (id, token) => request('GET', `/api/v1/games/${encodeURIComponent(id)}/hint`, { token });
+
 /** resign, draw, draw/decline, undo, abort, claim, rematch */
 export const gameAction = (id, token, action) =>
   request('POST', `/api/v1/games/${encodeURIComponent(id)}/${action}`, { token, body: {} });

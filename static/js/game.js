@@ -1,7 +1,7 @@
 // The game screen: the board drawn from the server's view, selection by click-click, drag or
 // keyboard, dice, clocks, the move list, the status line and the players' actions. Every change
 // of the game comes from the server (over the socket or as the answer to an action).
-import { gameView, playMove, gameAction, joinInvite, savedToken, saveToken, analysis, variants, entropy } from './api.js';
+import { gameView, playMove, gameAction, gameHint, joinInvite, savedToken, saveToken, analysis, variants, entropy } from './api.js';
 import { GameConnection } from './connection.js';
 import { html, svg, moveEnds } from './svg.js';
 import { boardFor, sideName } from './boards/index.js';
@@ -396,6 +396,7 @@ class GameScreen {
         if (v.opponent_connected === false) add('claim', 'Claim the game', () => this.act('claim'));
       }
       if ((v.mode === 'computer' || v.mode === 'local') && v.moves.length) add('undo', 'Undo', () => this.act('undo'));
+      if ((v.mode === 'computer' || v.mode === 'local') && (v.legal_moves || []).length) add('hint', 'Hint', () => this.askHint());
     }
     if (v.status === 'finished' || v.status === 'aborted') {
       if (v.rematch) {
@@ -566,6 +567,21 @@ class GameScreen {
       this.refused(error);
       this.draw();
       this.errorLine.textContent = this.message;
+    }
+  }
+
+  /** Asks the computer for a move and selects its piece, so the board shows where it may go. */
+  async askHint() {
+    const version = this.view.version;
+    try {
+      const hint = await gameHint(this.gameId, this.token);
+      if (hint.version !== this.view.version || version !== this.view.version) return;
+      this.selected = moveEnds(hint.move).from || null;
+      this.draw();
+      this.message = `Hint: ${hint.move}`;
+      this.errorLine.textContent = this.message;
+    } catch (error) {
+      this.refused(error);
     }
   }
 

@@ -143,6 +143,13 @@ test('a game against the computer', async () => {
   await shot(p, '09-computer-game');
   await p.click('#undo');
   await p.waitForFunction(() => window.ludusDebug.view().moves.length % 2 === 1);
+  // A hint names one of the legal moves and selects its piece.
+  await p.waitForSelector('#hint');
+  await p.click('#hint');
+  await p.waitForFunction(() => /Hint: /.test(document.querySelector('.refusal').textContent));
+  const hinted = (await p.textContent('.refusal')).replace('Hint: ', '').trim();
+  assert.ok((await view(p)).legal_moves.includes(hinted), `the hint ${hinted} is legal`);
+  await shot(p, '09b-computer-hint');
   await p.click('#resign');
   await p.click('#resign');
   await p.waitForFunction(() => window.ludusDebug.view().status === 'finished');
