@@ -21,12 +21,21 @@ use std::time::Instant;
 /// The lowest and highest value a state can have.
 const LOSS: f64 = -1.0;
 const WIN: f64 = 1.0;
+/// The most an evaluation may claim: an estimate stays short of a proven result, so that a won
+/// game reached by search always ranks above a position that merely looks won.
+const SUREST_ESTIMATE: f64 = 1.0 - 1e-6;
 
 /// A game's evaluation for the chance search.
 pub trait Evaluate<G: Chance> {
     /// The expected result of `game` for `player`, from -1 (lost) to 1 (won), in any phase: at
     /// the start of a turn (awaiting its roll) or in the middle of one.
     fn evaluate(&self, game: &G, player: Player) -> f64;
+
+    /// How far each level searches this game: the game's cost per node and its luck differ, so
+    /// each game may tune the levels by measurement.
+    fn settings(&self, level: Level) -> Settings {
+        Settings::for_level(level)
+    }
 }
 
 /// What one level may do in a dice game.
@@ -87,7 +96,7 @@ pub fn choose_move<G: Chance, E: Evaluate<G>>(
     seed: u64,
     deadline: Instant,
 ) -> Option<G::Move> {
-    decide(game, evaluation, Settings::for_level(level), seed, deadline)
+    decide(game, evaluation, evaluation.settings(level), seed, deadline)
 }
 
 /// Chooses with explicit settings.
@@ -118,9 +127,16 @@ pub fn decide<G: Chance, E: Evaluate<G>>(
         if search.stopped && chosen.is_some() {
             break;
         }
-        let noisy = values
-            .iter()
-            .map(|v| v + settings.noise * (2.0 * rng.random::<f64>() - 1.0));
+        // Noise blurs estimates only: a proven win or loss keeps its value, and no estimate is
+        // blurred into one.
+        let noisy = values.iter().map(|&v| {
+            if v.abs() >= WIN {
+                v
+            } else {
+                let blur = settings.noise * (2.0 * rng.random::<f64>() - 1.0);
+                (v + blur).clamp(-SUREST_ESTIMATE, SUREST_ESTIMATE)
+            }
+        });
         chosen = noisy
             .enumerate()
             .max_by(|a, b| a.1.total_cmp(&b.1))
@@ -215,7 +231,7 @@ impl<'e, E> Expectimax<'e, E> {
     {
         self.evaluation
             .evaluate(game, self.root_player)
-            .clamp(LOSS, WIN)
+            .clamp(-SUREST_ESTIMATE, SUREST_ESTIMATE)
     }
 
     /// A max node for the root player's moves, a min node for the opponent's.

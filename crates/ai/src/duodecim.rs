@@ -1,0 +1,135 @@
+//! The Duodecim Scripta evaluation for the chance search: a race of pips, corrected for the pieces
+//! the opponent's next roll may hit and for the stacks that block it.
+//!
+//! A piece on step s still needs 37 − s pips (a piece in reserve 37, one borne off none), and a
+//! roll of three dice brings about [`PIPS_PER_TURN`]. The lead in pips, with the side about to roll
+//! counted half a roll ahead, is measured against the spread a race of that length has, so that
+//! the same lead weighs more near the end than at the start.
+
+use crate::Level;
+use crate::chance::{Evaluate, Settings};
+use ludus_engine::Player;
+use ludus_engine::duodecim::{Board, Dice, Duodecim, ROUTE_LEN, Step};
+
+/// Pips a roll of three dice brings on average.
+const PIPS_PER_TURN: f64 = 10.5;
+/// The pips a piece still needs from the reserve: enter, run all 36 steps, bear off.
+const FROM_RESERVE: u32 = ROUTE_LEN as u32 + 1;
+/// The race's spread in pips grows like the square root of its length; this scales it.
+const SPREAD: f64 = 1.6;
+/// A stack of two or more in front of the opponent's pieces costs it about this many pips for
+/// every piece behind it that the stack can stop (within six steps).
+const BLOCK: f64 = 1.5;
+/// Stacks on the entry table keep reserve pieces out: dice that cannot enter go to the blocker.
+const ENTRY_BLOCK: f64 = 3.0;
+/// A blot the opponent may hit on its next roll is lost at its odds; when the blot's owner rolls
+/// first, it may cover or move it, so its risk counts for less.
+const RISK_IF_TO_MOVE: f64 = 0.3;
+
+/// The evaluation of Duodecim Scripta.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct DuodecimEvaluation;
+
+impl Evaluate<Duodecim> for DuodecimEvaluation {
+    fn evaluate(&self, game: &Duodecim, player: Player) -> f64 {
+        let position = game.position();
+        let board = &position.board;
+        let to_move = position.to_move;
+        let needed = |p: Player| {
+            let risk = if p == to_move { RISK_IF_TO_MOVE } else { 1.0 };
+            pips_to_go(board, p) as f64 + risk * pips_at_risk(board, p) + blocked(board, p)
+        };
+        let (mine, theirs) = (needed(player), needed(player.other()));
+        // Having the roll is worth half a roll; dice still to play this turn replace that roll,
+        // bonus dice come on top of it.
+        let pips = |dice: &Dice| dice.faces().iter().map(|&d| d as f64).sum::<f64>();
+        let tempo = pips(&position.dice)
+            + pips(&position.bonus)
+            + if position.dice.is_empty() {
+                PIPS_PER_TURN
+            } else {
+                0.0
+            }
+            - PIPS_PER_TURN / 2.0;
+        let lead = theirs - mine + if to_move == player { tempo } else { -tempo };
+        let spread = SPREAD * (mine + theirs).max(PIPS_PER_TURN).sqrt();
+        (lead / spread).tanh()
+    }
+
+    fn settings(&self, level: Level) -> Settings {
+        Settings::for_level(level)
+    }
+}
+
+/// The pips `player` still has to bring home.
+fn pips_to_go(board: &Board, player: Player) -> u32 {
+    let on_route: u32 = Step::all()
+        .filter_map(|step| match board.stack(step) {
+            Some((owner, n)) if owner == player => {
+                Some(n as u32 * (FROM_RESERVE - step.get() as u32))
+            }
+            _ => None,
+        })
+        .sum();
+    on_route + board.reserve(player) as u32 * FROM_RESERVE
+}
+
+/// The pips `player` expects to lose to hits on its lone pieces next roll: each lone piece is lost
+/// back to the reserve with the chance that some of the three dice reaches it directly.
+fn pips_at_risk(board: &Board, player: Player) -> f64 {
+    let lone = board.lone(player);
+    if lone == 0 {
+        return 0.0;
+    }
+    let hitter = player.other();
+    let hits: [u64; 6] = std::array::from_fn(|i| board.hits(hitter, i as u8 + 1));
+    let mut risk = 0.0;
+    let mut set = lone;
+    while set != 0 {
+        let step = set.trailing_zeros();
+        set &= set - 1;
+        let faces = hits.iter().filter(|&&h| h & (1 << step) != 0).count();
+        let missed = (6 - faces) as f64 / 6.0;
+        risk += (1.0 - missed * missed * missed) * step as f64;
+    }
+    risk
+}
+
+/// The pips `player` is expected to lose to the opponent's stacks of two or more in its way.
+fn blocked(board: &Board, player: Player) -> f64 {
+    let blocker = player.other();
+    let entering = board.reserve(player) > 0;
+    let mut lost = 0.0;
+    for step in Step::all() {
+        let Some((owner, n)) = board.stack(step) else {
+            continue;
+        };
+        if owner != blocker || n < 2 {
+            continue;
+        }
+        if entering && step.get() <= 6 {
+            lost += ENTRY_BLOCK;
+        }
+        // The pieces within six steps behind the stack are the ones it stands in front of.
+        let behind: u32 = (step.get().saturating_sub(6).max(1)..step.get())
+            .filter_map(Step::new)
+            .filter_map(|s| board.stack(s))
+            .filter(|&(owner, _)| owner == player)
+            .map(|(_, n)| n as u32)
+            .sum();
+        lost += BLOCK * behind as f64;
+    }
+    lost
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ludus_engine::duodecim::PIECES;
+
+    #[test]
+    fn every_piece_starts_thirty_seven_pips_from_home() {
+        let board = Board::start();
+        assert_eq!(pips_to_go(&board, Player::First), PIECES as u32 * 37);
+    }
+}
