@@ -31,9 +31,9 @@ pub trait Evaluate<G: Chance> {
     /// the start of a turn (awaiting its roll) or in the middle of one.
     fn evaluate(&self, game: &G, player: Player) -> f64;
 
-    /// How far each level searches this game: the game's cost per node and its luck differ, so
-    /// each game may tune the levels by measurement.
-    fn settings(&self, level: Level) -> Settings {
+    /// What each level does in `game`: games differ in their cost per node, in their luck and in
+    /// what search gains there, so each game tunes its levels by measurement.
+    fn settings(&self, _game: &G, level: Level) -> Settings {
         Settings::for_level(level)
     }
 }
@@ -52,6 +52,19 @@ pub struct Settings {
 }
 
 impl Settings {
+    /// A level that plays a random move with the chance `random_move` and otherwise the best
+    /// move found `max_depth` rolls ahead within `nodes`, unblurred. In long dice games even
+    /// slight noise decides the game once one side leads (the values of the moves then differ
+    /// by little), so the dice games weaken their levels by random moves instead.
+    pub const fn without_noise(random_move: f64, max_depth: u32, nodes: u64) -> Settings {
+        Settings {
+            random_move,
+            max_depth,
+            nodes,
+            noise: 0.0,
+        }
+    }
+
     pub fn for_level(level: Level) -> Settings {
         match level.number() {
             1 => Settings {
@@ -96,7 +109,13 @@ pub fn choose_move<G: Chance, E: Evaluate<G>>(
     seed: u64,
     deadline: Instant,
 ) -> Option<G::Move> {
-    decide(game, evaluation, evaluation.settings(level), seed, deadline)
+    decide(
+        game,
+        evaluation,
+        evaluation.settings(game, level),
+        seed,
+        deadline,
+    )
 }
 
 /// Chooses with explicit settings.
@@ -212,15 +231,17 @@ impl<'e, E> Expectimax<'e, E> {
         E: Evaluate<G>,
     {
         self.nodes += 1;
+        // Every node counts towards the budget, leaves too: they are most of the nodes.
+        let stopped = self.out_of_budget();
         match game.phase() {
             Phase::Over(outcome) => match outcome.winner {
                 Some(winner) if winner == self.root_player => WIN,
                 Some(_) => LOSS,
                 None => 0.0,
             },
-            Phase::AwaitingRoll if depth == 0 || self.out_of_budget() => self.leaf(game),
+            Phase::AwaitingRoll if depth == 0 || stopped => self.leaf(game),
             Phase::AwaitingRoll => self.chance(game, depth - 1, alpha, beta),
-            Phase::AwaitingMove if self.out_of_budget() => self.leaf(game),
+            Phase::AwaitingMove if stopped => self.leaf(game),
             Phase::AwaitingMove => self.choice(game, depth, alpha, beta),
         }
     }

@@ -26,6 +26,19 @@ const ENTRY_BLOCK: f64 = 3.0;
 /// first, it may cover or move it, so its risk counts for less.
 const RISK_IF_TO_MOVE: f64 = 0.3;
 
+/// Levels 1–5, measured in the arena (README.md, "Computer opponent"). Every level searches the
+/// rest of its turn, every order of its dice, and judges where the turn ends; looking one roll
+/// further costs the opponent's whole turn for each of 56 rolls, too slow for a game of over a
+/// hundred turns. A game that long punishes every slip, so a small share of random moves
+/// separates the levels.
+const LEVELS: [Settings; 5] = [
+    Settings::without_noise(0.6, 0, 100_000),
+    Settings::without_noise(0.3, 0, 100_000),
+    Settings::without_noise(0.12, 0, 100_000),
+    Settings::without_noise(0.04, 0, 100_000),
+    Settings::without_noise(0.0, 0, 100_000),
+];
+
 /// The evaluation of Duodecim Scripta.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct DuodecimEvaluation;
@@ -56,8 +69,8 @@ impl Evaluate<Duodecim> for DuodecimEvaluation {
         (lead / spread).tanh()
     }
 
-    fn settings(&self, level: Level) -> Settings {
-        Settings::for_level(level)
+    fn settings(&self, _: &Duodecim, level: Level) -> Settings {
+        LEVELS[level.number() as usize - 1]
     }
 }
 

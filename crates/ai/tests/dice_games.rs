@@ -1,8 +1,12 @@
-//! The dice-game players against the engine: they find the move that wins on the spot, play
-//! whole Duodecim turns that finish the game, and never play an illegal move.
+//! The dice-game players against the engine: the search of every level finds the move that wins
+//! on the spot and plays whole Duodecim turns that finish the game; no level, random moves
+//! included, ever plays an illegal move.
 
+use ludus_ai::chance::{self, Evaluate, Settings};
+use ludus_ai::duodecim::DuodecimEvaluation;
+use ludus_ai::pente_grammai::PenteGrammaiEvaluation;
 use ludus_ai::{Level, choose_move};
-use ludus_engine::{AnyGame, Phase, Player, Variant};
+use ludus_engine::{AnyGame, AnyMove, Chance, Phase, Player, Variant};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::time::{Duration, Instant};
@@ -14,9 +18,6 @@ const DICE_VARIANTS: [Variant; 4] = [
     Variant::DuodecimScripta,
 ];
 
-/// The levels that always search (the lower ones sometimes play at random on purpose).
-const SEARCHING: [Level; 3] = [Level::ALL[2], Level::ALL[3], Level::MAX];
-
 fn far() -> Instant {
     Instant::now() + Duration::from_secs(3600)
 }
@@ -25,21 +26,42 @@ fn position(variant: Variant, text: &str, dice: Option<&[u8]>) -> AnyGame {
     AnyGame::from_position(variant, text, dice).expect("the test position parses")
 }
 
-/// Plays the computer's moves at `level` until the turn passes or the game ends.
-fn play_turn(mut game: AnyGame, level: Level, seed: u64) -> AnyGame {
-    let mover = game.to_move();
-    while game.phase() == Phase::AwaitingMove && game.to_move() == mover {
-        let mv = choose_move(&game, level, seed, far()).expect("a move is awaited");
-        game.play(mv).expect("the computer plays legal moves");
+/// What `level` searches in `game`, without its share of random moves (which the lower levels
+/// play on purpose).
+fn search_only<G: Chance, E: Evaluate<G>>(game: &G, evaluation: &E, level: Level) -> Settings {
+    Settings {
+        random_move: 0.0,
+        ..evaluation.settings(game, level)
     }
-    game
 }
 
+/// The move the search of `level` chooses.
+fn searched_move(game: &AnyGame, level: Level, seed: u64) -> AnyMove {
+    let chosen = match game {
+        AnyGame::PenteGrammai(g) => {
+            let settings = search_only(g, &PenteGrammaiEvaluation, level);
+            chance::decide(g, &PenteGrammaiEvaluation, settings, seed, far())
+                .map(AnyMove::PenteGrammai)
+        }
+        AnyGame::Duodecim(g) => {
+            let settings = search_only(g, &DuodecimEvaluation, level);
+            chance::decide(g, &DuodecimEvaluation, settings, seed, far()).map(AnyMove::Duodecim)
+        }
+        AnyGame::Petteia(_) => unreachable!("only dice games here"),
+    };
+    chosen.expect("a move is awaited")
+}
+
+/// The search of every level, playing the rest of the turn, wins the game.
 fn assert_wins(game: AnyGame, what: &str) {
     let mover = game.to_move();
-    for level in SEARCHING {
+    for level in Level::ALL {
         for seed in 0..4 {
-            let after = play_turn(game.clone(), level, seed);
+            let mut after = game.clone();
+            while after.phase() == Phase::AwaitingMove && after.to_move() == mover {
+                let mv = searched_move(&after, level, seed);
+                after.play(mv).expect("the search plays legal moves");
+            }
             let winner = after.outcome().and_then(|o| o.winner);
             assert_eq!(winner, Some(mover), "{what}: {level}, seed {seed}");
         }
