@@ -26,7 +26,7 @@ const ENTRY_BLOCK: f64 = 3.0;
 /// first, it may cover or move it, so its risk counts for less.
 const RISK_IF_TO_MOVE: f64 = 0.3;
 
-/// Levels 1–5, measured in the arena (README.md, "Computer opponent"). Every level searches the
+/// Levels 1–5, measured in the arena (CALIBRATION.md). Every level searches the
 /// rest of its turn, every order of its dice, and judges where the turn ends; looking one roll
 /// further costs the opponent's whole turn for each of 56 rolls, too slow for a game of over a
 /// hundred turns. A game that long punishes every slip, so a small share of random moves

@@ -24,7 +24,7 @@ const TEMPO: Turns = 0.5;
 /// player who has just moved is met by the opponent's die as it falls.
 const THREAT_IF_TO_MOVE: f64 = 0.35;
 
-/// Levels 1–5 of each rule set, measured in the arena (README.md, "Computer opponent"). One die
+/// Levels 1–5 of each rule set, measured in the arena (CALIBRATION.md). One die
 /// and few moves a turn make the search cheap; what separates the levels is mostly the share of
 /// random moves, and the depth where it pays (Perimeter's threats, Kidd's hits). Schädler's race
 /// gains nothing from looking ahead.
