@@ -94,12 +94,17 @@ impl Report {
         } else {
             games
         };
-        let z = 1.96_f64;
-        let denominator = 1.0 + z * z / n;
-        let centre = (p + z * z / (2.0 * n)) / denominator;
-        let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / denominator;
-        ((centre - half).max(0.0), (centre + half).min(1.0))
+        wilson(p, n)
     }
+}
+
+/// The Wilson score interval at 95% for a share `p` of `n` coin tosses.
+fn wilson(p: f64, n: f64) -> (f64, f64) {
+    let z = 1.96_f64;
+    let denominator = 1.0 + z * z / n;
+    let centre = (p + z * z / (2.0 * n)) / denominator;
+    let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / denominator;
+    ((centre - half).max(0.0), (centre + half).min(1.0))
 }
 
 impl fmt::Display for Report {
@@ -115,7 +120,7 @@ impl fmt::Display for Report {
         for (level, times) in [a, b].iter().zip(&self.times) {
             writeln!(
                 f,
-                "{level}: {} moves, mean {:.1} ms, max {:.1} ms per move",
+                "{level}: {} moves, mean {:.3} ms, max {:.1} ms per move",
                 times.moves,
                 times.mean().as_secs_f64() * 1e3,
                 times.max.as_secs_f64() * 1e3
@@ -131,11 +136,15 @@ impl fmt::Display for Report {
         }
         let decisive = self.wins + self.losses;
         if decisive > 0 {
+            let share = self.wins as f64 / decisive as f64;
+            let (lo, hi) = wilson(share, decisive as f64);
             writeln!(
                 f,
-                "decisive games: {a} won {} of {decisive} ({:.1}%)",
+                "decisive games: {a} won {} of {decisive} ({:.1}%, 95% CI {:.1}–{:.1}%)",
                 self.wins,
-                100.0 * self.wins as f64 / decisive as f64
+                100.0 * share,
+                100.0 * lo,
+                100.0 * hi
             )?;
         }
         let (lo, hi) = self.interval();
@@ -291,6 +300,15 @@ mod tests {
         assert_eq!(
             last,
             "L2 vs L1: 60-20-20, L2 scores 70.0% (95% CI 61.7–77.2%)"
+        );
+    }
+
+    #[test]
+    fn the_share_of_decisive_games_comes_with_its_own_interval() {
+        let text = report(60, 20, 20).to_string();
+        assert!(
+            text.contains("decisive games: L2 won 60 of 80 (75.0%, 95% CI 64.5–83.2%)"),
+            "{text}"
         );
     }
 

@@ -21,12 +21,21 @@ use std::time::Instant;
 /// The lowest and highest value a state can have.
 const LOSS: f64 = -1.0;
 const WIN: f64 = 1.0;
+/// The most an evaluation may claim: an estimate stays short of a proven result, so that a won
+/// game reached by search always ranks above a position that merely looks won.
+const SUREST_ESTIMATE: f64 = 1.0 - 1e-6;
 
 /// A game's evaluation for the chance search.
 pub trait Evaluate<G: Chance> {
     /// The expected result of `game` for `player`, from -1 (lost) to 1 (won), in any phase: at
     /// the start of a turn (awaiting its roll) or in the middle of one.
     fn evaluate(&self, game: &G, player: Player) -> f64;
+
+    /// What each level does in `game`: games differ in their cost per node, in their luck and in
+    /// what search gains there, so each game tunes its levels by measurement.
+    fn settings(&self, _game: &G, level: Level) -> Settings {
+        Settings::for_level(level)
+    }
 }
 
 /// What one level may do in a dice game.
@@ -43,6 +52,19 @@ pub struct Settings {
 }
 
 impl Settings {
+    /// A level that plays a random move with the chance `random_move` and otherwise the best
+    /// move found `max_depth` rolls ahead within `nodes`, unblurred. In long dice games even
+    /// slight noise decides the game once one side leads (the values of the moves then differ
+    /// by little), so the dice games weaken their levels by random moves instead.
+    pub const fn without_noise(random_move: f64, max_depth: u32, nodes: u64) -> Settings {
+        Settings {
+            random_move,
+            max_depth,
+            nodes,
+            noise: 0.0,
+        }
+    }
+
     pub fn for_level(level: Level) -> Settings {
         match level.number() {
             1 => Settings {
@@ -87,7 +109,13 @@ pub fn choose_move<G: Chance, E: Evaluate<G>>(
     seed: u64,
     deadline: Instant,
 ) -> Option<G::Move> {
-    decide(game, evaluation, Settings::for_level(level), seed, deadline)
+    decide(
+        game,
+        evaluation,
+        evaluation.settings(game, level),
+        seed,
+        deadline,
+    )
 }
 
 /// Chooses with explicit settings.
@@ -118,9 +146,16 @@ pub fn decide<G: Chance, E: Evaluate<G>>(
         if search.stopped && chosen.is_some() {
             break;
         }
-        let noisy = values
-            .iter()
-            .map(|v| v + settings.noise * (2.0 * rng.random::<f64>() - 1.0));
+        // Noise blurs estimates only: a proven win or loss keeps its value, and no estimate is
+        // blurred into one.
+        let noisy = values.iter().map(|&v| {
+            if v.abs() >= WIN {
+                v
+            } else {
+                let blur = settings.noise * (2.0 * rng.random::<f64>() - 1.0);
+                (v + blur).clamp(-SUREST_ESTIMATE, SUREST_ESTIMATE)
+            }
+        });
         chosen = noisy
             .enumerate()
             .max_by(|a, b| a.1.total_cmp(&b.1))
@@ -196,15 +231,17 @@ impl<'e, E> Expectimax<'e, E> {
         E: Evaluate<G>,
     {
         self.nodes += 1;
+        // Every node counts towards the budget, leaves too: they are most of the nodes.
+        let stopped = self.out_of_budget();
         match game.phase() {
             Phase::Over(outcome) => match outcome.winner {
                 Some(winner) if winner == self.root_player => WIN,
                 Some(_) => LOSS,
                 None => 0.0,
             },
-            Phase::AwaitingRoll if depth == 0 || self.out_of_budget() => self.leaf(game),
+            Phase::AwaitingRoll if depth == 0 || stopped => self.leaf(game),
             Phase::AwaitingRoll => self.chance(game, depth - 1, alpha, beta),
-            Phase::AwaitingMove if self.out_of_budget() => self.leaf(game),
+            Phase::AwaitingMove if stopped => self.leaf(game),
             Phase::AwaitingMove => self.choice(game, depth, alpha, beta),
         }
     }
@@ -215,7 +252,7 @@ impl<'e, E> Expectimax<'e, E> {
     {
         self.evaluation
             .evaluate(game, self.root_player)
-            .clamp(LOSS, WIN)
+            .clamp(-SUREST_ESTIMATE, SUREST_ESTIMATE)
     }
 
     /// A max node for the root player's moves, a min node for the opponent's.

@@ -11,36 +11,43 @@
 
 pub mod arena;
 pub mod chance;
+pub mod duodecim;
 mod level;
+pub mod pente_grammai;
 pub mod petteia;
 mod random;
 
 pub use level::{BadLevel, Level};
 
+use duodecim::DuodecimEvaluation;
 use ludus_engine::{AnyGame, AnyMove};
+use pente_grammai::PenteGrammaiEvaluation;
 use std::time::Instant;
 
 /// The move the computer plays at `level` in `game`, or `None` when no move is awaited (the game
 /// is over, or a dice game awaits its roll). The search stops at `deadline` or at the level's own
 /// time budget, whichever comes first; `seed` fixes every random choice.
-///
-/// Variants without their own search yet play [`random_move`]; wiring a search in is one match arm.
 pub fn choose_move(game: &AnyGame, level: Level, seed: u64, deadline: Instant) -> Option<AnyMove> {
     // The search stops at 95% of the budget: returning from the iteration it cuts short, and
     // freeing its table, takes the rest.
     let deadline = deadline.min(Instant::now() + level.time_budget().mul_f64(0.95));
     match game {
         AnyGame::Petteia(g) => petteia::choose_move(g, level, seed, deadline).map(AnyMove::Petteia),
-        // After the merge, one arm per dice game. `Chance` games have no hash, so mix the
-        // position into the seed as `random_move` does, e.g.:
-        // AnyGame::Duodecim(g) => chance::choose_move(g, &DuodecimEvaluation, level,
-        //     random::position_seed(seed, &game.position()), deadline).map(AnyMove::Duodecim),
-        #[allow(unreachable_patterns)]
-        _ => random_move(game, seed),
+        // `Chance` games have no hash: the position's text varies the seed from move to move.
+        AnyGame::PenteGrammai(g) => {
+            let seed = random::position_seed(seed, &game.position());
+            chance::choose_move(g, &PenteGrammaiEvaluation, level, seed, deadline)
+                .map(AnyMove::PenteGrammai)
+        }
+        AnyGame::Duodecim(g) => {
+            let seed = random::position_seed(seed, &game.position());
+            chance::choose_move(g, &DuodecimEvaluation, level, seed, deadline)
+                .map(AnyMove::Duodecim)
+        }
     }
 }
 
-/// A legal move drawn uniformly with `seed`: the fallback for variants without a search.
+/// A legal move drawn uniformly with `seed`, in any variant.
 pub fn random_move(game: &AnyGame, seed: u64) -> Option<AnyMove> {
     use rand::seq::IndexedRandom;
     let mut rng = random::generator(random::position_seed(seed, &game.position()));
