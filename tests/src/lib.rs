@@ -81,12 +81,11 @@ async fn drop_databases_of_finished_runs(connection: &mut sqlx::PgConnection) {
     if !std::path::Path::new("/proc/self").exists() {
         return;
     }
-    let names: Vec<String> = sqlx::query_scalar(
-        "SELECT datname FROM pg_database WHERE datname LIKE 'ludus\\_test\\_%'",
-    )
-    .fetch_all(&mut *connection)
-    .await
-    .unwrap_or_default();
+    let names: Vec<String> =
+        sqlx::query_scalar("SELECT datname FROM pg_database WHERE datname LIKE 'ludus\\_test\\_%'")
+            .fetch_all(&mut *connection)
+            .await
+            .unwrap_or_default();
     for name in names {
         let pid = name.split('_').nth(2).unwrap_or_default();
         let finished = !pid.is_empty() && !std::path::Path::new("/proc").join(pid).exists();

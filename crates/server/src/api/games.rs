@@ -256,7 +256,7 @@ action_endpoint! {
     rematch => Action::Rematch, "/api/v1/games/{id}/rematch", "A new game with the sides swapped, for the same seats.";
 }
 
-/// A suggested move for the seat to move, from the computer at level 4 (computer and local games).
+/// A suggested move for the seat to move, from the computer at level 5 (computer and local games).
 #[utoipa::path(get, path = "/api/v1/games/{id}/hint", tag = "games", params(("id" = String, Path)), security(("bearer" = [])), responses((status = 200, body = crate::game::registry::Hint), (status = 401, body = super::docs::ErrorBody), (status = 403, description = "forbidden (an online game) or not_your_turn", body = super::docs::ErrorBody), (status = 404, body = super::docs::ErrorBody), (status = 409, description = "game_over", body = super::docs::ErrorBody)))]
 pub async fn hint(
     State(state): State<AppState>,

@@ -56,11 +56,6 @@ pub struct Shared {
     loading: tokio::sync::Mutex<()>,
 }
 
-/// Hints come from the computer at level 4: strong, and at most a second of thought.
-fn hint_level() -> Level {
-    Level::new(4).expect("4 is a level")
-}
-
 /// A suggested move, for the version it was searched at.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
 pub struct Hint {
@@ -230,8 +225,8 @@ impl Registry {
         .await?
     }
 
-    /// A suggested move for the seat to move in a computer or local game, searched at
-    /// [`hint_level`].
+    /// A suggested move for the seat to move in a computer or local game: the strongest level's
+    /// (the lower levels of the dice games play some moves at random on purpose).
     pub async fn hint(&self, game_id: &str, token: Option<&str>) -> Result<Hint, ApiError> {
         let token_hash = token
             .map(token::hash_secret)
@@ -242,7 +237,7 @@ impl Registry {
                 reply,
             })
             .await??;
-        let level = hint_level();
+        let level = Level::MAX;
         let mv = self
             .shared
             .think(hinted.engine, level, hinted.seed, level.time_budget())
