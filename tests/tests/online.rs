@@ -418,6 +418,53 @@ async fn a_game_against_the_computer_gets_replies_and_undo_goes_back(database: D
     server.stop().await;
 }
 
+async fn the_computer_plays_whole_turns_in_the_dice_games(database: Database) {
+    let server = server(database).await;
+    let api = server.api();
+    for variant in ["duodecim-scripta", "pente-grammai-perimeter"] {
+        let created = api
+            .create(json!({ "variant": variant, "mode": "computer", "level": 5, "side": "first" }))
+            .await;
+        let game = id(&created);
+        let me = token(&created);
+        let my_side = created["seat"]["side"].clone();
+        let mut socket = Socket::connect(&server.base, game, Some(me), None).await;
+        let mut view = socket.next_of("snapshot").await["game"].clone();
+        // Play the first legal move whenever it is my turn, until the computer has moved a few
+        // times (who starts is drawn from the seed in these two games).
+        let computer_moves = |events: &Value| {
+            let events = events.as_array().expect("a list of events");
+            let theirs = |e: &&Value| e["kind"] == "move" && e["side"] != my_side;
+            events.iter().filter(theirs).count()
+        };
+        for _ in 0..200 {
+            let (_, events) = api
+                .get(&format!("/api/v1/games/{game}/events?since=0"), None)
+                .await;
+            if computer_moves(&events) >= 4 || view["status"] != "playing" {
+                break;
+            }
+            let version = view["version"].as_u64().unwrap();
+            match view["legal_moves"].as_array().and_then(|m| m.first()) {
+                Some(mv) if view["to_move"] == my_side => {
+                    let (status, after) = api.play(game, me, mv.as_str().unwrap(), version).await;
+                    assert_eq!(status, 200, "{after}");
+                    view = after;
+                }
+                _ => view = socket.until_version(version + 1).await,
+            }
+        }
+        let (_, events) = api
+            .get(&format!("/api/v1/games/{game}/events?since=0"), None)
+            .await;
+        assert!(
+            computer_moves(&events) >= 4 || view["status"] != "playing",
+            "{variant}: the computer plays its turns: {events}"
+        );
+    }
+    server.stop().await;
+}
+
 async fn a_local_game_plays_both_sides_with_one_token(database: Database) {
     let server = server(database).await;
     let api = server.api();
@@ -536,6 +583,7 @@ on_both_databases!(
     clocks_start_at_the_join_and_a_flag_ends_the_game,
     a_spectator_sees_moves_and_cannot_act,
     a_game_against_the_computer_gets_replies_and_undo_goes_back,
+    the_computer_plays_whole_turns_in_the_dice_games,
     a_local_game_plays_both_sides_with_one_token,
     draw_offers_resignation_abort_and_rematch,
     claiming_a_win_needs_the_opponent_gone,
