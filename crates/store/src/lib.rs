@@ -307,7 +307,9 @@ impl Store {
         change: Option<&StatusChange>,
     ) -> Result<(), StoreError> {
         if change.is_none() {
-            return self.insert_events(game_id, events).await;
+            // One statement: atomic without a transaction, and one round trip instead of three
+            // (the common case, a move and its automatic follow-ups).
+            return self.append_many(&[(game_id, events)]).await;
         }
         on_backend!(self, pool => {
             let mut tx = pool.begin().await?;
@@ -335,12 +337,6 @@ impl Store {
             tx.commit().await?;
         });
         Ok(())
-    }
-
-    /// Appends events with one statement: atomic without a transaction, and one round trip
-    /// instead of three (the common case, a move and its automatic follow-ups).
-    async fn insert_events(&self, game_id: &str, events: &[EventRow]) -> Result<(), StoreError> {
-        self.append_many(&[(game_id, events)]).await
     }
 
     /// Appends the events of several games with one statement: all of them or, on any error (a

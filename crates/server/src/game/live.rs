@@ -487,14 +487,10 @@ impl LiveGame {
             ));
         }
         self.require_playing()?;
-        let mover = self.engine.to_move();
-        if !seat.speaks_for(mover) || self.computer() == Some(mover) {
+        // A game in play always awaits a move (the server rolls at once), and the human's seat of
+        // a computer game never speaks for the computer.
+        if !seat.speaks_for(self.engine.to_move()) {
             return Err(ApiError::NotYourTurn);
-        }
-        if self.engine.phase() != Phase::AwaitingMove {
-            return Err(ApiError::Forbidden(
-                "the dice have not been rolled yet".into(),
-            ));
         }
         Ok(())
     }
