@@ -175,6 +175,16 @@ impl TestServer {
     }
 }
 
+/// The game id in the answer to a creation.
+pub fn game_id(created: &Value) -> &str {
+    created["game_id"].as_str().expect("a game id")
+}
+
+/// The seat token in the answer to a creation or a join.
+pub fn seat_token(seat: &Value) -> &str {
+    seat["seat"]["token"].as_str().expect("a seat token")
+}
+
 /// An HTTP client of the API.
 #[derive(Clone, Debug)]
 pub struct Api {
@@ -283,6 +293,16 @@ impl Api {
         let (status, view) = self.get(&format!("/api/v1/games/{game_id}"), token).await;
         assert_eq!(status, 200, "view: {view}");
         view
+    }
+
+    /// A bodiless action of a game: resign, draw, undo, abort, claim, rematch, …
+    pub async fn act(&self, game_id: &str, token: Option<&str>, action: &str) -> Reply {
+        self.post(
+            &format!("/api/v1/games/{game_id}/{action}"),
+            token,
+            json!({}),
+        )
+        .await
     }
 
     pub async fn play(&self, game_id: &str, token: &str, mv: &str, version: u64) -> Reply {

@@ -2,7 +2,7 @@
 
 use futures_util::StreamExt;
 use ludus_engine::record::Record;
-use ludus_tests::{Database, TestServer, on_both_databases};
+use ludus_tests::{Database, TestServer, game_id, on_both_databases, seat_token};
 use serde_json::{Value, json};
 
 /// Plays a local game by always choosing the first legal move until it ends or `limit` moves.
@@ -38,8 +38,8 @@ async fn a_finished_dice_game_record_verifies_and_an_altered_die_fails(database:
             json!({ "variant": "pente-grammai-schaedler", "mode": "local", "entropy": "alice" }),
         )
         .await;
-    let game = created["game_id"].as_str().unwrap();
-    let token = created["seat"]["token"].as_str().unwrap();
+    let game = game_id(&created);
+    let token = seat_token(&created);
     let commitment = created["commitment"]
         .as_str()
         .expect("dice games publish a commitment")
@@ -59,13 +59,7 @@ async fn a_finished_dice_game_record_verifies_and_an_altered_die_fails(database:
     );
     // Play on; a game that has not ended by itself is resigned.
     if play_first_moves(&api, game, token, 30).await["status"] == "playing" {
-        let (status, resigned) = api
-            .post(
-                &format!("/api/v1/games/{game}/resign"),
-                Some(token),
-                json!({}),
-            )
-            .await;
+        let (status, resigned) = api.act(game, Some(token), "resign").await;
         assert_eq!(status, 200, "{resigned}");
     }
     let text = reqwest::get(format!("{}/api/v1/games/{game}/record", server.base))
@@ -108,8 +102,8 @@ async fn the_event_stream_delivers_every_event_once_in_order_across_a_reconnect(
     let created = api
         .create(json!({ "variant": "petteia-6", "mode": "local" }))
         .await;
-    let game = created["game_id"].as_str().unwrap().to_string();
-    let token = created["seat"]["token"].as_str().unwrap().to_string();
+    let game = game_id(&created).to_string();
+    let token = seat_token(&created).to_string();
     let client = reqwest::Client::new();
     let stream_from = |since: u64| {
         client
@@ -143,12 +137,7 @@ async fn the_event_stream_delivers_every_event_once_in_order_across_a_reconnect(
     // Reconnect from the last version seen; play on; the stream resumes exactly there.
     let last = *seen.last().unwrap();
     play_first_moves(&api, &game, &token, 2).await;
-    api.post(
-        &format!("/api/v1/games/{game}/resign"),
-        Some(&token),
-        json!({}),
-    )
-    .await;
+    api.act(&game, Some(&token), "resign").await;
     let rest = stream_from(last).await.unwrap().text().await.unwrap();
     for line in rest.lines().filter(|l| !l.trim().is_empty()) {
         seen.push(
@@ -326,8 +315,8 @@ async fn a_hint_is_a_legal_move_for_the_seat_to_move_in_computer_and_local_games
         let created = api
             .create(json!({ "variant": variant, "mode": mode, "side": "first" }))
             .await;
-        let game = created["game_id"].as_str().unwrap();
-        let token = created["seat"]["token"].as_str().unwrap();
+        let game = game_id(&created);
+        let token = seat_token(&created);
         let view = api.view(game, Some(token)).await;
         let path = format!("/api/v1/games/{game}/hint");
         let (status, hint) = api.get(&path, Some(token)).await;
@@ -351,13 +340,7 @@ async fn a_hint_is_a_legal_move_for_the_seat_to_move_in_computer_and_local_games
             .await;
         assert_eq!(status, 200, "the hint plays");
         assert_eq!(api.get(&path, None).await.0, 401, "a hint needs a seat");
-        let (status, _) = api
-            .post(
-                &format!("/api/v1/games/{game}/resign"),
-                Some(token),
-                json!({}),
-            )
-            .await;
+        let (status, _) = api.act(game, Some(token), "resign").await;
         assert_eq!(status, 200);
         let (status, over) = api.get(&path, Some(token)).await;
         assert_eq!(
@@ -370,8 +353,8 @@ async fn a_hint_is_a_legal_move_for_the_seat_to_move_in_computer_and_local_games
         .create(json!({ "variant": "petteia-6", "mode": "online", "side": "first" }))
         .await;
     api.join(&created).await;
-    let game = created["game_id"].as_str().unwrap();
-    let token = created["seat"]["token"].as_str().unwrap();
+    let game = game_id(&created);
+    let token = seat_token(&created);
     let (status, refused) = api
         .get(&format!("/api/v1/games/{game}/hint"), Some(token))
         .await;

@@ -1,7 +1,9 @@
 //! Bad input over the socket and the body limit: a clear, structured error, nothing changed,
 //! and a connection that cannot harm the others. Graceful shutdown closes sockets with a reason.
 
-use ludus_tests::{Database, Socket, TestServer, on_both_databases, test_config};
+use ludus_tests::{
+    Database, Socket, TestServer, game_id, on_both_databases, seat_token, test_config,
+};
 use serde_json::json;
 use tokio_tungstenite::tungstenite::Message;
 
@@ -11,8 +13,8 @@ async fn bad_socket_messages_get_errors_and_change_nothing(database: Database) {
     let created = api
         .create(json!({ "variant": "petteia-6", "mode": "local" }))
         .await;
-    let game = created["game_id"].as_str().unwrap();
-    let token = created["seat"]["token"].as_str().unwrap();
+    let game = game_id(&created);
+    let token = seat_token(&created);
     let mut socket = Socket::connect(&server.base, game, Some(token), None).await;
     let version = socket.next_of("snapshot").await["game"]["version"]
         .as_u64()
@@ -66,7 +68,7 @@ async fn a_flood_is_rate_limited_and_the_game_is_unharmed(database: Database) {
     let created = api
         .create(json!({ "variant": "petteia-6", "mode": "local" }))
         .await;
-    let game = created["game_id"].as_str().unwrap();
+    let game = game_id(&created);
     let mut flood = Socket::connect(&server.base, game, None, None).await;
     flood.next_of("snapshot").await;
     // Twice the burst: the second half is refused (but not so many that the server hangs up).
@@ -83,7 +85,7 @@ async fn a_flood_is_rate_limited_and_the_game_is_unharmed(database: Database) {
     let limited = limited.expect("a flood is refused");
     assert!(limited["retry_after_ms"].as_u64().is_some());
     // Another client plays on undisturbed.
-    let token = created["seat"]["token"].as_str().unwrap();
+    let token = seat_token(&created);
     let version = api.view(game, Some(token)).await["version"]
         .as_u64()
         .unwrap();
@@ -117,7 +119,7 @@ async fn shutdown_closes_sockets_with_a_reason(database: Database) {
     let created = api
         .create(json!({ "variant": "petteia-6", "mode": "local" }))
         .await;
-    let game = created["game_id"].as_str().unwrap().to_string();
+    let game = game_id(&created).to_string();
     let url = format!(
         "{}/api/v1/games/{game}/ws",
         server.base.replacen("http", "ws", 1)

@@ -1,6 +1,6 @@
 //! Online play by invite link, over the real server, on both databases.
 
-use ludus_tests::{Api, Database, Socket, TestServer, on_both_databases};
+use ludus_tests::{Api, Database, Socket, TestServer, game_id, on_both_databases, seat_token};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use serde_json::{Value, json};
@@ -18,14 +18,6 @@ async fn online_game(api: &Api, body: Value) -> (Value, Value) {
     (created, joined)
 }
 
-fn token(seat: &Value) -> &str {
-    seat["seat"]["token"].as_str().expect("a seat token")
-}
-
-fn id(created: &Value) -> &str {
-    created["game_id"].as_str().expect("a game id")
-}
-
 async fn a_whole_petteia_game_by_invite_over_websockets_ends_in_a_stored_result(
     database: Database,
 ) {
@@ -36,9 +28,9 @@ async fn a_whole_petteia_game_by_invite_over_websockets_ends_in_a_stored_result(
         json!({ "variant": "petteia-6", "mode": "online", "side": "first" }),
     )
     .await;
-    let game = id(&created);
-    let mut light = Socket::connect(&server.base, game, Some(token(&created)), None).await;
-    let mut dark = Socket::connect(&server.base, game, Some(token(&joined)), None).await;
+    let game = game_id(&created);
+    let mut light = Socket::connect(&server.base, game, Some(seat_token(&created)), None).await;
+    let mut dark = Socket::connect(&server.base, game, Some(seat_token(&joined)), None).await;
     let mut view = light.next_of("snapshot").await["game"].clone();
     let dark_view = dark.next_of("snapshot").await["game"].clone();
     assert_eq!(
@@ -116,8 +108,8 @@ async fn every_error_code_is_provoked_and_shaped(database: Database) {
     let api = server.api();
     let (created, joined) =
         online_game(&api, json!({ "variant": "petteia-6", "mode": "online" })).await;
-    let game = id(&created);
-    let (light, dark) = (token(&created), token(&joined));
+    let game = game_id(&created);
+    let (light, dark) = (seat_token(&created), seat_token(&joined));
     let v = joined["game"]["version"].as_u64().unwrap();
     let check = |reply: (u16, Value), status: u16, code: &str| {
         assert_eq!(reply.0, status, "{code}: {}", reply.1);
@@ -154,24 +146,10 @@ async fn every_error_code_is_provoked_and_shaped(database: Database) {
         401,
         "unauthorized",
     );
-    check(
-        api.post(&format!("/api/v1/games/{game}/resign"), None, json!({}))
-            .await,
-        401,
-        "unauthorized",
-    );
+    check(api.act(game, None, "resign").await, 401, "unauthorized");
     // 403: not your turn; undo online.
     check(api.play(game, dark, "A6-A5", v).await, 403, "not_your_turn");
-    check(
-        api.post(
-            &format!("/api/v1/games/{game}/undo"),
-            Some(light),
-            json!({}),
-        )
-        .await,
-        403,
-        "forbidden",
-    );
+    check(api.act(game, Some(light), "undo").await, 403, "forbidden");
     // 404: unknown game, unknown invite, unknown route.
     check(
         api.get("/api/v1/games/nosuchgame", None).await,
@@ -208,16 +186,7 @@ async fn every_error_code_is_provoked_and_shaped(database: Database) {
         409,
         "seat_taken",
     );
-    assert_eq!(
-        api.post(
-            &format!("/api/v1/games/{game}/resign"),
-            Some(dark),
-            json!({})
-        )
-        .await
-        .0,
-        200
-    );
+    assert_eq!(api.act(game, Some(dark), "resign").await.0, 200);
     check(api.play(game, dark, "A6-A5", v + 2).await, 409, "game_over");
     // 413: a body over the limit.
     let huge = format!(
@@ -261,12 +230,14 @@ async fn a_resent_move_id_gets_the_first_answer_and_plays_once(database: Databas
     let api = server.api();
     let (created, joined) =
         online_game(&api, json!({ "variant": "petteia-6", "mode": "online" })).await;
-    let game = id(&created);
+    let game = game_id(&created);
     let v = joined["game"]["version"].as_u64().unwrap();
     let body = json!({ "move": "B1-B3", "version": v, "id": "client-1" });
     let path = format!("/api/v1/games/{game}/moves");
-    let first = api.post(&path, Some(token(&created)), body.clone()).await;
-    let again = api.post(&path, Some(token(&created)), body).await;
+    let first = api
+        .post(&path, Some(seat_token(&created)), body.clone())
+        .await;
+    let again = api.post(&path, Some(seat_token(&created)), body).await;
     assert_eq!((first.0, again.0), (200, 200));
     assert_eq!(first.1["version"], v + 1);
     assert_eq!(again.1["version"], v + 1);
@@ -279,8 +250,8 @@ async fn a_reconnect_with_since_receives_exactly_the_missed_events(database: Dat
     let api = server.api();
     let (created, joined) =
         online_game(&api, json!({ "variant": "petteia-6", "mode": "online" })).await;
-    let game = id(&created);
-    let (light, dark) = (token(&created), token(&joined));
+    let game = game_id(&created);
+    let (light, dark) = (seat_token(&created), seat_token(&joined));
     let start = api.view(game, Some(light)).await["version"]
         .as_u64()
         .unwrap();
@@ -325,8 +296,8 @@ async fn clocks_start_at_the_join_and_a_flag_ends_the_game(database: Database) {
     let server = server(database).await;
     let api = server.api();
     let created = api.create(json!({ "variant": "petteia-6", "mode": "online", "clock": { "initial_ms": 1500, "increment_ms": 0 } })).await;
-    let game = id(&created);
-    let waiting = api.view(game, Some(token(&created))).await;
+    let game = game_id(&created);
+    let waiting = api.view(game, Some(seat_token(&created))).await;
     assert_eq!(waiting["status"], "waiting");
     assert_eq!(
         waiting["clocks"]["running"],
@@ -335,13 +306,13 @@ async fn clocks_start_at_the_join_and_a_flag_ends_the_game(database: Database) {
     );
     tokio::time::sleep(std::time::Duration::from_millis(1600)).await;
     let joined = api.join(&created).await;
-    let playing = api.view(game, Some(token(&joined))).await;
+    let playing = api.view(game, Some(seat_token(&joined))).await;
     assert_eq!(
         playing["status"], "playing",
         "waiting did not use up Light's time"
     );
     assert_eq!(playing["clocks"]["running"], "light");
-    let mut socket = Socket::connect(&server.base, game, Some(token(&joined)), None).await;
+    let mut socket = Socket::connect(&server.base, game, Some(seat_token(&joined)), None).await;
     let finished = loop {
         let message = socket.next().await.expect("open until the flag");
         if message["event"]["kind"] == "finished" {
@@ -360,14 +331,16 @@ async fn a_spectator_sees_moves_and_cannot_act(database: Database) {
     let server = server(database).await;
     let api = server.api();
     let (created, _) = online_game(&api, json!({ "variant": "petteia-8", "mode": "online" })).await;
-    let game = id(&created);
+    let game = game_id(&created);
     let mut spectator = Socket::connect(&server.base, game, None, None).await;
     let snapshot = spectator.next_of("snapshot").await;
     assert_eq!(snapshot["game"]["seat"], json!(null));
     assert!(snapshot["game"].get("legal_moves").is_none());
     let version = snapshot["game"]["version"].as_u64().unwrap();
     assert_eq!(
-        api.play(game, token(&created), "C1-C4", version).await.0,
+        api.play(game, seat_token(&created), "C1-C4", version)
+            .await
+            .0,
         200
     );
     let event = spectator.next_of("event").await;
@@ -387,8 +360,8 @@ async fn a_game_against_the_computer_gets_replies_and_undo_goes_back(database: D
     let created = api
         .create(json!({ "variant": "petteia-6", "mode": "computer", "level": 1, "side": "first" }))
         .await;
-    let game = id(&created);
-    let me = token(&created);
+    let game = game_id(&created);
+    let me = seat_token(&created);
     let mut socket = Socket::connect(&server.base, game, Some(me), None).await;
     socket.next_of("snapshot").await;
     assert_eq!(api.play(game, me, "A1-A3", 0).await.0, 200);
@@ -399,9 +372,7 @@ async fn a_game_against_the_computer_gets_replies_and_undo_goes_back(database: D
         "the computer replied"
     );
     assert_eq!(view["to_move"], "light");
-    let (status, undone) = api
-        .post(&format!("/api/v1/games/{game}/undo"), Some(me), json!({}))
-        .await;
+    let (status, undone) = api.act(game, Some(me), "undo").await;
     assert_eq!(status, 200, "{undone}");
     assert_eq!(
         undone["moves"],
@@ -410,9 +381,7 @@ async fn a_game_against_the_computer_gets_replies_and_undo_goes_back(database: D
     );
     assert_eq!(undone["position"], "DDDDDD/6/6/6/6/LLLLLL l 0 1");
     // The stored game is in play too, so it can end (the browser client resigns after an undo).
-    let (status, resigned) = api
-        .post(&format!("/api/v1/games/{game}/resign"), Some(me), json!({}))
-        .await;
+    let (status, resigned) = api.act(game, Some(me), "resign").await;
     assert_eq!(status, 200, "{resigned}");
     assert_eq!(resigned["status"], "finished");
     server.stop().await;
@@ -425,8 +394,8 @@ async fn the_computer_plays_whole_turns_in_the_dice_games(database: Database) {
         let created = api
             .create(json!({ "variant": variant, "mode": "computer", "level": 5, "side": "first" }))
             .await;
-        let game = id(&created);
-        let me = token(&created);
+        let game = game_id(&created);
+        let me = seat_token(&created);
         let my_side = created["seat"]["side"].clone();
         let mut socket = Socket::connect(&server.base, game, Some(me), None).await;
         let mut view = socket.next_of("snapshot").await["game"].clone();
@@ -471,8 +440,8 @@ async fn a_local_game_plays_both_sides_with_one_token(database: Database) {
     let created = api
         .create(json!({ "variant": "petteia-6", "mode": "local" }))
         .await;
-    let game = id(&created);
-    let t = token(&created);
+    let game = game_id(&created);
+    let t = seat_token(&created);
     assert!(created.get("invite_url").is_none());
     assert_eq!(api.play(game, t, "A1-A2", 0).await.0, 200);
     let (status, view) = api.play(game, t, "A6-A5", 1).await;
@@ -481,9 +450,7 @@ async fn a_local_game_plays_both_sides_with_one_token(database: Database) {
         view["seat"]["bottom"], "light",
         "the first side stays at the bottom"
     );
-    let (_, undone) = api
-        .post(&format!("/api/v1/games/{game}/undo"), Some(t), json!({}))
-        .await;
+    let (_, undone) = api.act(game, Some(t), "undo").await;
     assert_eq!(undone["moves"], json!(["A1-A2"]));
     assert_eq!(undone["to_move"], "dark");
     server.stop().await;
@@ -494,20 +461,19 @@ async fn draw_offers_resignation_abort_and_rematch(database: Database) {
     let api = server.api();
     let (created, joined) =
         online_game(&api, json!({ "variant": "petteia-6", "mode": "online" })).await;
-    let game = id(&created);
-    let (light, dark) = (token(&created), token(&joined));
-    let path = |action: &str| format!("/api/v1/games/{game}/{action}");
-    let (_, offered) = api.post(&path("draw"), Some(light), json!({})).await;
+    let game = game_id(&created);
+    let (light, dark) = (seat_token(&created), seat_token(&joined));
+    let (_, offered) = api.act(game, Some(light), "draw").await;
     assert_eq!(offered["draw_offer"], "light");
-    let (_, declined) = api.post(&path("draw/decline"), Some(dark), json!({})).await;
+    let (_, declined) = api.act(game, Some(dark), "draw/decline").await;
     assert_eq!(declined["draw_offer"], json!(null));
-    api.post(&path("draw"), Some(dark), json!({})).await;
-    let (_, agreed) = api.post(&path("draw"), Some(light), json!({})).await;
+    api.act(game, Some(dark), "draw").await;
+    let (_, agreed) = api.act(game, Some(light), "draw").await;
     assert_eq!(
         agreed["result"],
         json!({ "winner": null, "termination": "agreement", "finished_at": agreed["result"]["finished_at"] })
     );
-    let (status, rematch) = api.post(&path("rematch"), Some(light), json!({})).await;
+    let (status, rematch) = api.act(game, Some(light), "rematch").await;
     assert_eq!(status, 200);
     let new_game = rematch["rematch"]
         .as_str()
@@ -521,33 +487,22 @@ async fn draw_offers_resignation_abort_and_rematch(database: Database) {
         "light"
     );
     // Abort before the first move; resign afterwards.
-    let (status, aborted) = api
-        .post(
-            &format!("/api/v1/games/{new_game}/abort"),
-            Some(light),
-            json!({}),
-        )
-        .await;
+    let (status, aborted) = api.act(&new_game, Some(light), "abort").await;
     assert_eq!((status, aborted["status"].clone()), (200, json!("aborted")));
     let (other, other_joined) =
         online_game(&api, json!({ "variant": "petteia-6", "mode": "online" })).await;
-    let other_id = id(&other);
+    let other_id = game_id(&other);
     let v = other_joined["game"]["version"].as_u64().unwrap();
-    assert_eq!(api.play(other_id, token(&other), "A1-A2", v).await.0, 200);
+    assert_eq!(
+        api.play(other_id, seat_token(&other), "A1-A2", v).await.0,
+        200
+    );
     let (status, _) = api
-        .post(
-            &format!("/api/v1/games/{other_id}/abort"),
-            Some(token(&other_joined)),
-            json!({}),
-        )
+        .act(other_id, Some(seat_token(&other_joined)), "abort")
         .await;
     assert_eq!(status, 403, "no abort after the first move");
     let (_, resigned) = api
-        .post(
-            &format!("/api/v1/games/{other_id}/resign"),
-            Some(token(&other_joined)),
-            json!({}),
-        )
+        .act(other_id, Some(seat_token(&other_joined)), "resign")
         .await;
     assert_eq!(resigned["result"]["winner"], "light");
     assert_eq!(resigned["result"]["termination"], "resignation");
@@ -559,16 +514,10 @@ async fn claiming_a_win_needs_the_opponent_gone(database: Database) {
     let api = server.api();
     let (created, joined) =
         online_game(&api, json!({ "variant": "petteia-6", "mode": "online" })).await;
-    let game = id(&created);
-    let mut socket = Socket::connect(&server.base, game, Some(token(&joined)), None).await;
+    let game = game_id(&created);
+    let mut socket = Socket::connect(&server.base, game, Some(seat_token(&joined)), None).await;
     socket.next_of("snapshot").await;
-    let (status, refused) = api
-        .post(
-            &format!("/api/v1/games/{game}/claim"),
-            Some(token(&created)),
-            json!({}),
-        )
-        .await;
+    let (status, refused) = api.act(game, Some(seat_token(&created)), "claim").await;
     assert_eq!(status, 403, "{refused}");
     assert_eq!(refused["error"]["code"], "forbidden");
     server.stop().await;

@@ -1,7 +1,7 @@
 //! Nothing lost: the server process is killed with SIGKILL while moves are in flight; after a
 //! restart on the same database every acknowledged move is there, and play goes on.
 
-use ludus_tests::{Api, Database, on_both_databases};
+use ludus_tests::{Api, Database, game_id, on_both_databases, seat_token};
 use serde_json::json;
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
@@ -62,8 +62,8 @@ async fn every_acknowledged_move_survives_a_sigkill(database: Database) {
     let created = api
         .create(json!({ "variant": "petteia-8", "mode": "local" }))
         .await;
-    let game = created["game_id"].as_str().unwrap().to_string();
-    let token = created["seat"]["token"].as_str().unwrap().to_string();
+    let game = game_id(&created).to_string();
+    let token = seat_token(&created).to_string();
 
     // Play as fast as the answers come, in a task, and kill the process mid-stream.
     let player = {
