@@ -1,4 +1,4 @@
-//! The Petteia player: iterative deepening over [`search`], with the root judged by the engine
+//! The Petteia player: iterative deepening over `search`, with the root judged by the engine
 //! itself (a clone of the game plays each root move), so that the game's real history decides
 //! threefold repetition one ply ahead, where it matters most.
 
