@@ -1,7 +1,20 @@
-// A small helper to build SVG (and HTML) elements without string concatenation.
+// @ts-check
+// A small helper to build SVG (and HTML) elements without string concatenation, and what every
+// board shares: places, stacks of pieces, the ends of a move.
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
+/**
+ * @typedef {Node | string | null | undefined | false} Child
+ * @typedef {Record<string, unknown>} Attrs
+ */
+
+/**
+ * @param {string} tag
+ * @param {Attrs} [attrs]
+ * @param {Child | Child[]} [children]
+ * @returns {SVGElement}
+ */
 export function svg(tag, attrs = {}, children = []) {
   const node = document.createElementNS(SVG_NS, tag);
   for (const [key, value] of Object.entries(attrs)) {
@@ -14,13 +27,19 @@ export function svg(tag, attrs = {}, children = []) {
   return node;
 }
 
+/**
+ * @param {string} tag
+ * @param {Attrs} [attrs] `class`, `text`, `on<event>` handlers, and attributes
+ * @param {Child | Child[]} [children]
+ * @returns {HTMLElement}
+ */
 export function html(tag, attrs = {}, children = []) {
   const node = document.createElement(tag);
   for (const [key, value] of Object.entries(attrs)) {
     if (value === undefined || value === null || value === false) continue;
-    if (key === 'class') node.className = value;
-    else if (key.startsWith('on') && typeof value === 'function') node.addEventListener(key.slice(2), value);
-    else if (key === 'text') node.textContent = value;
+    if (key === 'class') node.className = String(value);
+    else if (key.startsWith('on') && typeof value === 'function') node.addEventListener(key.slice(2), /** @type {EventListener} */ (value));
+    else if (key === 'text') node.textContent = String(value);
     else node.setAttribute(key, value === true ? '' : String(value));
   }
   for (const child of [].concat(children)) {
@@ -31,8 +50,20 @@ export function html(tag, attrs = {}, children = []) {
 }
 
 /**
+ * What a board is drawn with: whose side is at the bottom, and what the player may do.
+ * @typedef {{ bottom: string, movable?: Set<string>, destinations?: Map<string, string[]>,
+ *   selected?: string | null, threatened?: Set<string> | null,
+ *   odds?: Record<string, { hits: number, of: number }> | null, face?: string,
+ *   lastMove?: Set<string | undefined> | null }} BoardContext
+ */
+
+/**
  * A place a piece can stand on or move to: an invisible hit area carrying `data-place`, with the
- * classes and keyboard access the game screen relies on.
+ * classes and keyboard access the game screen relies on. Every place is focusable (the arrow
+ * keys move across all of them); Tab stops only where there is something to do.
+ * @param {string} place
+ * @param {BoardContext} ctx
+ * @param {string} label what stands there, for screen readers ("D4, light piece")
  */
 export function placeAttrs(place, ctx, label) {
   const movable = ctx.movable && ctx.movable.has(place);
@@ -45,13 +76,22 @@ export function placeAttrs(place, ctx, label) {
   return {
     'data-place': place,
     class: classes.join(' '),
-    tabindex: interactive ? 0 : undefined,
-    role: interactive ? 'button' : undefined,
+    tabindex: interactive ? 0 : -1,
+    role: 'button',
+    'aria-disabled': interactive ? undefined : 'true',
     'aria-label': label + (movable ? ', can move' : '') + (dest ? ', destination' : ''),
   };
 }
 
-/** A counter or stack of pieces with its count when more than one. */
+/**
+ * A counter or stack of pieces with its count when more than one.
+ * @param {number} x
+ * @param {number} y
+ * @param {number} r
+ * @param {string} side
+ * @param {number} count
+ * @param {Attrs} [extra]
+ */
 export function stack(x, y, r, side, count, extra = {}) {
   if (!count) return null;
   const group = svg('g', { class: `piece piece-${side}`, ...extra });
@@ -63,7 +103,11 @@ export function stack(x, y, r, side, count, extra = {}) {
   return group;
 }
 
-/** Strips `<die>:` from a move: `3:4-7` → {die: 3, from: '4', to: '7'}; pass/decline → {special}. */
+/**
+ * Strips `<die>:` from a move: `3:4-7` → {die: 3, from: '4', to: '7'}; pass/decline → {special}.
+ * @param {string} move
+ * @returns {{ die: number | null, from?: string, to?: string, special?: string, move: string }}
+ */
 export function moveEnds(move) {
   let die = null;
   let rest = move;

@@ -88,17 +88,42 @@ export async function shot(page, name) {
   await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
 }
 
-/** The game view as the page holds it. */
-export const view = (page) => page.evaluate(() => window.ludusDebug && window.ludusDebug.view());
+/**
+ * What the game screen shows, from its data attributes: game id, version, status, seat, to move,
+ * number of moves, a pending move, the side at the bottom.
+ */
+export const shown = (page) => page.evaluate(() => {
+  const game = document.querySelector('section.game');
+  return game ? { ...game.dataset, version: Number(game.dataset.version), moves: Number(game.dataset.moves) } : null;
+});
+
+/** The game view the server gives the page's seat (the token the page saved). */
+export const view = (page) => page.evaluate(async () => {
+  const id = document.querySelector('section.game').dataset.gameId;
+  const token = localStorage.getItem(`ludus.token.${id}`);
+  const response = await fetch(`/api/v1/games/${encodeURIComponent(id)}`, { headers: token ? { Authorization: `Bearer ${token}` } : {} });
+  return response.json();
+});
 
 /** Waits until the page's game has reached at least `version`. */
-export async function waitVersion(page, version) {
-  await page.waitForFunction((v) => window.ludusDebug && window.ludusDebug.view().version >= v, version);
-}
+export const waitVersion = (page, version, options) =>
+  page.waitForFunction((v) => Number(document.querySelector('section.game')?.dataset.version) >= v, version, options);
+
+/** Waits for the game's status (`playing`, `finished`, …). */
+export const waitStatus = (page, status, options) =>
+  page.waitForFunction((s) => document.querySelector('section.game')?.dataset.status === s, status, options);
+
+/** Waits until the page plays `side` (after a reload or a rematch). */
+export const waitSeat = (page, side, options) =>
+  page.waitForFunction((s) => document.querySelector('section.game')?.dataset.seat === s, side, options);
+
+/** Waits until the game has at least `n` moves. */
+export const waitMoves = (page, n, options) =>
+  page.waitForFunction((count) => Number(document.querySelector('section.game')?.dataset.moves) >= count, n, options);
 
 /** Plays `from`→`to` by clicking the piece and then its destination. */
 export async function clickMove(page, from, to) {
-  const before = (await view(page)).version;
+  const before = (await shown(page)).version;
   await page.click(`.board-holder [data-place="${from}"]`);
   await page.click(`.board-holder [data-place="${to}"].dest`);
   await waitVersion(page, before + 1);
@@ -106,7 +131,7 @@ export async function clickMove(page, from, to) {
 
 /** Plays `from`→`to` by dragging the piece onto its destination with the mouse. */
 export async function dragMove(page, from, to) {
-  const before = (await view(page)).version;
+  const before = (await shown(page)).version;
   const a = await page.locator(`.board-holder [data-place="${from}"] .hit`).boundingBox();
   const b = await page.locator(`.board-holder [data-place="${to}"] .hit`).boundingBox();
   await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
@@ -120,8 +145,8 @@ export async function dragMove(page, from, to) {
 /** Plays the first legal move the page offers through the UI: a choice button, or a piece and a destination. */
 export async function playAnyMove(page) {
   await page.waitForFunction(() => document.querySelector('.choices .move-choice, .board-holder .place.movable')
-    || window.ludusDebug.view().status !== 'playing');
-  const v = await view(page);
+    || document.querySelector('section.game').dataset.status !== 'playing');
+  const v = await shown(page);
   if (v.status !== 'playing') return;
   const choice = page.locator('.choices .move-choice').first();
   if (await choice.count()) {
@@ -131,9 +156,9 @@ export async function playAnyMove(page) {
     const dest = page.locator('.board-holder .place.dest').first();
     await dest.click();
     const again = page.locator('.choices .move-choice').first();
-    if ((await view(page)).version === v.version && (await again.count())) await again.click();
+    if ((await shown(page)).version === v.version && (await again.count())) await again.click();
   }
-  await page.waitForFunction((old) => window.ludusDebug.view().version > old, v.version);
+  await waitVersion(page, v.version + 1);
 }
 
 export async function createViaApi(base, body) {
@@ -143,4 +168,38 @@ export async function createViaApi(base, body) {
     body: JSON.stringify(body),
   });
   return { status: response.status, body: await response.json() };
+}
+
+/**
+ * Routes the page's game sockets through a relay the test controls. `sent` holds every message
+ * the page sent (parsed); `rewrite` may change one on its way to the server; `cut()` makes the
+ * current connection a link that silently drops packets: nothing reaches the page any more and,
+ * unless `pageStillHeard`, nothing reaches the server, yet neither side sees a close.
+ */
+export async function proxySocket(page) {
+  const relay = {
+    sent: [],
+    connections: 0,
+    rewrite: (message) => message,
+    current: null,
+    cut({ pageStillHeard = false } = {}) {
+      relay.current.toPage = false;
+      relay.current.toServer = pageStillHeard;
+    },
+  };
+  await page.routeWebSocket(/\/api\/v1\/games\/[^/]+\/ws$/, (ws) => {
+    const server = ws.connectToServer();
+    const link = { toPage: true, toServer: true };
+    relay.connections += 1;
+    relay.current = link;
+    ws.onMessage((text) => {
+      const message = relay.rewrite(JSON.parse(text));
+      relay.sent.push(message);
+      if (link.toServer) server.send(JSON.stringify(message));
+    });
+    server.onMessage((text) => {
+      if (link.toPage) ws.send(text);
+    });
+  });
+  return relay;
 }

@@ -70,7 +70,7 @@ export function render(model, ctx) {
       const x = xOf(col);
       const y = yOf(r);
       const occupant = model.cells[name];
-      const g = svg('g', placeAttrs(name, ctx, `${name}${occupant ? `, ${occupant.count} ${occupant.side}` : ''}`));
+      const g = svg('g', placeAttrs(name, ctx, `${name}, ${occupant ? `${occupant.count} ${occupant.side}` : 'empty'}`));
       g.append(svg('rect', { x, y, width: cell, height: cell, class: `cell ${r === 1 ? 'cell-mid' : ''}` }));
       if (face.rows) g.append(svg('text', { x: x + cell / 2, y: y + cell * 0.72, 'text-anchor': 'middle', class: 'inscription' }, face.rows[r][col - 1]));
       g.append(svg('text', { x: x + 3, y: y + 10, class: 'cell-name' }, name));

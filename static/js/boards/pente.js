@@ -89,7 +89,7 @@ export function render(model, ctx) {
     const { x, y } = pointXY(p);
     const counts = model.points[p];
     const sacred = p === 2 || p === 7;
-    const label = `point ${p}${counts.terracotta ? `, ${counts.terracotta} terracotta` : ''}${counts.black ? `, ${counts.black} black` : ''}`;
+    const label = `point ${p}${counts.terracotta ? `, ${counts.terracotta} terracotta` : ''}${counts.black ? `, ${counts.black} black` : ''}${counts.terracotta || counts.black ? '' : ', empty'}`;
     const g = svg('g', placeAttrs(String(p), ctx, label));
     g.append(svg('circle', { cx: x, cy: y, r: 26, class: sacred ? 'point sacred-point' : 'point' }));
     const outward = x < width / 2 ? -1 : 1;
