@@ -2,49 +2,15 @@
 // contexts, a game against the computer, a local game with undo, a game of every supported
 // variant to its end, the boards drawn from position strings, the rules and printable pages.
 // Every page must finish without a console error; every screen is saved for review.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  startServer, launchBrowser, openPage, shot, view, shown, waitVersion, waitStatus, waitSeat, waitMoves,
-  clickMove, dragMove, playAnyMove, createViaApi, proxySocket,
+  browserSuite, mockGame, shot, view, shown, waitVersion, waitStatus, waitSeat, waitMoves,
+  clickMove, dragMove, playAnyMove, createViaApi, proxySocket, startFromHome,
 } from './support.js';
 
 // One server for the whole file; the variant list is read first so each variant gets its own test.
-const server = await startServer();
-const list = await (await fetch(`${server.base}/api/v1/variants`)).json();
-let browser;
-const pages = [];
-
-async function page(options) {
-  const p = await openPage(browser, server.base, options);
-  pages.push(p);
-  return p;
-}
-
-function assertNoProblems(...list) {
-  for (const p of list) assert.deepEqual(p.problems, [], `console errors on ${p.url()}`);
-}
-
-before(async () => {
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  if (browser) await browser.close();
-  await server.stop();
-});
-
-async function startFromHome(p, { variant, mode, clock = 'none', side = 'first', level }) {
-  await p.goto('/');
-  await p.click(`label[for="variant-${variant}"]`);
-  await p.check(`#mode-${mode}`);
-  if (level) await p.selectOption('#level', String(level));
-  await p.check(`input[name=clock][value="${clock}"]`);
-  await p.check(`#side-${side}`);
-  await p.click('#create');
-  await p.waitForURL(/\/game\//);
-  await p.waitForSelector('section.game[data-version]');
-}
+const { server, list, page, assertNoProblems } = await browserSuite();
 
 test('two players play a whole game by invite link', async () => {
   const host = await page({ permissions: ['clipboard-read', 'clipboard-write'] });
@@ -289,33 +255,8 @@ test('rules pages and printable boards for every variant', async () => {
   assertNoProblems(p);
 });
 
-// Until the engine plays the dice games, their screens are checked against a stand-in for the
-// game endpoints (the views are shaped as the server's, positions as RULES.md writes them).
-async function mockGame(p, gameId, views, posted) {
-  let current = 0;
-  await p.route(`**/api/v1/games/${gameId}`, (route) => route.fulfill({ json: views[current] }));
-  await p.route(`**/api/v1/games/${gameId}/events?since=0`, (route) => route.fulfill({ json: [] }));
-  await p.routeWebSocket(`**/api/v1/games/${gameId}/ws`, (ws) => {
-    ws.onMessage((text) => {
-      const message = JSON.parse(text);
-      if (message.type === 'hello') ws.send(JSON.stringify({ type: 'snapshot', game: views[current] }));
-      if (message.type === 'ping') ws.send(JSON.stringify({ type: 'pong' }));
-      if (message.type === 'move') {
-        posted.push(message.move);
-        const side = views[current].to_move;
-        current = Math.min(current + 1, views.length - 1);
-        const { version } = views[current];
-        ws.send(JSON.stringify({ type: 'event', version, event: { version, kind: 'move', side, move: message.move }, game: views[current] }));
-        ws.send(JSON.stringify({ type: 'ack', id: message.id, version }));
-      }
-    });
-  });
-  await p.goto('/rules/duodecim-scripta');
-  await p.evaluate((id) => localStorage.setItem(`ludus.token.${id}`, 'MockSeatTokenMockSeatTokenMock00'), gameId);
-  await p.goto(`/game/${gameId}`);
-  await p.waitForSelector('section.game[data-version]');
-}
-
+// Some dice screens are checked against a stand-in for the game endpoints (the views are shaped as
+// the server's, positions as RULES.md writes them), to reach positions a random game rarely does.
 function diceView(variant, sides, position, extra) {
   return {
     game_id: 'x', variant, mode: 'local', status: 'playing', version: 5, position, to_move: sides[0], first: sides[0], sides,
@@ -333,7 +274,7 @@ test('the Duodecim Scripta screen: entering from reserve, bonus dice and decline
     diceView('duodecim-scripta', ['white', 'black'], `${row}/.,1w,.,2b,.,.,.,.,.,.,.,./${row} b r:14,13 o:0,0 dice:[] bonus:[4]`, { game_id: 'MockDuodecim1', version: 7, to_move: 'black', moves: ['2:R-M2'], legal_moves: ['4:R-M4', 'decline'] }),
     diceView('duodecim-scripta', ['white', 'black'], `${row}/.,1w,.,2b,.,.,.,.,.,.,.,./${row} b r:14,13 o:0,0 dice:[3,5,6] bonus:[]`, { game_id: 'MockDuodecim1', version: 9, to_move: 'black', moves: ['2:R-M2', 'decline'], dice: [3, 5, 6], legal_moves: ['3:R-M3'] }),
   ];
-  await mockGame(p, 'MockDuodecim1', views, posted);
+  await mockGame(p, 'MockDuodecim1', views, { posted, events: [{ version: 4, kind: 'roll', side: 'white', dice: [4, 1, 2] }] });
   assert.equal(await p.locator('.board-holder .board-duodecim [data-place^="M"]').count(), 12);
   assert.equal(await p.getAttribute('.dice-row', 'data-dice'), '4,1,2');
   await p.selectOption('#face', 'levate');
@@ -347,6 +288,9 @@ test('the Duodecim Scripta screen: entering from reserve, bonus dice and decline
   await p.click('.move-choice[data-move="decline"]');
   await p.waitForSelector('.dice-row[data-dice="3,5,6"]');
   assert.deepEqual(posted, ['2:R-M2', 'decline']);
+  // One line per turn, with the side and its roll.
+  assert.equal(await p.textContent('.move-list li:first-child'), '1.White ⚃⚀⚁ 2:R-M2');
+  assert.equal(await p.textContent('.move-list li:nth-child(2)'), '2.Black decline');
   assertNoProblems(p);
 });
 
@@ -358,7 +302,7 @@ test('the Pente Grammai screens: numbered re-entry points (Perimeter) and the ho
     diceView('pente-grammai-perimeter', sides, 'T/T/-/2T1B/-/B/B/B/-/B t x:1,0 th:b@1', { game_id: 'MockPerimeter1', dice: [6], legal_moves: ['6:X-0', '6:X-1', '6:X-2', '6:X-3', '6:X-4', '6:1-7'] }),
     diceView('pente-grammai-perimeter', sides, 'T/T/-/3T1B/-/B/B/B/-/B b x:0,0', { game_id: 'MockPerimeter1', version: 7, to_move: 'black', moves: ['6:X-3'], dice: [2], legal_moves: ['2:pass'] }),
   ];
-  await mockGame(p, 'MockPerimeter1', views, posted);
+  await mockGame(p, 'MockPerimeter1', views, { posted });
   assert.equal(await p.locator('.board-holder .point').count(), 10);
   assert.match(await p.textContent('.board-holder'), /sacred line/);
   await p.click('.board-holder [data-place="X"]');
@@ -373,7 +317,7 @@ test('the Pente Grammai screens: numbered re-entry points (Perimeter) and the ho
   const kiddPosted = [];
   await mockGame(kidd, 'MockKidd1', [
     diceView('pente-grammai-kidd', sides, '-/-/-/-/-/2B/-/-/-/1T b r:4,2 h:0,1', { game_id: 'MockKidd1', to_move: 'black', dice: [2], legal_moves: ['2:R-5', '2:5-7', '2:H-4'], seat: { side: 'black', bottom: 'black' } }),
-  ], kiddPosted);
+  ], { posted: kiddPosted });
   await kidd.click('.board-holder [data-place="H"]');
   assert.deepEqual(await kidd.$$eval('.board-holder .dest', (els) => els.map((e) => e.dataset.place)), ['4']);
   await shot(kidd, '19-kidd-holy-line');

@@ -7,6 +7,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { before, after } from 'node:test';
+import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -83,9 +85,79 @@ export async function openPage(browser, base, options = {}) {
   return page;
 }
 
-export async function shot(page, name) {
+/** Saves the whole page, or with `{ fullPage: false }` only what the window shows. */
+export async function shot(page, name, { fullPage = true } = {}) {
   mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage });
+}
+
+/**
+ * What a test file shares: one server, the variant list, one browser, `page()` for a new context
+ * and page, and `assertNoProblems` over pages' console errors. Closes all after the file.
+ */
+export async function browserSuite() {
+  const server = await startServer();
+  const list = await (await fetch(`${server.base}/api/v1/variants`)).json();
+  let browser = null;
+  before(async () => {
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    if (browser) await browser.close();
+    await server.stop();
+  });
+  return {
+    server,
+    list,
+    page: (options) => openPage(browser, server.base, options),
+    assertNoProblems(...pages) {
+      for (const p of pages) assert.deepEqual(p.problems, [], `console errors on ${p.url()}`);
+    },
+  };
+}
+
+/**
+ * Opens game `gameId` against a stand-in for its endpoints: `views` in turn (each move the page
+ * sends moves on to the next, answered with an event and an ack), the past `events`, and
+ * `actions` recording each POST of an action and answering with the current view. `push` sends
+ * the page any socket message; `show` replaces the current view.
+ */
+export async function mockGame(p, gameId, views, { posted = [], events = [], actions = [] } = {}) {
+  let current = 0;
+  let socket = null;
+  const send = (message) => socket.send(JSON.stringify(message));
+  await p.route(`**/api/v1/games/${gameId}`, (route) => route.fulfill({ json: views[current] }));
+  await p.route(`**/api/v1/games/${gameId}/events?since=0`, (route) => route.fulfill({ json: events }));
+  await p.route(new RegExp(`/api/v1/games/${gameId}/(resign|draw|undo|rematch|claim|abort)`), (route) => {
+    actions.push(new URL(route.request().url()).pathname.split(`/${gameId}/`)[1]);
+    route.fulfill({ json: views[current] });
+  });
+  await p.routeWebSocket(`**/api/v1/games/${gameId}/ws`, (ws) => {
+    socket = ws;
+    ws.onMessage((text) => {
+      const message = JSON.parse(text);
+      if (message.type === 'hello') send({ type: 'snapshot', game: views[current] });
+      if (message.type === 'ping') send({ type: 'pong' });
+      if (message.type === 'move') {
+        posted.push(message.move);
+        const side = views[current].to_move;
+        current = Math.min(current + 1, views.length - 1);
+        const { version } = views[current];
+        send({ type: 'event', version, event: { version, kind: 'move', side, move: message.move }, game: views[current] });
+        send({ type: 'ack', id: message.id, version });
+      }
+    });
+  });
+  await p.goto('/rules');
+  await p.evaluate((id) => localStorage.setItem(`ludus.token.${id}`, 'MockSeatTokenMockSeatTokenMock00'), gameId);
+  await p.goto(`/game/${gameId}`);
+  await p.waitForSelector('section.game[data-version]');
+  return {
+    push: send,
+    show(view) {
+      views[current] = view;
+    },
+  };
 }
 
 /**
@@ -159,6 +231,19 @@ export async function playAnyMove(page) {
     if ((await shown(page)).version === v.version && (await again.count())) await again.click();
   }
   await waitVersion(page, v.version + 1);
+}
+
+/** Creates a game from the home page as a player would, and waits for its screen. */
+export async function startFromHome(p, { variant, mode, clock = 'none', side = 'first', level }) {
+  await p.goto('/');
+  await p.click(`label[for="variant-${variant}"]`);
+  await p.check(`#mode-${mode}`);
+  if (level) await p.selectOption('#level', String(level));
+  await p.check(`input[name=clock][value="${clock}"]`);
+  await p.check(`#side-${side}`);
+  await p.click('#create');
+  await p.waitForURL(/\/game\//);
+  await p.waitForSelector('section.game[data-version]');
 }
 
 export async function createViaApi(base, body) {

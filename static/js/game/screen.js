@@ -535,7 +535,8 @@ class GameScreen {
       if (action === 'undo' && after.mode === 'online' && me) this.offers = { ...this.offers, undoOffer: me, declined: null };
       if (action === 'rematch' && !after.rematch && me && !this.offers.rematchOffer) this.offers = { ...this.offers, rematchOffer: me, declined: null };
       if (action.endsWith('/decline') || action === 'undo/accept') this.offers = { ...this.offers, undoOffer: null, rematchOffer: null };
-      this.update(after);
+      if (after.version > this.view.version) this.update(after);
+      else this.draw();
       if (action === 'rematch' && after.rematch) this.openRematch(after.rematch);
     } catch (error) {
       this.refused(/** @type {Error} */ (error));
