@@ -98,7 +98,7 @@ export function stack(x, y, r, side, count, extra = {}) {
   group.append(svg('circle', { cx: x, cy: y, r, class: 'disc' }));
   if (count === 1) group.append(svg('circle', { cx: x, cy: y, r: r * 0.62, class: 'ring' }));
   if (count > 1) {
-    group.append(svg('text', { x, y: y + r * 0.36, 'text-anchor': 'middle', class: 'count', 'font-size': r }, String(count)));
+    group.append(svg('text', { x, y: y + r * 0.36, 'text-anchor': 'middle', class: `count count-${side}`, 'font-size': r }, String(count)));
   }
   return group;
 }
@@ -119,4 +119,18 @@ export function moveEnds(move) {
   const parts = rest.split('-');
   if (parts.length !== 2) return { die, special: rest, move };
   return { die, from: parts[0].replace(/\*$/, ''), to: parts[1].replace(/\*$/, ''), move };
+}
+
+/**
+ * Each place is named by its label ("D4, light piece"); the numbers and letters drawn on it are for
+ * the eye and move to a layer above the board, so that a place's name and its content agree (as
+ * axe's label-content-name-mismatch rule checks). Places are drawn without transforms, so every
+ * text keeps its position.
+ * @param {SVGElement} board
+ */
+export function withPlaceNames(board) {
+  const layer = svg('g', { class: 'place-texts', 'aria-hidden': 'true' });
+  for (const text of board.querySelectorAll('[data-place] text')) layer.append(text);
+  board.append(layer);
+  return board;
 }

@@ -2,7 +2,7 @@
 // of the chosen board face; stacks drawn with their counts; each side's reserve (R) and pieces
 // borne off (O) in trays. Cells are named from White's seat; with Black at the bottom the board
 // turns half round and every cell keeps its letter and its name.
-import { svg, placeAttrs, stack } from '../svg.js';
+import { svg, placeAttrs, stack, withPlaceNames } from '../svg.js';
 
 export const FACES = {
   virtvs: { name: 'VIRTVS IMPERI / HOSTES VINCTI / LVDANT ROMANI', rows: ['VIRTVSIMPERI', 'HOSTESVINCTI', 'LVDANTROMANI'] },
@@ -103,7 +103,7 @@ export function render(model, ctx) {
       root.append(g);
     });
   }
-  return root;
+  return withPlaceNames(root);
 }
 
 export const sideNames = { white: 'White', black: 'Black' };

@@ -1,6 +1,6 @@
 // Petteia (RULES.md §1): the N×N grid from the position string. File letters and rank numbers
 // are drawn beside their own column and row, so they turn with the board.
-import { svg, placeAttrs, stack } from '../svg.js';
+import { svg, placeAttrs, stack, withPlaceNames } from '../svg.js';
 
 const FILES = 'ABCDEFGH';
 
@@ -63,7 +63,7 @@ export function render(model, ctx) {
       root.append(g);
     }
   }
-  return root;
+  return withPlaceNames(root);
 }
 
 export const sideNames = { light: 'Light', dark: 'Dark' };
