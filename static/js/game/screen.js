@@ -132,7 +132,38 @@ class GameScreen {
     this.receivedAt = performance.now();
     this.awaySeenAt = Date.now();
     this.claimShown = false;
-    this.build(linkNote);
+    /** Whether the first view has been drawn. */
+    this.shown = false;
+    // The page: the board column with its clocks, and the side panel.
+    document.title = `Ludus — ${this.name}`;
+    this.heading = html('h1', { class: 'game-title', text: this.name });
+    this.notice = html('div', { class: 'notices' });
+    if (linkNote) this.notice.append(html('p', { class: 'notice', role: 'note', text: linkNote }));
+    this.awayLine = html('p', { class: 'notice opponent-gone', role: 'status', hidden: true });
+    this.offerLine = html('p', { class: 'notice offer-note', role: 'status', hidden: true });
+    this.notice.append(this.awayLine, this.offerLine);
+    this.invitePanel = html('section', { class: 'invite', 'aria-label': 'Invitation', hidden: true });
+    this.topClock = html('div', { class: 'clock clock-top' });
+    this.bottomClock = html('div', { class: 'clock clock-bottom' });
+    this.boardHolder = html('div', { class: 'board-holder' });
+    this.choices = html('div', { class: 'choices', 'aria-label': 'Moves without a piece to pick' });
+    this.status = html('p', { class: 'status-line', id: 'status', role: 'status', 'aria-live': 'polite' });
+    this.errorLine = html('p', { class: 'refusal', role: 'alert' });
+    this.endPanel = html('section', { class: 'end-panel', 'aria-label': 'Result', hidden: true });
+    this.diceBox = html('div', { class: 'dice', 'aria-label': 'Dice' });
+    this.actions = html('div', { class: 'actions' });
+    this.moveList = html('ol', { class: 'move-list', 'aria-label': 'Moves' });
+    this.connectionLine = html('p', { class: 'connection' });
+    this.spectators = html('p', { class: 'spectators' });
+    this.threatInfo = html('p', { class: 'threat-info', role: 'status' });
+    this.fairness = html('details', { class: 'fairness', hidden: true });
+    const panel = html('aside', { class: 'side-panel' }, [
+      this.notice, this.status, this.errorLine, this.endPanel, this.diceBox, this.choices, this.actions, this.options(), this.fairness,
+      html('h2', { text: 'Moves' }), this.moveList, this.connectionLine, this.spectators,
+    ]);
+    const play = html('div', { class: 'play' }, [html('div', { class: 'board-column' }, [this.topClock, this.boardHolder, this.bottomClock]), panel]);
+    this.root = html('section', { class: 'game', 'data-game-id': this.gameId }, [this.heading, this.invitePanel, play]);
+    this.app.append(this.root);
     this.input = new BoardInput(this.boardHolder, {
       legal: () => this.legal(),
       redraw: () => this.draw(),
@@ -166,39 +197,6 @@ class GameScreen {
     } catch {
       // The list falls back to one line per move.
     }
-  }
-
-  /** @param {string} linkNote */
-  build(linkNote) {
-    document.title = `Ludus — ${this.name}`;
-    this.heading = html('h1', { class: 'game-title', text: this.name });
-    this.notice = html('div', { class: 'notices' });
-    if (linkNote) this.notice.append(html('p', { class: 'notice', role: 'note', text: linkNote }));
-    this.awayLine = html('p', { class: 'notice opponent-gone', role: 'status', hidden: true });
-    this.offerLine = html('p', { class: 'notice offer-note', role: 'status', hidden: true });
-    this.notice.append(this.awayLine, this.offerLine);
-    this.invitePanel = html('section', { class: 'invite', 'aria-label': 'Invitation', hidden: true });
-    this.topClock = html('div', { class: 'clock clock-top' });
-    this.bottomClock = html('div', { class: 'clock clock-bottom' });
-    this.boardHolder = html('div', { class: 'board-holder' });
-    this.choices = html('div', { class: 'choices', 'aria-label': 'Moves without a piece to pick' });
-    this.status = html('p', { class: 'status-line', id: 'status', role: 'status', 'aria-live': 'polite' });
-    this.errorLine = html('p', { class: 'refusal', role: 'alert' });
-    this.endPanel = html('section', { class: 'end-panel', 'aria-label': 'Result', hidden: true });
-    this.diceBox = html('div', { class: 'dice', 'aria-label': 'Dice' });
-    this.actions = html('div', { class: 'actions' });
-    this.moveList = html('ol', { class: 'move-list', 'aria-label': 'Moves' });
-    this.connectionLine = html('p', { class: 'connection' });
-    this.spectators = html('p', { class: 'spectators' });
-    this.threatInfo = html('p', { class: 'threat-info', role: 'status' });
-    this.fairness = html('details', { class: 'fairness', hidden: true });
-    const panel = html('aside', { class: 'side-panel' }, [
-      this.notice, this.status, this.errorLine, this.endPanel, this.diceBox, this.choices, this.actions, this.options(), this.fairness,
-      html('h2', { text: 'Moves' }), this.moveList, this.connectionLine, this.spectators,
-    ]);
-    const play = html('div', { class: 'play' }, [html('div', { class: 'board-column' }, [this.topClock, this.boardHolder, this.bottomClock]), panel]);
-    this.root = html('section', { class: 'game', 'data-game-id': this.gameId }, [this.heading, this.invitePanel, play]);
-    this.app.append(this.root);
   }
 
   /** The player's switches: threats, sound, the Duodecim board face, the seat link. */
