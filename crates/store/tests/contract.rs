@@ -3,7 +3,12 @@
 //! the summary, unless run with `-- --include-ignored` (as `.ci/run` does). Each test removes its
 //! database when it passes; a failed one leaves it to look at.
 
-use ludus_store::{Appender, EventRow, NewGame, Redeemed, StatusChange, Store, StoreError};
+use ludus_engine::dice::ServerSeed;
+use ludus_engine::{Player, Side, Termination, Variant};
+use ludus_store::{
+    Appender, EventRow, GameId, Mode, NewGame, Redeemed, SecretHash, Status, StatusChange, Store,
+    StoreError, StoredResult,
+};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 static NEXT: AtomicU64 = AtomicU64::new(0);
@@ -13,10 +18,12 @@ fn unique(prefix: &str) -> String {
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap()
         .as_nanos();
-    format!(
-        "{prefix}-{nanos:x}-{}",
-        NEXT.fetch_add(1, Ordering::Relaxed)
-    )
+    format!("{prefix}{nanos:x}x{}", NEXT.fetch_add(1, Ordering::Relaxed))
+}
+
+/// A fresh game id.
+fn new_id() -> GameId {
+    unique("g").parse().unwrap()
 }
 
 /// A fresh store for one test: a SQLite file in a folder of its own, or a new Postgres database
@@ -114,24 +121,35 @@ macro_rules! on_both_backends {
     };
 }
 
-fn new_game(id: &str, invite: Option<&str>, created_at: i64) -> NewGame {
+fn new_game(id: &GameId, invite: Option<&SecretHash>, created_at: i64) -> NewGame {
     NewGame {
-        id: id.to_string(),
-        variant: "petteia-6".into(),
-        mode: "online".into(),
+        id: id.clone(),
+        variant: Variant::Petteia6,
+        mode: Mode::Online,
         status: if invite.is_some() {
-            "waiting"
+            Status::Waiting
         } else {
-            "playing"
-        }
-        .into(),
+            Status::Playing
+        },
         settings: "{}".into(),
-        seat_hashes: [Some("creator-hash".into()), None],
-        invite_hash: invite.map(String::from),
-        server_seed: Some("00".repeat(32)),
-        commitment: Some("ab".repeat(32)),
+        seats: [Some(SecretHash::of("creator")), None],
+        invite: invite.cloned(),
+        server_seed: ServerSeed([0; 32]),
+        dice: false,
         creator_entropy: "alice".into(),
         created_at,
+    }
+}
+
+fn finish(termination: Termination, winner: Option<Side>, finished_at: i64) -> StatusChange {
+    StatusChange {
+        status: Status::Finished,
+        from: Status::Playing,
+        finished_at: Some(finished_at),
+        result: Some(StoredResult {
+            winner,
+            termination,
+        }),
     }
 }
 
@@ -145,7 +163,7 @@ fn event(seq: i64, body: &str, move_id: Option<&str>) -> EventRow {
 }
 
 async fn a_created_game_loads_with_its_events(store: Store) {
-    let id = unique("g");
+    let id = new_id();
     store
         .create_game(
             &new_game(&id, None, 5),
@@ -155,23 +173,20 @@ async fn a_created_game_loads_with_its_events(store: Store) {
         .unwrap();
     let row = store.load_game(&id).await.unwrap().expect("stored");
     assert_eq!(
-        (
-            row.variant.as_str(),
-            row.status.as_str(),
-            row.creator_entropy.as_str()
-        ),
-        ("petteia-6", "playing", "alice")
+        (row.variant, row.status, row.creator_entropy.as_str()),
+        (Variant::Petteia6, Status::Playing, "alice")
     );
-    assert_eq!(row.seat0_hash.as_deref(), Some("creator-hash"));
+    assert_eq!(row.seats[0], Some(SecretHash::of("creator")));
     assert_eq!(
         store.events_since(&id, 0).await.unwrap(),
         vec![event(1, r#"{"kind":"clock_started"}"#, None)]
     );
-    assert!(store.load_game("no-such-game").await.unwrap().is_none());
+    let unknown = "nosuchgame".parse().unwrap();
+    assert!(store.load_game(&unknown).await.unwrap().is_none());
 }
 
 async fn a_version_is_written_once_and_a_move_id_once(store: Store) {
-    let id = unique("g");
+    let id = new_id();
     store
         .create_game(&new_game(&id, None, 5), &[])
         .await
@@ -212,13 +227,13 @@ async fn a_version_is_written_once_and_a_move_id_once(store: Store) {
 }
 
 /// The bodies stored for a game, in order.
-async fn bodies(store: &Store, id: &str) -> Vec<String> {
+async fn bodies(store: &Store, id: &GameId) -> Vec<String> {
     let events = store.events_since(id, 0).await.unwrap();
     events.into_iter().map(|e| e.body).collect()
 }
 
 async fn the_events_of_several_games_append_together_or_not_at_all(store: Store) {
-    let (a, b) = (unique("g"), unique("g"));
+    let (a, b) = (new_id(), new_id());
     for id in [&a, &b] {
         store
             .create_game(&new_game(id, None, 5), &[])
@@ -247,7 +262,7 @@ async fn the_events_of_several_games_append_together_or_not_at_all(store: Store)
 
 async fn the_appender_lands_concurrent_appends_and_refuses_only_a_conflicting_one(store: Store) {
     let appender = Appender::start(store.clone());
-    let games: Vec<String> = (0..40).map(|_| unique("g")).collect();
+    let games: Vec<GameId> = (0..40).map(|_| new_id()).collect();
     for id in &games {
         store
             .create_game(&new_game(id, None, 5), &[])
@@ -296,32 +311,23 @@ async fn the_appender_lands_concurrent_appends_and_refuses_only_a_conflicting_on
         assert_eq!(bodies(&store, id).await, expected);
     }
     // A status change is written with its events, as append_events writes it.
-    let change = StatusChange {
-        status: "finished".into(),
-        from: "playing".into(),
-        finished_at: Some(9),
-        winner: None,
-        termination: Some("agreement".into()),
-    };
+    let change = finish(Termination::Agreement, None, 9);
     appender
         .append(&games[0], vec![event(11, "end", None)], Some(&change))
         .await
         .unwrap();
     let row = store.load_game(&games[0]).await.unwrap().expect("stored");
-    assert_eq!(row.status, "finished");
+    assert_eq!(row.status, Status::Finished);
 }
 
 async fn an_invite_is_redeemed_exactly_once_even_when_joins_race(store: Store) {
-    let id = unique("g");
-    let invite = unique("invite");
+    let id = new_id();
+    let invite = SecretHash::of(&unique("invite"));
     store
         .create_game(&new_game(&id, Some(&invite), 5), &[])
         .await
         .unwrap();
-    assert_eq!(
-        store.find_invite(&invite).await.unwrap().as_deref(),
-        Some(id.as_str())
-    );
+    assert_eq!(store.find_invite(&invite).await.unwrap(), Some(id.clone()));
     let joins = (0..8).map(|i| {
         let store = store.clone();
         let invite = invite.clone();
@@ -329,8 +335,8 @@ async fn an_invite_is_redeemed_exactly_once_even_when_joins_race(store: Store) {
             store
                 .redeem_invite(
                     &invite,
-                    1,
-                    &format!("joiner-{i}"),
+                    Player::Second,
+                    &SecretHash::of(&format!("joiner-{i}")),
                     "bob",
                     &[event(1, "joined", None)],
                 )
@@ -353,18 +359,21 @@ async fn an_invite_is_redeemed_exactly_once_even_when_joins_race(store: Store) {
     );
     let row = store.load_game(&id).await.unwrap().unwrap();
     assert_eq!(
-        (
-            row.status.as_str(),
-            row.joiner_entropy.as_str(),
-            row.invite_redeemed
-        ),
-        ("playing", "bob", true)
+        (row.status, row.joiner_entropy.as_str(), row.invite_redeemed),
+        (Status::Playing, "bob", true)
     );
-    assert!(row.seat1_hash.unwrap().starts_with("joiner-"));
+    let joiner = row.seats[1].clone().expect("the joiner's seat");
+    assert!((0..8).any(|i| joiner == SecretHash::of(&format!("joiner-{i}"))));
     assert_eq!(store.events_since(&id, 0).await.unwrap().len(), 1);
     assert_eq!(
         store
-            .redeem_invite("unknown", 1, "x", "", &[])
+            .redeem_invite(
+                &SecretHash::of("unknown"),
+                Player::Second,
+                &SecretHash::of("x"),
+                "",
+                &[]
+            )
             .await
             .unwrap(),
         Redeemed::NotFound
@@ -372,18 +381,12 @@ async fn an_invite_is_redeemed_exactly_once_even_when_joins_race(store: Store) {
 }
 
 async fn a_game_is_finished_by_one_writer_only(store: Store) {
-    let id = unique("g");
+    let id = new_id();
     store
         .create_game(&new_game(&id, None, 5), &[])
         .await
         .unwrap();
-    let finish = |seq: i64| StatusChange {
-        status: "finished".into(),
-        from: "playing".into(),
-        finished_at: Some(99 + seq),
-        winner: Some("light".into()),
-        termination: Some("resignation".into()),
-    };
+    let finish = |seq: i64| finish(Termination::Resignation, Some(Side::Light), 99 + seq);
     store
         .append_events(&id, &[event(1, "finished", None)], Some(&finish(1)))
         .await
@@ -396,12 +399,15 @@ async fn a_game_is_finished_by_one_writer_only(store: Store) {
     ));
     let row = store.load_game(&id).await.unwrap().unwrap();
     assert_eq!(
+        (row.status, row.finished_at, row.result),
         (
-            row.status.as_str(),
-            row.finished_at,
-            row.termination.as_deref()
-        ),
-        ("finished", Some(100), Some("resignation"))
+            Status::Finished,
+            Some(100),
+            Some(StoredResult {
+                winner: Some(Side::Light),
+                termination: Termination::Resignation
+            })
+        )
     );
     assert_eq!(
         store.events_since(&id, 0).await.unwrap().len(),
@@ -418,34 +424,28 @@ async fn finished_games_list_newest_first_with_paging(store: Store) {
         + std::process::id() as i64 * 100_000_000;
     let mut ids = Vec::new();
     for i in 0..3 {
-        let id = unique("g");
+        let id = new_id();
         store
             .create_game(&new_game(&id, None, base), &[])
             .await
             .unwrap();
-        let change = StatusChange {
-            status: "finished".into(),
-            from: "playing".into(),
-            finished_at: Some(base + i),
-            winner: None,
-            termination: Some("agreement".into()),
-        };
+        let change = finish(Termination::Agreement, None, base + i);
         store
             .append_events(&id, &[event(1, "finished", None)], Some(&change))
             .await
             .unwrap();
         ids.push(id);
     }
-    let listed: Vec<String> = store
-        .list_games("finished", 2, Some(base + 3))
+    let listed: Vec<GameId> = store
+        .list_games(Status::Finished, 2, Some(base + 3))
         .await
         .unwrap()
         .into_iter()
         .map(|g| g.id)
         .collect();
     assert_eq!(listed, [ids[2].clone(), ids[1].clone()]);
-    let next: Vec<String> = store
-        .list_games("finished", 2, Some(base + 1))
+    let next: Vec<GameId> = store
+        .list_games(Status::Finished, 2, Some(base + 1))
         .await
         .unwrap()
         .into_iter()
