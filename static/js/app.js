@@ -1,9 +1,11 @@
 // The one page: routes on location.pathname. `/` home, `/join/<invite>`, `/game/<id>`,
-// `/rules/<variant>` and `/rules/<variant>/print`.
+// `/rules/<variant>`, `/rules/<variant>/print`, `/rules/evidence` and `/analysis`.
 import { showHome } from './home.js';
 import { showGame, joinAndShow, leaveGame } from './game.js';
 import { showRules } from './rules.js';
+import { showAnalysis } from './analysis.js';
 import { html } from './svg.js';
+import { t, translateStatic, languageSwitch } from './i18n.js';
 
 const app = document.getElementById('app');
 
@@ -23,12 +25,13 @@ function route() {
     if (parts.length === 0) return showHome(app);
     if (parts[0] === 'join' && parts[1]) return joinAndShow(app, parts[1]);
     if (parts[0] === 'game' && parts[1]) return showGame(app, parts[1]);
-    if (parts[0] === 'rules') return showRules(app, parts[1], parts[2] === 'print');
+    if (parts[0] === 'rules') return showRules(app, parts[1], parts[2]);
+    if (parts[0] === 'analysis') return showAnalysis(app, new URLSearchParams(location.search));
   } catch (error) {
     app.append(html('p', { class: 'error', role: 'alert', text: String(error.message || error) }));
     return undefined;
   }
-  app.append(html('h1', { text: 'Not found' }), html('p', {}, [html('a', { href: '/', text: 'Start a game' })]));
+  app.append(html('h1', { text: t('page.not_found') }), html('p', {}, [html('a', { href: '/', text: t('page.start') })]));
   return undefined;
 }
 
@@ -41,4 +44,9 @@ document.addEventListener('click', (event) => {
   navigate(link.getAttribute('href'));
 });
 window.addEventListener('popstate', route);
+translateStatic();
+document.getElementById('language-switch').append(languageSwitch(() => {
+  translateStatic();
+  route();
+}));
 route();

@@ -3,6 +3,7 @@
 // of the game comes from the server (over the socket or as the answer to an action).
 import { gameView, playMove, gameAction, gameHint, joinInvite, savedToken, saveToken, analysis, variants, entropy } from './api.js';
 import { GameConnection } from './connection.js';
+import { mountReview } from './review.js';
 import { html, svg, moveEnds } from './svg.js';
 import { boardFor, sideName } from './boards/index.js';
 import { FACES } from './boards/duodecim.js';
@@ -49,6 +50,7 @@ export async function showGame(app, gameId) {
   }
   const list = await variants().catch(() => []);
   current = new GameScreen(app, gameId, token, view, list.find((v) => v.id === view.variant), tokenFromLink);
+  mountReview(app, { gameId, view, bottom: view.seat ? view.seat.bottom : undefined });
 }
 
 const TERMINATIONS = {
