@@ -71,10 +71,10 @@ export function reviewPanel({ gameId, view, bottom, ply = null, face = 'virtvs' 
   const links = html('p', { class: 'review-links' });
   const button = (id, label, text, target) => html('button', { type: 'button', id, 'aria-label': label, title: label, text, onclick: () => go(target()) });
   const controls = html('p', { class: 'review-controls' }, [
-    button('review-first', t('review.first'), '⏮', () => 0),
+    button('review-first', t('review.first'), '«', () => 0),
     button('review-prev', t('review.previous'), '◀', () => current - 1),
     button('review-next', t('review.next'), '▶', () => current + 1),
-    button('review-last', t('review.last'), '⏭', () => positions.length - 1),
+    button('review-last', t('review.last'), '»', () => positions.length - 1),
   ]);
 
   function go(n) {
