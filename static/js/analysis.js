@@ -65,11 +65,21 @@ export function showAnalysis(app, query) {
       odds,
       face: 'virtvs',
     });
-    board.addEventListener('click', (event) => {
+    // In set-up every place is a button: a click (or Enter) changes what stands there.
+    for (const place of board.querySelectorAll('[data-place]')) {
+      place.removeAttribute('aria-disabled');
+      place.setAttribute('tabindex', '0');
+    }
+    const setUp = (event) => {
       const place = event.target.closest && event.target.closest('[data-place]');
       if (!place) return;
+      event.preventDefault();
       state.position = cyclePlace(state.variant, state.position, place.getAttribute('data-place'));
       refresh();
+    };
+    board.addEventListener('click', setUp);
+    board.addEventListener('keydown', (event) => {
+      if (event.key === 'Enter' || event.key === ' ') setUp(event);
     });
     boardHolder.replaceChildren(board);
   }

@@ -1,8 +1,14 @@
-// Home: choose a game and rule set, a mode, a clock and a side, then create the game.
-import { variants, createGame, saveToken, entropy } from './api.js';
+// @ts-check
+// Home: the games this browser holds seats in, then choose a game and rule set, a mode, a clock
+// and a side, and create the game.
+import { variants, createGame, saveToken, saveInvite, entropy, savedSeats, gameView } from './api.js';
 import { html } from './svg.js';
 import { sideName } from './boards/index.js';
-import { navigate } from './app.js';
+import { navigate } from './router.js';
+import { orderMyGames, gameLine } from './mygames.js';
+
+/** How many saved seats the home page asks the server about. */
+const SEATS_LOOKED_UP = 20;
 
 const CLOCKS = [
   ['none', 'No clock', null],
@@ -13,6 +19,13 @@ const CLOCKS = [
   ['custom', 'Custom', 'custom'],
 ];
 
+/**
+ * @param {string} name
+ * @param {string} value
+ * @param {string} label
+ * @param {boolean} checked
+ * @param {Record<string, unknown>} [extra]
+ */
 function radio(name, value, label, checked, extra = {}) {
   const id = `${name}-${value}`;
   return html('label', { class: 'choice', for: id }, [
@@ -21,7 +34,37 @@ function radio(name, value, label, checked, extra = {}) {
   ]);
 }
 
-export async function showHome(app) {
+/**
+ * The list of this browser's games, filled in when their views arrive.
+ * @param {import('./api.js').Variant[]} list
+ * @param {AbortSignal} signal
+ */
+function myGames(list, signal) {
+  const section = html('section', { class: 'my-games', id: 'my-games', 'aria-label': 'Your games', hidden: true });
+  const seats = savedSeats().slice(0, SEATS_LOOKED_UP);
+  Promise.all(seats.map((seat) => gameView(seat.gameId, seat.token).then((view) => ({ view, opened: seat.opened }), () => null)))
+    .then((found) => {
+      if (signal.aborted) return;
+      const { playing, finished } = orderMyGames(found.filter((g) => g !== null && g.view.seat !== null));
+      const item = (/** @type {import('./mygames.js').SeatGame} */ { view }) => html('li', { 'data-game-id': view.game_id, 'data-status': view.status }, [
+        html('a', { href: `/game/${encodeURIComponent(view.game_id)}`, text: (list.find((v) => v.id === view.variant) || { name: view.variant }).name }),
+        ' ',
+        html('span', { class: gameLine(view) === 'your turn' ? 'game-line your-turn' : 'game-line', text: gameLine(view) }),
+      ]);
+      if (playing.length) section.append(html('h2', { text: 'Your games' }), html('ul', { class: 'playing' }, playing.map(item)));
+      if (finished.length) {
+        section.append(html('details', { class: 'finished' }, [html('summary', { text: `Recently finished (${finished.length})` }), html('ul', {}, finished.map(item))]));
+      }
+      section.hidden = !playing.length && !finished.length;
+    });
+  return section;
+}
+
+/**
+ * @param {HTMLElement} app
+ * @param {AbortSignal} signal
+ */
+export async function showHome(app, signal) {
   document.title = 'Ludus — new game';
   app.append(html('h1', { text: 'Play an ancient board game' }));
   const status = html('p', { class: 'status-line', role: 'status', 'aria-live': 'polite' });
@@ -29,10 +72,11 @@ export async function showHome(app) {
   try {
     list = await variants();
   } catch (error) {
-    app.append(html('p', { class: 'error', role: 'alert', text: `The server did not answer: ${error.message}` }));
+    app.append(html('p', { class: 'error', role: 'alert', text: `The server did not answer: ${/** @type {Error} */ (error).message}` }));
     return;
   }
-  const form = html('form', { class: 'home', id: 'new-game' });
+  app.append(myGames(list, signal));
+  const form = /** @type {HTMLFormElement} */ (html('form', { class: 'home', id: 'new-game' }));
 
   const games = html('fieldset', { class: 'variants' }, [html('legend', { text: 'Game and rule set' })]);
   list.forEach((v, i) => {
@@ -105,10 +149,10 @@ export async function showHome(app) {
     try {
       const created = await createGame(body);
       saveToken(created.game_id, created.seat.token);
-      if (created.invite) localStorage.setItem(`ludus.invite.${created.game_id}`, created.invite);
+      if (created.invite) saveInvite(created.game_id, created.invite);
       navigate(`/game/${created.game_id}`);
     } catch (error) {
-      status.textContent = `The server refused: ${error.message}`;
+      status.textContent = `The server refused: ${/** @type {Error} */ (error).message}`;
       status.classList.add('error');
       submit.disabled = false;
     }

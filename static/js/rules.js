@@ -7,7 +7,8 @@ import { html } from './svg.js';
 import { t, errorMessage } from './i18n.js';
 import { VARIANT_IDS, family, stepsKey } from './learn/variants.js';
 import { examplesFor } from './learn/examples.js';
-import { exampleFigure } from './learn/diagram.js';
+import { exampleFigure, diagramBoard } from './learn/diagram.js';
+import { START } from './boards/index.js';
 import { showPrint } from './learn/print.js';
 import { showEvidence, kindLabel } from './learn/evidence.js';
 
@@ -39,6 +40,10 @@ export async function showRules(app, variantId, page) {
     ]),
     html('h2', { text: t('rules.steps') }),
     list('ol', t(stepsKey(variant.id)), { class: 'rule-list' }),
+    html('figure', { class: 'rules-board' }, [
+      diagramBoard(variant.id, START[variant.id]),
+      html('figcaption', { text: t('rules.start_board') }),
+    ]),
     html('h2', { text: t('rules.examples') }),
     html('div', { class: 'worked-examples' }, examplesFor(variant.id).map((example) => exampleFigure(example, t))),
     html('h2', { text: t('rules.notation') }),

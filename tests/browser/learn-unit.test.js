@@ -19,12 +19,30 @@ class FakeNode {
   set className(value) { this.setAttribute('class', value); }
   append(...nodes) {
     for (const n of nodes) {
-      if (n instanceof FakeNode) this.children.push(n);
+      if (n instanceof FakeNode) {
+        if (n.parentNode) n.parentNode.children = n.parentNode.children.filter((c) => c !== n);
+        n.parentNode = this;
+        this.children.push(n);
+      }
       else if (n && n.text !== undefined) this.textContent += n.text;
       else if (typeof n === 'string') this.textContent += n;
     }
   }
   addEventListener() {}
+  /** Only the one selector the boards use: the texts inside places. */
+  querySelectorAll(selector) {
+    assert.equal(selector, '[data-place] text');
+    const found = [];
+    const visit = (node, inPlace) => {
+      for (const c of node.children) {
+        const here = inPlace || c.getAttribute('data-place') !== null;
+        if (here && c.tagName === 'text') found.push(c);
+        visit(c, here);
+      }
+    };
+    visit(this, false);
+    return found;
+  }
   /** Every descendant, depth first. */
   *all() { for (const c of this.children) { yield c; yield* c.all(); } }
 }

@@ -250,7 +250,7 @@ async fn the_openapi_document_parses_and_covers_every_route(database: Database) 
                 .map(move |method| (method.to_uppercase(), path.clone()))
         })
         .collect();
-    // Every route of API.md is documented …
+    // Every route of docs/API.md is documented …
     for route in [
         "POST /api/v1/games",
         "GET /api/v1/games",

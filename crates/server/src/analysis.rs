@@ -11,7 +11,7 @@ use ludus_engine::{AnyGame, MoveError, Outcome, PositionError, Side, Variant};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-/// What `POST /api/v1/analysis` and `ludus analyze` answer (API.md).
+/// What `POST /api/v1/analysis` and `ludus analyze` answer (docs/API.md).
 #[derive(Debug, Serialize)]
 pub struct Analysis {
     pub variant: Variant,

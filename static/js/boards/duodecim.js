@@ -2,7 +2,7 @@
 // of the chosen board face; stacks drawn with their counts; each side's reserve (R) and pieces
 // borne off (O) in trays. Cells are named from White's seat; with Black at the bottom the board
 // turns half round and every cell keeps its letter and its name.
-import { svg, placeAttrs, stack } from '../svg.js';
+import { svg, placeAttrs, stack, withPlaceNames } from '../svg.js';
 
 export const FACES = {
   virtvs: { name: 'VIRTVS IMPERI / HOSTES VINCTI / LVDANT ROMANI', rows: ['VIRTVSIMPERI', 'HOSTESVINCTI', 'LVDANTROMANI'] },
@@ -70,7 +70,7 @@ export function render(model, ctx) {
       const x = xOf(col);
       const y = yOf(r);
       const occupant = model.cells[name];
-      const g = svg('g', placeAttrs(name, ctx, `${name}${occupant ? `, ${occupant.count} ${occupant.side}` : ''}`));
+      const g = svg('g', placeAttrs(name, ctx, `${name}, ${occupant ? `${occupant.count} ${occupant.side}` : 'empty'}`));
       g.append(svg('rect', { x, y, width: cell, height: cell, class: `cell ${r === 1 ? 'cell-mid' : ''}` }));
       if (face.rows) g.append(svg('text', { x: x + cell / 2, y: y + cell * 0.72, 'text-anchor': 'middle', class: 'inscription' }, face.rows[r][col - 1]));
       g.append(svg('text', { x: x + 3, y: y + 10, class: 'cell-name' }, name));
@@ -103,7 +103,7 @@ export function render(model, ctx) {
       root.append(g);
     });
   }
-  return root;
+  return withPlaceNames(root);
 }
 
 export const sideNames = { white: 'White', black: 'Black' };

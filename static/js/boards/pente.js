@@ -1,7 +1,7 @@
 // Pente Grammai (RULES.md §2): five lines, the sacred line 3 marked, the ten line ends numbered
 // along the route. Terracotta sits at the bottom unless the seat says otherwise; then the board
 // turns half round. Reserve (Kidd), holy line (Kidd) and removed counters (Perimeter) sit in trays.
-import { svg, placeAttrs, stack } from '../svg.js';
+import { svg, placeAttrs, stack, withPlaceNames } from '../svg.js';
 
 const LETTER = { T: 'terracotta', B: 'black' };
 
@@ -89,15 +89,17 @@ export function render(model, ctx) {
     const { x, y } = pointXY(p);
     const counts = model.points[p];
     const sacred = p === 2 || p === 7;
-    const label = `point ${p}${counts.terracotta ? `, ${counts.terracotta} terracotta` : ''}${counts.black ? `, ${counts.black} black` : ''}`;
+    const label = `point ${p}${counts.terracotta ? `, ${counts.terracotta} terracotta` : ''}${counts.black ? `, ${counts.black} black` : ''}${counts.terracotta || counts.black ? '' : ', empty'}`;
     const g = svg('g', placeAttrs(String(p), ctx, label));
     g.append(svg('circle', { cx: x, cy: y, r: 26, class: sacred ? 'point sacred-point' : 'point' }));
     const outward = x < width / 2 ? -1 : 1;
     g.append(svg('text', { x: x + outward * 48, y: y + 6, 'text-anchor': 'middle', class: 'point-number' }, String(p)));
     if (ctx.lastMove && ctx.lastMove.has(String(p))) g.append(svg('circle', { cx: x, cy: y, r: 29, class: 'last-move' }));
     const both = counts.terracotta && counts.black;
-    g.append(stack(both ? x - 11 : x, y, both ? 15 : 20, 'terracotta', counts.terracotta));
-    g.append(stack(both ? x + 11 : x, y, both ? 15 : 20, 'black', counts.black));
+    for (const [side, dx] of [['terracotta', -11], ['black', 11]]) {
+      const pieces = stack(both ? x + dx : x, y, both ? 15 : 20, side, counts[side]);
+      if (pieces) g.append(pieces);
+    }
     if (ctx.threatened && ctx.threatened.has(String(p))) g.append(svg('circle', { cx: x, cy: y, r: 31, class: 'threat' }));
     if (ctx.destinations && ctx.destinations.has(String(p))) {
       // A numbered marker on the line, inward of the point (Perimeter re-entry offers five at once).
@@ -127,7 +129,7 @@ export function render(model, ctx) {
       root.append(g);
     });
   }
-  return root;
+  return withPlaceNames(root);
 }
 
 export const sideNames = { terracotta: 'Terracotta', black: 'Black' };

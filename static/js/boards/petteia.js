@@ -1,6 +1,6 @@
 // Petteia (RULES.md §1): the N×N grid from the position string. File letters and rank numbers
 // are drawn beside their own column and row, so they turn with the board.
-import { svg, placeAttrs, stack } from '../svg.js';
+import { svg, placeAttrs, stack, withPlaceNames } from '../svg.js';
 
 const FILES = 'ABCDEFGH';
 
@@ -53,7 +53,7 @@ export function render(model, ctx) {
       const x = xOf(f);
       const y = yOf(r);
       const occupant = model.board[name];
-      const g = svg('g', placeAttrs(name, ctx, `${name}${occupant ? `, ${occupant} piece` : ''}`));
+      const g = svg('g', placeAttrs(name, ctx, `${name}, ${occupant ? `${occupant} piece` : 'empty'}`));
       g.append(svg('rect', { x, y, width: cell, height: cell, class: `square ${(r + f) % 2 ? 'square-a' : 'square-b'}` }));
       if (ctx.lastMove && ctx.lastMove.has(name)) g.append(svg('rect', { x: x + 2, y: y + 2, width: cell - 4, height: cell - 4, class: 'last-move' }));
       if (occupant) g.append(stack(x + cell / 2, y + cell / 2, cell * 0.36, occupant, 1));
@@ -63,7 +63,7 @@ export function render(model, ctx) {
       root.append(g);
     }
   }
-  return root;
+  return withPlaceNames(root);
 }
 
 export const sideNames = { light: 'Light', dark: 'Dark' };

@@ -58,6 +58,7 @@ export default {
   'rules.before': 'Before: {move}',
   'rules.after': 'After',
   'rules.dice': 'Dice: {dice}',
+  'rules.start_board': 'The board at the start.',
   'rules.not_legal': 'Not allowed: {move}',
 
   'steps.petteia': [

@@ -58,6 +58,7 @@ export default {
   'rules.before': 'Avant : {move}',
   'rules.after': 'Après',
   'rules.dice': 'Dés : {dice}',
+  'rules.start_board': 'Le plateau au départ.',
   'rules.not_legal': 'Interdit : {move}',
 
   'steps.petteia': [

@@ -207,7 +207,7 @@ mod tests {
 
     #[test]
     fn a_capture_that_wins_by_reduction_is_played() {
-        // RULES.md test vector 3: D1-D3 takes the last three Dark pieces.
+        // docs/RULES.md test vector 3: D1-D3 takes the last three Dark pieces.
         for level in Level::ALL[2..].iter().copied() {
             assert_eq!(best("6/3L2/3D2/1LD1DL/6/3L2 l", level), "D1-D3");
         }

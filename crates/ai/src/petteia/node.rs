@@ -3,7 +3,7 @@
 //! unmake) and keeps the repetition history as a stack of hashes beside it.
 //!
 //! Moves come from the engine's slide and capture geometry; what this module adds is the end checks
-//! in RULES.md §1 order, which [`Node::after`] applies exactly like `petteia::Petteia` does.
+//! in docs/RULES.md §1 order, which [`Node::after`] applies exactly like `petteia::Petteia` does.
 
 use crate::random::splitmix64;
 use ludus_engine::Player;

@@ -1,4 +1,4 @@
-//! Duodecim Scripta (RULES.md §3): fifteen pieces a side run one 36-step route with three dice,
+//! Duodecim Scripta (docs/RULES.md §3): fifteen pieces a side run one 36-step route with three dice,
 //! entering from reserve, hitting lone pieces and bearing off from the exit table.
 //!
 //! A turn is a roll event, then one single move per die until the dice of a maximal sequence are

@@ -1,4 +1,4 @@
-//! "Use as many dice as possible, then the most pips" (RULES.md §3.2), and the odds of being hit.
+//! "Use as many dice as possible, then the most pips" (docs/RULES.md §3.2), and the odds of being hit.
 //!
 //! With at most three dice a turn's sequences form a tree of depth three; the search walks it on
 //! board copies (no allocation) and stops a subtree as soon as it finds a sequence that uses every

@@ -1,4 +1,4 @@
-//! Pente Grammai (RULES.md §2): one ten-point board, one route, one die, and three rule sets —
+//! Pente Grammai (docs/RULES.md §2): one ten-point board, one route, one die, and three rule sets —
 //! Schädler's playable suggestion, Kidd's possible reconstruction and Perimeter Line Battle — as
 //! parameters of one game type, because they share the board, the turn and the notation and differ
 //! only in where a counter may land and what happens after it lands.

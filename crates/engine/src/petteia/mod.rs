@@ -1,4 +1,4 @@
-//! Petteia (RULES.md §1): rook moves on a 6×6 or 8×8 board, custodial capture, and the end checks
+//! Petteia (docs/RULES.md §1): rook moves on a 6×6 or 8×8 board, custodial capture, and the end checks
 //! in their stated order. The game keeps the hashes of the positions since the last capture, which
 //! is all the history threefold repetition needs (a capture is irreversible).
 
@@ -238,7 +238,7 @@ impl Petteia {
         Ok(())
     }
 
-    /// The end checks of RULES.md §1, in order, after `mover` has moved.
+    /// The end checks of docs/RULES.md §1, in order, after `mover` has moved.
     fn judge(&self, mover: Player) -> Option<Outcome> {
         let board = &self.position.board;
         let opponent = mover.other();

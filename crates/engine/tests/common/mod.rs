@@ -9,7 +9,7 @@ use ludus_engine::{AnyGame, Phase, Player, Termination, Variant};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
-/// Plays `games` random games of `variant` (dice from RULES.md §4 with a per-game seed), calling
+/// Plays `games` random games of `variant` (dice from docs/RULES.md §4 with a per-game seed), calling
 /// `check` on every state reached; stops a game after `max_plies` moves. Returns the finished count.
 pub fn random_games(
     variant: Variant,

@@ -1,4 +1,4 @@
-//! The HTTP and WebSocket API of API.md: routes, the extractors that turn requests into typed
+//! The HTTP and WebSocket API of docs/API.md: routes, the extractors that turn requests into typed
 //! values (refusing bad input with the one error shape), and the application state they share.
 
 pub mod docs;

@@ -20,7 +20,7 @@ pub enum GameEvent {
     ClockStarted {
         clocks: ClockReading,
     },
-    /// The server rolled the dice for `side` (RULES.md §4).
+    /// The server rolled the dice for `side` (docs/RULES.md §4).
     Roll {
         side: Side,
         dice: Vec<u8>,

@@ -257,7 +257,7 @@ impl Registry {
             .await
     }
 
-    /// The game's text record (RULES.md §4).
+    /// The game's text record (docs/RULES.md §4).
     pub async fn record(&self, game_id: &str) -> Result<String, ApiError> {
         self.request(game_id, |reply| Command::Record { reply })
             .await
