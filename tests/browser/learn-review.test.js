@@ -17,6 +17,9 @@ async function api(method, path, body, token) {
   return response.json();
 }
 
+/** Waits until the review shows ply `n` (stepping replays positions through the server). */
+const atPly = (p, n) => p.waitForSelector(`.review-moves button[data-ply="${n}"][aria-current=step]`);
+
 /** A local Petteia game with `n` moves played (the first legal move each time), then resigned. */
 async function finishedGame(n) {
   const { body } = await createViaApi(server.base, { variant: 'petteia-6', mode: 'local', clock: null, side: 'first' });
@@ -37,19 +40,26 @@ for (const lang of ['en', 'fr']) {
     const status = () => p.textContent('.review-status');
     assert.match(await status(), lang === 'fr' ? /Coup 6 sur 6/ : /Move 6 of 6/);
     await p.click('#review-prev');
+    await atPly(p, 5);
     await p.click('#review-prev');
+    await atPly(p, 4);
     assert.match(await status(), /4/);
     // The arrow on the review board is the fourth move.
     assert.equal(await p.getAttribute('.review-board .move-arrow', 'data-move'), moves[3]);
     await p.focus('#review');
     await p.keyboard.press('ArrowLeft');
+    await atPly(p, 3);
     assert.equal(await p.getAttribute('.review-board .move-arrow', 'data-move'), moves[2]);
     await p.keyboard.press('ArrowRight');
+    await atPly(p, 4);
     await p.keyboard.press('ArrowRight');
+    await atPly(p, 5);
     assert.equal(await p.getAttribute('.review-board .move-arrow', 'data-move'), moves[4]);
     await p.click('.review-moves button[data-ply="1"]');
+    await atPly(p, 1);
     assert.equal(await p.getAttribute('.review-board .move-arrow', 'data-move'), moves[0]);
     await p.click('#review-first');
+    await atPly(p, 0);
     assert.equal(await p.locator('.review-board .move-arrow').count(), 0);
     // Light's back rank is full at the start.
     assert.equal(await p.locator('.review-board [data-place="A1"] .piece-light').count(), 1);
@@ -84,6 +94,7 @@ test('a game in progress offers review without leaving the live board', async ()
   await p.click('#review-open');
   await p.waitForSelector('.review-moves button[data-ply="1"][aria-current=step]');
   await p.click('#review-first');
+  await atPly(p, 0);
   // The live board still shows the move played; only the review board went back.
   assert.equal(await p.locator('.board-holder .piece').count(), 12);
   assert.equal(await p.locator('.review-board .move-arrow').count(), 0);

@@ -56,7 +56,7 @@ const { ALL_EXAMPLES, examplesFor } = await import('../../static/js/learn/exampl
 const { diagramBoard, exampleFigure, centreOf } = await import('../../static/js/learn/diagram.js');
 const { cyclePlace } = await import('../../static/js/learn/setup.js');
 const { VARIANT_IDS, EMPTY } = await import('../../static/js/learn/variants.js');
-const { parseRecord, startPosition, replay, clampPly } = await import('../../static/js/review.js');
+const { pliesFromEvents, startPosition, Replay, clampPly } = await import('../../static/js/review.js');
 const { chooseLanguage, t, CATALOGUES } = await import('../../static/js/i18n.js');
 const { boardFor } = await import('../../static/js/boards/index.js');
 
@@ -159,14 +159,16 @@ test('both catalogues have the same keys, each error code included, and French w
   assert.equal(t('rules.title', { name: 'Petteia' }, 'fr'), 'Règles : Petteia');
 });
 
-test('a record reads into moves, each with the roll that came before it', () => {
-  const record = parseRecord('[Variant "duodecim-scripta"]\n[First "black"]\n\n{5,4,5} 4:R-M4 5:R-M5\n{2,4,2} 4:R-M4 decline\n{3,2,6}\n');
-  assert.equal(record.headers.First, 'black');
-  assert.deepEqual(record.plies, [
+test('the events read into moves, each with the roll that came before it, undone moves dropped', () => {
+  const events = [
+    { kind: 'roll', side: 'black', dice: [5, 4, 5] }, { kind: 'move', side: 'black', move: '4:R-M4' }, { kind: 'move', side: 'black', move: '5:R-M5' },
+    { kind: 'joined' }, { kind: 'roll', side: 'white', dice: [2, 4, 2] }, { kind: 'move', side: 'white', move: '4:R-M4' },
+    { kind: 'undo', keep: 4 }, { kind: 'move', side: 'white', move: '2:R-M2' }, { kind: 'move', side: 'black', move: 'decline' },
+  ];
+  assert.deepEqual(pliesFromEvents(events), [
     { move: '4:R-M4', dice: [5, 4, 5] }, { move: '5:R-M5', dice: null },
-    { move: '4:R-M4', dice: [2, 4, 2] }, { move: 'decline', dice: null },
+    { move: '2:R-M2', dice: [2, 4, 2] }, { move: 'decline', dice: null },
   ]);
-  assert.deepEqual(parseRecord('[Result "1-0"]\n\nA1-A2 F6-F5 1-0').plies.map((p) => p.move), ['A1-A2', 'F6-F5']);
   assert.equal(startPosition('duodecim-scripta', 'black').split(' ')[1], 'b');
   assert.equal(startPosition('petteia-6', 'light'), 'DDDDDD/6/6/6/6/LLLLLL l 0 1');
   assert.equal(clampPly(99, 10), 10);
@@ -219,10 +221,21 @@ test('a replayed game reaches the position the server holds', async () => {
     });
     view = await response.json();
   }
-  const record = parseRecord(await (await fetch(`${server.base}/api/v1/games/${id}/record`)).text());
-  assert.equal(record.plies.length, view.moves.length);
+  const plies = pliesFromEvents(await (await fetch(`${server.base}/api/v1/games/${id}/events?since=0`)).json());
+  assert.deepEqual(plies.map((p) => p.move), view.moves);
   const play = async (variant, position, dice, moves) => (await post('/api/v1/analysis/play', dice ? { variant, position, dice, moves } : { variant, position, moves })).body;
-  const positions = await replay('duodecim-scripta', startPosition('duodecim-scripta', view.first), record.plies, play);
+  let calls = 0;
+  const counted = (...args) => { calls += 1; return play(...args); };
+  const replay = new Replay('duodecim-scripta', startPosition('duodecim-scripta', view.first), plies, counted);
+  // Asked in any order, each position is computed once, in order.
+  const [third, last, again] = await Promise.all([replay.at(3), replay.at(plies.length), replay.at(3)]);
+  assert.equal(calls, plies.length);
+  assert.equal(third, again);
   // The server's position also holds the roll of the turn that has not started: compare the board.
-  assert.equal(positions.at(-1).split(' dice:')[0], view.position.split(' dice:')[0]);
+  assert.equal(last.split(' dice:')[0], view.position.split(' dice:')[0]);
+  // With the final position known from the game view, opening at the end asks the server nothing.
+  const opened = new Replay('duodecim-scripta', startPosition('duodecim-scripta', view.first), plies, counted);
+  opened.knowLast(view.position);
+  assert.equal(await opened.at(plies.length), view.position);
+  assert.equal(calls, plies.length);
 });
