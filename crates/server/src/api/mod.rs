@@ -110,6 +110,7 @@ pub fn router(state: AppState) -> Router {
         .routes(routes!(operations::variants))
         .routes(routes!(operations::analysis))
         .routes(routes!(operations::analysis_play))
+        .routes(routes!(crate::analysis::suggest))
         .routes(routes!(operations::openapi))
         .routes(routes!(operations::healthz))
         .routes(routes!(operations::readyz))

@@ -207,6 +207,14 @@ impl Registry {
         })
     }
 
+    /// The computer's move at `level` in a position given alone (the analysis board).
+    pub async fn suggest(&self, engine: AnyGame, level: Level) -> Option<AnyMove> {
+        // A fixed seed: the same position and level suggest the same move.
+        self.shared
+            .think(engine, level, 0, level.time_budget())
+            .await
+    }
+
     /// The game's text record (docs/RULES.md §4).
     pub async fn record(&self, game_id: &GameId) -> Result<String, GameError> {
         self.request(game_id, |reply| Command::Record { reply })
