@@ -11,6 +11,10 @@ import {
 } from './support.js';
 
 const { server, page, assertNoProblems } = await browserSuite();
+// The two people use the window sizes the issue names: a laptop each, or a laptop and a phone.
+const LAPTOP = { viewport: { width: 1280, height: 800 } };
+const WIDE = { viewport: { width: 1366, height: 768 } };
+const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 };
 
 /** A friend opens the invite of the host's waiting game. */
 async function joinFrom(host, guest) {
@@ -31,7 +35,7 @@ async function seatInPage(p, body) {
 }
 
 test('opening your own invite link shows your waiting game; the friend opening it again lands in the game', async () => {
-  const host = await page();
+  const host = await page(WIDE);
   await startFromHome(host, { variant: 'petteia-6', mode: 'online' });
   const gamePath = new URL(host.url()).pathname;
   const link = await host.inputValue('#invite-link');
@@ -42,13 +46,14 @@ test('opening your own invite link shows your waiting game; the friend opening i
   assert.equal(await host.inputValue('#invite-link'), link);
   await shot(host, 'play-01-own-invite-still-waiting');
 
-  const guest = await page();
+  const guest = await page(PHONE);
   await joinFrom(host, guest);
   assert.equal((await shown(guest)).seat, 'dark');
   await guest.goto(link);
   await guest.waitForURL((url) => url.pathname === gamePath);
   await waitSeat(guest, 'dark');
   assert.equal(await guest.locator('text=Cannot join').count(), 0);
+  await shot(guest, 'play-01b-friend-reopens-invite-phone');
   assert.equal((await shown(host)).seat, 'light');
   assertNoProblems(host, guest);
 });
@@ -98,9 +103,9 @@ test('the home page lists the games this browser holds seats in: playing first, 
 });
 
 test('a move made while the link silently drops packets shows as pending and is resent with the same id', async () => {
-  const host = await page();
+  const host = await page(LAPTOP);
   await startFromHome(host, { variant: 'petteia-6', mode: 'online', clock: '5+3' });
-  const guest = await page();
+  const guest = await page(PHONE);
   const link = await proxySocket(guest);
   await joinFrom(host, guest);
   await clickMove(host, 'A1', 'A3');
@@ -113,7 +118,7 @@ test('a move made while the link silently drops packets shows as pending and is 
   await guest.waitForSelector('.move-list .pending');
   assert.equal((await shown(guest)).pending, 'B6-B4');
   assert.match(await guest.textContent('#status'), /Sending your move B6-B4/);
-  await shot(guest, 'play-03-move-pending');
+  await shot(guest, 'play-03-move-pending-phone');
   await guest.waitForSelector('.connection[data-state="reconnecting"]', { timeout: 10000 });
   await guest.waitForSelector('section.game[data-pending=""]', { timeout: 15000 });
   await guest.waitForSelector('.connection[data-state="connected"]');
@@ -133,18 +138,20 @@ test('a move made while the link silently drops packets shows as pending and is 
   await guest.waitForSelector('section.game[data-pending=""]');
   assert.deepEqual((await view(host)).moves, ['A1-A3', 'B6-B4', 'F1-F3', 'C6-C4']);
   assert.equal(await host.locator('.move-list :text("B6-B4")').count(), 1);
+  await shot(host, 'play-03b-after-resend-laptop', { fullPage: false });
   assertNoProblems(host, guest);
 });
 
 test('a declined draw offer is told to the one who offered it', async () => {
-  const host = await page();
-  await startFromHome(host, { variant: 'petteia-6', mode: 'online' });
-  const guest = await page();
+  const host = await page(WIDE);
+  await startFromHome(host, { variant: 'petteia-8', mode: 'online', clock: '10+5' });
+  const guest = await page(LAPTOP);
   await joinFrom(host, guest);
   await host.click('#draw');
   await guest.click('#draw-decline');
   await host.waitForSelector('.offer-note:has-text("declined your draw offer")');
   assert.equal(await guest.locator('.offer-note:has-text("declined")').count(), 0);
+  await shot(host, 'play-04a-draw-declined-wide', { fullPage: false });
   assertNoProblems(host, guest);
 });
 
