@@ -270,10 +270,13 @@ class GameScreen {
   draw() {
     const v = this.view;
     const legal = this.pending ? [] : this.legal();
-    const selected = this.input.selected;
+    // A move being sent shows as its piece selected and its destination marked.
+    const pending = this.pending ? moveEnds(this.pending.move) : null;
+    const selected = pending ? pending.from || null : this.input.selected;
     /** @type {Map<string, string[]>} */
     const destinations = new Map();
-    if (selected) {
+    if (pending && pending.to) destinations.set(pending.to, [pending.move]);
+    else if (selected) {
       for (const m of legal) if (m.from === selected && m.to) destinations.set(m.to, [...(destinations.get(m.to) || []), m.move]);
     }
     const last = v.moves.length ? moveEnds(v.moves[v.moves.length - 1]) : null;
