@@ -118,8 +118,7 @@ test('a move made while the link silently drops packets shows as pending and is 
   await guest.waitForSelector('.move-list .pending');
   assert.equal((await shown(guest)).pending, 'B6-B4');
   assert.match(await guest.textContent('#status'), /Sending your move B6-B4/);
-  await shot(guest, 'play-03-move-pending-phone');
-  await guest.waitForSelector('.connection[data-state="reconnecting"]', { timeout: 10000 });
+  await shot(guest, 'play-03a-move-pending-phone');
   await guest.waitForSelector('section.game[data-pending=""]', { timeout: 15000 });
   await guest.waitForSelector('.connection[data-state="connected"]');
   const sent = link.sent.filter((m) => m.type === 'move');
@@ -127,14 +126,20 @@ test('a move made while the link silently drops packets shows as pending and is 
   assert.equal(sent[0].id, sent[1].id);
   assert.ok(link.connections >= 2);
 
-  // Now nothing gets through at all: the move reaches the server only after the reconnect.
+  // Now nothing gets through at all, on this connection or the next ones, until the link heals:
+  // the page says it is reconnecting, and the move reaches the server only afterwards.
   await clickMove(host, 'F1', 'F3');
   await waitVersion(guest, (await shown(host)).version);
-  link.cut();
+  link.setDown(true);
   await guest.click('.board-holder [data-place="C6"]');
   await guest.click('.board-holder [data-place="C4"].dest');
   await guest.waitForSelector('.move-list .pending');
-  await host.waitForSelector('.move-list :text("C6-C4")', { timeout: 15000 });
+  await guest.waitForSelector('.connection[data-state="reconnecting"]', { timeout: 10000 });
+  assert.equal(await guest.textContent('.connection'), 'Reconnecting…');
+  await shot(guest, 'play-03-move-pending-phone');
+  assert.equal(await host.locator('.move-list :text("C6-C4")').count(), 0);
+  link.setDown(false);
+  await host.waitForSelector('.move-list :text("C6-C4")', { timeout: 20000 });
   await guest.waitForSelector('section.game[data-pending=""]');
   assert.deepEqual((await view(host)).moves, ['A1-A3', 'B6-B4', 'F1-F3', 'C6-C4']);
   assert.equal(await host.locator('.move-list :text("B6-B4")').count(), 1);
