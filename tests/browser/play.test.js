@@ -34,6 +34,16 @@ async function seatInPage(p, body) {
   return { id, token: seat.token };
 }
 
+/** A Petteia 6×6 game view as the server shapes it, Light's seat, for the stand-in endpoints. */
+function petteiaView(gameId, extra) {
+  return {
+    game_id: gameId, variant: 'petteia-6', mode: 'online', status: 'playing', version: 4,
+    position: 'DDDDDD/6/6/6/L5/1LLLLL d 0 1', to_move: 'dark', first: 'light', sides: ['light', 'dark'], moves: ['A1-A2'],
+    clocks: null, result: null, draw_offer: null, seat: { side: 'light', bottom: 'light' }, legal_moves: [], opponent_connected: true,
+    ...extra,
+  };
+}
+
 test('opening your own invite link shows your waiting game; the friend opening it again lands in the game', async () => {
   const host = await page(WIDE);
   await startFromHome(host, { variant: 'petteia-6', mode: 'online' });
@@ -227,11 +237,9 @@ test('the end of a game: result, how it ended, Rematch, New game and the record'
 test('the move list numbers turns, keeps every digit past move 100 and scrolls to the latest', async () => {
   const p = await page();
   const moves = Array.from({ length: 211 }, (_, i) => (i % 2 ? 'B6-B5' : 'A1-A2'));
-  const long = {
-    game_id: 'MockLongGame1', variant: 'petteia-6', mode: 'local', status: 'playing', version: 300,
-    position: 'DDDDDD/6/6/6/6/LLLLLL d 0 1', to_move: 'dark', first: 'light', sides: ['light', 'dark'], moves,
-    clocks: null, result: null, draw_offer: null, seat: { side: 'light', bottom: 'light', both: true }, legal_moves: [],
-  };
+  const long = petteiaView('MockLongGame1', {
+    mode: 'local', version: 300, position: 'DDDDDD/6/6/6/6/LLLLLL d 0 1', moves, seat: { side: 'light', bottom: 'light', both: true },
+  });
   await mockGame(p, 'MockLongGame1', [long]);
   const last = p.locator('.move-list li').last();
   assert.equal(await last.locator('.turn-number').textContent(), '106.');
@@ -253,12 +261,9 @@ test('the move list numbers turns, keeps every digit past move 100 and scrolls t
 
 test('presence: the absence counts, Claim appears when allowed without a reload, and clears on return', async () => {
   const p = await page();
-  const away = {
-    game_id: 'MockPresence1', variant: 'petteia-6', mode: 'online', status: 'playing', version: 4,
-    position: 'DDDDDD/6/6/6/L5/1LLLLL d 0 1', to_move: 'dark', first: 'light', sides: ['light', 'dark'], moves: ['A1-A2'],
-    clocks: null, result: null, draw_offer: null, seat: { side: 'light', bottom: 'light' }, legal_moves: [],
+  const away = petteiaView('MockPresence1', {
     opponent_connected: false, opponent_away_since: Date.now() - 12000, claim_allowed_at: Date.now(), spectators: 2,
-  };
+  });
   const game = await mockGame(p, 'MockPresence1', [away]);
   // Times from now on the page's clock: away 12 s, a claim allowed 3 s from now.
   game.push({ type: 'snapshot', game: { ...away, version: 5, opponent_away_since: Date.now() - 12000, claim_allowed_at: Date.now() + 3000 } });
@@ -277,11 +282,9 @@ test('presence: the absence counts, Claim appears when allowed without a reload,
 test('takeback and rematch by consent: offers shown with Accept and Decline, answers told to the asker', async () => {
   const p = await page();
   const actions = [];
-  const base = {
-    game_id: 'MockConsent1', variant: 'petteia-6', mode: 'online', status: 'playing', version: 6,
-    position: 'DDDDDD/6/6/6/L5/1LLLLL l 0 1', to_move: 'light', first: 'light', sides: ['light', 'dark'], moves: ['A1-A2', 'A6-A5'],
-    clocks: null, result: null, draw_offer: null, seat: { side: 'light', bottom: 'light' }, legal_moves: ['A2-A3'], opponent_connected: true,
-  };
+  const base = petteiaView('MockConsent1', {
+    version: 6, position: 'DDDDDD/6/6/6/L5/1LLLLL l 0 1', to_move: 'light', moves: ['A1-A2', 'A6-A5'], legal_moves: ['A2-A3'],
+  });
   const game = await mockGame(p, 'MockConsent1', [base], { actions });
   // The opponent asks to take back.
   game.push({ type: 'event', version: 7, event: { version: 7, kind: 'undo_offered', side: 'dark' }, game: { ...base, version: 7 } });
@@ -316,11 +319,9 @@ test('takeback and rematch by consent: offers shown with Accept and Decline, ans
 test('the rematch offerer is told when it is declined', async () => {
   const p = await page();
   const actions = [];
-  const over = {
-    game_id: 'MockConsent3', variant: 'petteia-6', mode: 'online', status: 'finished', version: 9,
-    position: 'DDDDDD/6/6/6/L5/1LLLLL l 0 1', to_move: null, first: 'light', sides: ['light', 'dark'], moves: ['A1-A2'],
-    clocks: null, result: { winner: 'dark', termination: 'resignation' }, draw_offer: null, seat: { side: 'light', bottom: 'light' }, opponent_connected: true,
-  };
+  const over = petteiaView('MockConsent3', {
+    status: 'finished', version: 9, to_move: null, result: { winner: 'dark', termination: 'resignation' },
+  });
   const game = await mockGame(p, 'MockConsent3', [over], { actions });
   await p.click('#rematch');
   await p.waitForSelector('.offer-note:has-text("You offered a rematch")');
