@@ -139,7 +139,8 @@ class GameScreen {
     this.heading = html('h1', { class: 'game-title', text: this.name });
     this.notice = html('div', { class: 'notices' });
     if (linkNote) this.notice.append(html('p', { class: 'notice', role: 'note', text: linkNote }));
-    this.awayLine = html('p', { class: 'notice opponent-gone', role: 'status', hidden: true });
+    // Not a live region: it counts every second, which a screen reader would read out each time.
+    this.awayLine = html('p', { class: 'notice opponent-gone', hidden: true });
     this.offerLine = html('p', { class: 'notice offer-note', role: 'status', hidden: true });
     this.notice.append(this.awayLine, this.offerLine);
     this.invitePanel = html('section', { class: 'invite', 'aria-label': 'Invitation', hidden: true });
