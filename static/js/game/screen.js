@@ -141,7 +141,8 @@ class GameScreen {
     this.heading = html('h1', { class: 'game-title', text: this.name });
     this.notice = html('div', { class: 'notices' });
     if (linkNote) this.notice.append(html('p', { class: 'notice', role: 'note', text: linkNote }));
-    this.awayLine = html('p', { class: 'notice opponent-gone', role: 'status', hidden: true });
+    // Not a live region: it counts every second, which a screen reader would read out each time.
+    this.awayLine = html('p', { class: 'notice opponent-gone', hidden: true });
     this.offerLine = html('p', { class: 'notice offer-note', role: 'status', hidden: true });
     this.notice.append(this.awayLine, this.offerLine);
     this.invitePanel = html('section', { class: 'invite', 'aria-label': 'Invitation', hidden: true });
@@ -272,10 +273,13 @@ class GameScreen {
   draw() {
     const v = this.view;
     const legal = this.pending ? [] : this.legal();
-    const selected = this.input.selected;
+    // A move being sent shows as its piece selected and its destination marked.
+    const pending = this.pending ? moveEnds(this.pending.move) : null;
+    const selected = pending ? pending.from || null : this.input.selected;
     /** @type {Map<string, string[]>} */
     const destinations = new Map();
-    if (selected) {
+    if (pending && pending.to) destinations.set(pending.to, [pending.move]);
+    else if (selected) {
       for (const m of legal) if (m.from === selected && m.to) destinations.set(m.to, [...(destinations.get(m.to) || []), m.move]);
     }
     const last = v.moves.length ? moveEnds(v.moves[v.moves.length - 1]) : null;
