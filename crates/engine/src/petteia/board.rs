@@ -321,6 +321,39 @@ mod tests {
     }
 
     #[test]
+    fn direction_targets_count_every_slide_once() {
+        // Scattered boards of both sizes: the per-direction sets hold each (piece, square) slide
+        // exactly once, and the piece behind each square is the one that slides there.
+        let mut state = 0x5eed_u64;
+        for size in [Size::Six, Size::Eight] {
+            for _ in 0..500 {
+                let mut next = || {
+                    state = crate::zobrist::splitmix64(state);
+                    state & state >> 7 & size.squares()
+                };
+                let light = next();
+                let board = Board {
+                    size,
+                    pieces: [light, next() & !light],
+                };
+                let (movers, empty) = (board.pieces[0], board.empty());
+                let mut pairs = 0;
+                for d in Direction::ALL {
+                    for to in squares(slide_targets(movers, empty, d)) {
+                        let from = nearest(to, d.opposite(), movers).expect("a piece behind");
+                        assert_ne!(slides(from, board.blockers()) & to.bit(), 0);
+                        pairs += 1;
+                    }
+                }
+                let expected: u32 = squares(movers)
+                    .map(|from| slides(from, board.blockers()).count_ones())
+                    .sum();
+                assert_eq!(pairs, expected);
+            }
+        }
+    }
+
+    #[test]
     fn neighbours_do_not_wrap_around_the_frame() {
         assert_eq!(neighbours(sq("H1").bit()), sq("H2").bit() | sq("G1").bit());
         assert_eq!(
