@@ -149,7 +149,7 @@ pub async fn suggest(
         .registry
         .suggest(game, level)
         .await
-        .ok_or(ApiError::Unavailable)?;
+        .ok_or(crate::game::error::GameError::NoMove)?;
     Ok(Json(Suggestion {
         notation: mv.to_string(),
         level: level.number(),
