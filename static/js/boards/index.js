@@ -2,6 +2,7 @@
 import * as petteia from './petteia.js';
 import * as pente from './pente.js';
 import * as duodecim from './duodecim.js';
+import { sideLabel } from '../i18n.js';
 
 export function boardFor(variantId) {
   if (variantId.startsWith('petteia')) return petteia;
@@ -20,5 +21,5 @@ export const START = {
   'duodecim-scripta': '.,.,.,.,.,.,.,.,.,.,.,./.,.,.,.,.,.,.,.,.,.,.,./.,.,.,.,.,.,.,.,.,.,.,. w r:15,15 o:0,0 dice:[] bonus:[]',
 };
 
-export const SIDE_NAMES = { light: 'Light', dark: 'Dark', terracotta: 'Terracotta', black: 'Black', white: 'White' };
-export const sideName = (side) => SIDE_NAMES[side] || side;
+/** A side's name in the page's language (`light` → Light / Clair). */
+export const sideName = sideLabel;
