@@ -88,8 +88,13 @@ for (const lang of ['en', 'fr']) {
         assert.ok((await p.textContent('.print-board svg')).includes('L'), 'the LEVATE face is drawn');
         assert.match(await p.getAttribute('.print-board svg', 'aria-label'), /LEVATE/);
       }
-      await p.check('#paper-letter');
-      assert.match(await p.textContent('#paper-size'), /letter/);
+      // Printed, the rules fill one sheet and the board the next, on the paper chosen.
+      for (const [paper, box] of [['a4', /MediaBox \[0 0 594\.\d+ 841\.\d+\]/], ['letter', /MediaBox \[0 0 612 792\]/]]) {
+        await p.check(`#paper-${paper}`);
+        const pdf = (await p.pdf({ preferCSSPageSize: true })).toString('latin1');
+        assert.match(pdf, box, `${id} on ${paper}`);
+        assert.equal((pdf.match(/\/Type\s*\/Page[^s]/g) || []).length, 2, `${id} on ${paper}: two pages`);
+      }
       await p.emulateMedia({ media: 'print' });
       assert.equal(await p.isVisible('.print-controls'), false);
       await shot(p, `learn-print-${id}-${lang}`);
