@@ -259,6 +259,81 @@ test('the move list numbers turns, keeps every digit past move 100 and scrolls t
   assertNoProblems(p);
 });
 
+// Needs the server half of issue 12: today's server counts a player without a socket as present
+// for 30 s more and sends no snapshot when that ends. Reported as TODO until it lands.
+const PRESENCE_AT_ONCE = { todo: 'the server half of issue 12 (presence told at once) is not merged yet' };
+
+test('the opponent leaving is shown at once and counted, and clears when they come back (two browsers)', PRESENCE_AT_ONCE, async () => {
+  const host = await page(LAPTOP);
+  await startFromHome(host, { variant: 'petteia-6', mode: 'online', clock: '5+3' });
+  const guest = await page(PHONE);
+  await joinFrom(host, guest);
+  const gamePath = new URL(guest.url()).pathname;
+  await guest.goto('/rules');
+  await host.waitForSelector('.opponent-gone:not([hidden])', { timeout: 10000 });
+  assert.match(await host.textContent('.opponent-gone'), /^Opponent disconnected 0:0\d$/);
+  await host.waitForFunction(() => /0:0[2-9]|0:[1-5]\d/.test(document.querySelector('.opponent-gone').textContent), null, { timeout: 10000 });
+  await shot(host, 'play-05b-opponent-left-laptop', { fullPage: false });
+  await guest.goto(gamePath);
+  await waitSeat(guest, 'dark');
+  await host.waitForSelector('.opponent-gone', { state: 'hidden' });
+  assert.equal(await host.locator('#claim').count(), 0);
+  assertNoProblems(host, guest);
+});
+
+const CONSENT = { todo: 'the server half of issue 12 (takeback and rematch by consent) is not merged yet' };
+
+test('takeback by consent between two browsers: declined, then accepted', CONSENT, async () => {
+  const host = await page(WIDE);
+  await startFromHome(host, { variant: 'petteia-6', mode: 'online', clock: '5+3' });
+  const guest = await page(PHONE);
+  await joinFrom(host, guest);
+  await clickMove(host, 'A1', 'A3');
+  await waitVersion(guest, (await shown(host)).version);
+  await clickMove(guest, 'B6', 'B4');
+  await waitVersion(host, (await shown(guest)).version);
+  await guest.click('#undo');
+  await host.waitForSelector('.offer-note:has-text("asks to take back")', { timeout: 10000 });
+  await shot(host, 'play-07b-takeback-asked-wide', { fullPage: false });
+  await host.click('#undo-decline');
+  await guest.waitForSelector('.offer-note:has-text("declined your takeback request")');
+  await guest.click('#undo');
+  await host.waitForSelector('#undo-accept');
+  await host.click('#undo-accept');
+  await guest.waitForFunction(() => document.querySelector('section.game').dataset.moves === '1');
+  await host.waitForFunction(() => document.querySelector('section.game').dataset.moves === '1');
+  assert.deepEqual((await view(guest)).moves, ['A1-A3']);
+  assert.match(await guest.textContent('#status'), /Your move/);
+  assertNoProblems(host, guest);
+});
+
+test('rematch by consent between two browsers: declined is told, accepted opens the new game for both', CONSENT, async () => {
+  const host = await page(LAPTOP);
+  await startFromHome(host, { variant: 'petteia-6', mode: 'online', clock: '5+3' });
+  const guest = await page(WIDE);
+  await joinFrom(host, guest);
+  const firstGame = (await shown(host)).gameId;
+  await guest.click('#resign');
+  await guest.click('#resign');
+  await waitStatus(host, 'finished');
+  await host.click('#rematch');
+  await guest.waitForSelector('.end-panel #rematch-accept', { timeout: 10000 });
+  assert.equal((await shown(host)).gameId, firstGame, 'an offer opens no game');
+  await host.waitForSelector('.offer-note:has-text("You offered a rematch")');
+  await shot(guest, 'play-08b-rematch-offered-wide', { fullPage: false });
+  await guest.click('#rematch-decline');
+  await host.waitForSelector('.offer-note:has-text("declined the rematch")');
+  await guest.click('#rematch');
+  await host.waitForSelector('.end-panel #rematch-accept');
+  await host.click('#rematch-accept');
+  await waitSeat(host, 'dark');
+  await waitSeat(guest, 'light');
+  assert.notEqual((await shown(host)).gameId, firstGame);
+  assert.equal((await shown(host)).gameId, (await shown(guest)).gameId);
+  await waitStatus(guest, 'playing');
+  assertNoProblems(host, guest);
+});
+
 test('presence: the absence counts, Claim appears when allowed without a reload, and clears on return', async () => {
   const p = await page();
   const away = petteiaView('MockPresence1', {
