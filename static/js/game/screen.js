@@ -15,6 +15,7 @@ import { showNotFound } from '../notfound.js';
 import { BoardInput } from './input.js';
 import { clockReading, formatClock } from './clock.js';
 import { pairedTurns, diceTurns, turnText } from './moves.js';
+import { mountReview } from '../review.js';
 import {
   NO_OFFERS, noteEvent, offerNote, statusText, endSummary, presence, spectatorText, pageTitle,
   playButtons, rematchButtons, mySide,
@@ -98,6 +99,7 @@ export async function showGame(app, gameId, signal) {
   if (signal.aborted) return;
   const screen = new GameScreen(app, gameId, seat.token, seat.view, list.find((v) => v.id === seat.view.variant), seat.linkNote);
   signal.addEventListener('abort', () => screen.destroy());
+  mountReview(app, { gameId, view: seat.view, bottom: seat.view.seat ? seat.view.seat.bottom : undefined });
 }
 
 class GameScreen {

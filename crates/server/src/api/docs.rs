@@ -68,7 +68,7 @@ pub struct GameView {
     pub status: String,
     /// The number of events so far.
     pub version: u64,
-    /// The position in the notation of RULES.md.
+    /// The position in the notation of docs/RULES.md.
     pub position: String,
     pub to_move: Option<String>,
     pub first: String,

@@ -1,4 +1,4 @@
-//! The HTTP and WebSocket API of API.md: routes, the extractors that turn requests into typed
+//! The HTTP and WebSocket API of docs/API.md: routes, the extractors that turn requests into typed
 //! values (refusing bad input with the one error shape), and the application state they share.
 
 pub mod docs;
@@ -8,7 +8,9 @@ mod operations;
 mod socket;
 
 use crate::error::ApiError;
+use crate::game::GameId;
 use crate::game::registry::Registry;
+use crate::game::token::SeatToken;
 use crate::metrics::Metrics;
 use axum::Router;
 use axum::extract::rejection::JsonRejection;
@@ -108,6 +110,7 @@ pub fn router(state: AppState) -> Router {
         .routes(routes!(operations::variants))
         .routes(routes!(operations::analysis))
         .routes(routes!(operations::analysis_play))
+        .routes(routes!(crate::analysis::suggest))
         .routes(routes!(operations::openapi))
         .routes(routes!(operations::healthz))
         .routes(routes!(operations::readyz))
@@ -150,7 +153,31 @@ fn json_rejection(rejection: JsonRejection) -> ApiError {
 
 /// The seat token of `Authorization: Bearer <token>`, if the request has one.
 #[derive(Debug)]
-pub struct Bearer(pub Option<String>);
+pub struct Bearer(pub Option<SeatToken>);
+
+impl Bearer {
+    /// The token an action needs.
+    pub fn required(self) -> Result<SeatToken, ApiError> {
+        self.0.ok_or(ApiError::Unauthorized)
+    }
+}
+
+/// The game id of a `/games/{id}/…` path; an id that cannot be one is a game not found.
+#[derive(Debug)]
+pub struct GamePath(pub GameId);
+
+impl<S: Send + Sync> FromRequestParts<S> for GamePath {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
+        let not_found = || ApiError::NotFound("game".into());
+        let axum::extract::Path(id) =
+            axum::extract::Path::<String>::from_request_parts(parts, state)
+                .await
+                .map_err(|_| not_found())?;
+        id.parse().map(GamePath).map_err(|_| not_found())
+    }
+}
 
 impl<S: Send + Sync> FromRequestParts<S> for Bearer {
     type Rejection = ApiError;
@@ -164,9 +191,9 @@ impl<S: Send + Sync> FromRequestParts<S> for Bearer {
             .ok()
             .and_then(|h| h.strip_prefix("Bearer "))
             .map(str::trim)
-            .filter(|t| crate::game::token::looks_like_secret(t))
+            .and_then(SeatToken::parse)
             .ok_or(ApiError::Unauthorized)?;
-        Ok(Bearer(Some(token.to_string())))
+        Ok(Bearer(Some(token)))
     }
 }
 
