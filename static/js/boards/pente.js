@@ -7,8 +7,8 @@ import { t, sideLabel } from '../i18n.js';
 const LETTER = { T: 'terracotta', B: 'black' };
 
 function pair(text) {
-  const [t, b] = text.split(',').map(Number);
-  return { terracotta: t || 0, black: b || 0 };
+  const [terracotta, black] = text.split(',').map(Number);
+  return { terracotta: terracotta || 0, black: black || 0 };
 }
 
 /** `T/T/T/T/T/B/B/B/B/B t x:0,0 th:b@1` → {points: [{terracotta, black}], toMove, reserve, holy, removed, threats} */
@@ -27,8 +27,8 @@ export function parse(position) {
     else if (key === 'h') model.holy = pair(value);
     else if (key === 'x') model.removed = pair(value);
     else if (key === 'th') {
-      model.threats = value.split(',').filter(Boolean).map((t) => {
-        const [s, line] = t.split('@');
+      model.threats = value.split(',').filter(Boolean).map((threat) => {
+        const [s, line] = threat.split('@');
         return { against: s === 'b' ? 'black' : 'terracotta', line: Number(line) };
       });
     }
