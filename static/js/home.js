@@ -12,6 +12,7 @@ import { KIND } from './learn/variants.js';
 /** How many saved seats the home page asks the server about. */
 const SEATS_LOOKED_UP = 20;
 
+/** @type {[string, string, { initial_ms: number, increment_ms: number } | null | 'custom'][]} */
 const CLOCKS = [
   ['none', 'home.no_clock', null],
   ['3+2', '3+2', { initial_ms: 180000, increment_ms: 2000 }],
@@ -47,7 +48,8 @@ function myGames(list, signal) {
   Promise.all(seats.map((seat) => gameView(seat.gameId, seat.token).then((view) => ({ view, opened: seat.opened }), () => null)))
     .then((found) => {
       if (signal.aborted) return;
-      const { playing, finished } = orderMyGames(found.filter((g) => g !== null && g.view.seat !== null));
+      const held = /** @type {import('./mygames.js').SeatGame[]} */ (found.filter((g) => g !== null && g.view.seat !== null));
+      const { playing, finished } = orderMyGames(held);
       const item = (/** @type {import('./mygames.js').SeatGame} */ { view }) => html('li', { 'data-game-id': view.game_id, 'data-status': view.status }, [
         html('a', { href: `/game/${encodeURIComponent(view.game_id)}`, text: t(`variant.${view.variant}`) }),
         ' ',
@@ -130,21 +132,23 @@ export async function showHome(app, signal) {
   app.append(form);
   sideLabels();
   form.addEventListener('change', sideLabels);
-  level.addEventListener('change', () => { form.elements.mode.value = 'computer'; });
+  level.addEventListener('change', () => {
+    /** @type {HTMLInputElement} */ (form.querySelector('#mode-computer')).checked = true;
+  });
 
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     const data = new FormData(form);
     const mode = data.get('mode');
-    let clock = CLOCKS.find(([value]) => value === data.get('clock'))[2];
+    let clock = (CLOCKS.find(([value]) => value === data.get('clock')) || CLOCKS[0])[2];
     if (clock === 'custom') {
       clock = {
         initial_ms: Math.round(Number(data.get('minutes')) * 60000),
         increment_ms: Math.round(Number(data.get('increment')) * 1000),
       };
     }
-    const body = { variant: data.get('variant'), mode, clock, side: data.get('side'), entropy: entropy() };
-    if (mode === 'computer') body.level = Number(data.get('level'));
+    const level = mode === 'computer' ? Number(data.get('level')) : undefined;
+    const body = { variant: data.get('variant'), mode, clock, side: data.get('side'), entropy: entropy(), level };
     submit.disabled = true;
     status.textContent = t('home.creating');
     status.classList.remove('error');

@@ -1,11 +1,18 @@
 //! The one error shape of the API: `{"error": {"code", "message", ...}}` with a fitting status.
-//! Every layer's errors are mapped here once; bad input never becomes a 500.
+//! Every layer's errors are mapped here once; bad input never becomes a 500. A fault of the
+//! server keeps its cause, and the cause is logged once, when the error is answered.
 
+use crate::game::error::{GameError, Refusal, error_chain};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use serde_json::{Map, Value, json};
+use serde::Serialize;
+use std::sync::Arc;
+use utoipa::ToSchema;
 
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+/// Why the service could not answer: kept for the log, never shown to the client.
+pub type Cause = Arc<dyn std::error::Error + Send + Sync>;
+
+#[derive(Debug, Clone, thiserror::Error)]
 pub enum ApiError {
     #[error("{0}")]
     BadRequest(String),
@@ -29,9 +36,9 @@ pub enum ApiError {
     IllegalMove { notation: String, reason: String },
     #[error("too many requests; try again in {retry_after_ms} ms")]
     RateLimited { retry_after_ms: u64 },
-    /// The database failed: nothing was changed or acknowledged.
+    /// The database (or an actor) failed: nothing was changed or acknowledged.
     #[error("the service is temporarily unavailable")]
-    Unavailable,
+    Unavailable(#[source] Cause),
 }
 
 impl ApiError {
@@ -48,7 +55,7 @@ impl ApiError {
             ApiError::TooLarge { .. } => "too_large",
             ApiError::IllegalMove { .. } => "illegal_move",
             ApiError::RateLimited { .. } => "rate_limited",
-            ApiError::Unavailable => "unavailable",
+            ApiError::Unavailable(_) => "unavailable",
         }
     }
 
@@ -64,36 +71,71 @@ impl ApiError {
             ApiError::TooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::IllegalMove { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
-            ApiError::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
         }
     }
 
-    /// The error object: code, message and the fields its code promises.
-    pub fn body(&self) -> Map<String, Value> {
-        let mut body = Map::new();
-        body.insert("code".into(), json!(self.code()));
-        body.insert("message".into(), json!(self.to_string()));
+    /// The error object: code, message and the fields its code promises. Every error reaches a
+    /// client through here (HTTP and WebSocket), so a fault of the server is logged here, once.
+    pub fn object(&self) -> ErrorObject {
+        if let ApiError::Unavailable(cause) = self {
+            tracing::error!(cause = %error_chain(cause.as_ref()), "answered unavailable");
+        }
+        let mut object = ErrorObject {
+            code: self.code(),
+            message: self.to_string(),
+            version: None,
+            notation: None,
+            reason: None,
+            retry_after_ms: None,
+        };
         match self {
-            ApiError::Stale { version } => {
-                body.insert("version".into(), json!(version));
-            }
+            ApiError::Stale { version } => object.version = Some(*version),
             ApiError::IllegalMove { notation, reason } => {
-                body.insert("move".into(), json!(notation));
-                body.insert("reason".into(), json!(reason));
+                object.notation = Some(notation.clone());
+                object.reason = Some(reason.clone());
             }
             ApiError::RateLimited { retry_after_ms } => {
-                body.insert("retry_after_ms".into(), json!(retry_after_ms));
+                object.retry_after_ms = Some(*retry_after_ms)
             }
             _ => {}
         }
-        body
+        object
     }
+}
+
+/// Every error: `{"error": {"code", "message", ...}}`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ErrorBody {
+    pub error: ErrorObject,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ErrorObject {
+    /// bad_request, unauthorized, forbidden, not_your_turn, not_found, stale, seat_taken,
+    /// game_over, too_large, illegal_move, rate_limited, unavailable.
+    pub code: &'static str,
+    pub message: String,
+    /// stale: the game's version now.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub version: Option<u64>,
+    /// illegal_move: the move refused.
+    #[serde(rename = "move", skip_serializing_if = "Option::is_none")]
+    pub notation: Option<String>,
+    /// illegal_move: why.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// rate_limited: when to try again.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub retry_after_ms: Option<u64>,
 }
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let mut response =
-            (self.status(), axum::Json(json!({ "error": self.body() }))).into_response();
+        let body = ErrorBody {
+            error: self.object(),
+        };
+        let mut response = (self.status(), axum::Json(body)).into_response();
         if let ApiError::RateLimited { retry_after_ms } = self {
             let seconds = retry_after_ms.div_ceil(1000).to_string();
             if let Ok(value) = seconds.parse() {
@@ -108,8 +150,48 @@ impl IntoResponse for ApiError {
 
 impl From<ludus_store::StoreError> for ApiError {
     fn from(error: ludus_store::StoreError) -> ApiError {
-        tracing::error!(%error, "store failure");
-        ApiError::Unavailable
+        ApiError::Unavailable(Arc::new(error))
+    }
+}
+
+impl From<GameError> for ApiError {
+    fn from(error: GameError) -> ApiError {
+        match error {
+            GameError::Refused(refusal) => refusal.into(),
+            GameError::NoGame => ApiError::NotFound("game".into()),
+            GameError::NoInvite => ApiError::NotFound("invite".into()),
+            fault @ (GameError::Store(_)
+            | GameError::Replay { .. }
+            | GameError::Stopped
+            | GameError::NoMove) => ApiError::Unavailable(Arc::new(fault)),
+        }
+    }
+}
+
+impl From<Refusal> for ApiError {
+    fn from(refusal: Refusal) -> ApiError {
+        match refusal {
+            Refusal::NoSeat => ApiError::Unauthorized,
+            Refusal::NotYourTurn => ApiError::NotYourTurn,
+            Refusal::GameOver => ApiError::GameOver,
+            Refusal::Stale { version } => ApiError::Stale { version },
+            Refusal::SeatTaken => ApiError::SeatTaken,
+            Refusal::Move(error) => error.into(),
+            Refusal::MoveIdTooLong
+            | Refusal::DrawAlreadyOffered
+            | Refusal::NoDrawOffer
+            | Refusal::NothingToTakeBack => ApiError::BadRequest(refusal.to_string()),
+            Refusal::NotStarted
+            | Refusal::DrawsInPetteiaOnly
+            | Refusal::ComputerTakesNoDraws
+            | Refusal::HintsOffline
+            | Refusal::UndoOnline
+            | Refusal::AbortAfterFirstMove
+            | Refusal::ClaimOnlyOnline
+            | Refusal::OpponentConnected
+            | Refusal::ClaimTooEarly { .. }
+            | Refusal::RematchBeforeEnd => ApiError::Forbidden(refusal.to_string()),
+        }
     }
 }
 

@@ -27,6 +27,7 @@ export const NO_OFFERS = { undoOffer: null, rematchOffer: null, declined: null }
  */
 
 /** How a game ended, in words: `termination.<id>` in the catalogues. */
+/** @param {string} id */
 const terminationText = (id) => {
   const text = t(`termination.${id}`);
   return text === `termination.${id}` ? id : text;
