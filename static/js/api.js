@@ -1,18 +1,53 @@
-// The public JSON API of Ludus (API.md), as any third-party client would call it, and the
-// seat tokens this browser keeps. Tokens live in localStorage keyed by game id.
+// @ts-check
+// The public JSON API of Ludus (docs/API.md), as any third-party client would call it, and the
+// seat tokens this browser keeps. Tokens live in localStorage keyed by game id, beside the time
+// the game was last opened here (for the home page's list of this browser's games).
+
+/**
+ * @typedef {'waiting' | 'playing' | 'finished' | 'aborted'} Status
+ * @typedef {{ side: string, bottom: string, both?: boolean }} Seat
+ * @typedef {{ [side: string]: any, running: string | null }} Clocks
+ * @typedef {{ winner: string | null, termination: string }} Result
+ * @typedef {{
+ *   game_id: string, variant: string, mode: 'online' | 'computer' | 'local', status: Status,
+ *   version: number, position: string, to_move: string | null, first: string, sides: string[],
+ *   dice?: number[], moves: string[], clocks: Clocks | null, result: Result | null,
+ *   draw_offer: string | null, undo_offer?: string | null, rematch_offer?: string | null,
+ *   rematch?: string, seat: Seat | null, legal_moves?: string[], opponent_connected?: boolean,
+ *   opponent_away_since?: number | null, claim_allowed_at?: number | null, spectators?: number,
+ *   commitment?: string, server_seed?: string, level?: number,
+ * }} GameView
+ * @typedef {{ version?: number, at?: number, kind: string, side?: string, move?: string,
+ *   dice?: number[], keep?: number, game_id?: string, winner?: string | null,
+ *   termination?: string, automatic?: boolean }} GameEvent
+ * @typedef {{ id: string, name: string, players: string[], dice: number, first: string,
+ *   summary: string, status: string, sources: string[] }} Variant
+ */
 
 export class ApiError extends Error {
+  /**
+   * @param {number} status
+   * @param {any} body
+   */
   constructor(status, body) {
     const error = (body && body.error) || {};
     super(error.message || `HTTP ${status}`);
     this.status = status;
+    /** @type {string} */
     this.code = error.code || 'http_error';
+    /** @type {string | undefined} */
     this.reason = error.reason;
-    this.body = error;
   }
 }
 
+/**
+ * @param {string} method
+ * @param {string} path
+ * @param {{ body?: unknown, token?: string | null }} [options]
+ * @returns {Promise<any>}
+ */
 async function request(method, path, { body, token } = {}) {
+  /** @type {Record<string, string>} */
   const headers = { Accept: 'application/json' };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (token) headers.Authorization = `Bearer ${token}`;
@@ -22,7 +57,7 @@ async function request(method, path, { body, token } = {}) {
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await response.text();
-  let data = null;
+  let data;
   try {
     data = text ? JSON.parse(text) : null;
   } catch {
@@ -32,9 +67,13 @@ async function request(method, path, { body, token } = {}) {
   return data;
 }
 
+/** @type {Promise<Variant[]> | null} */
 let variantsPromise = null;
 
-/** The variants endpoint, fetched once per page load. */
+/**
+ * The variants endpoint, fetched once per page load.
+ * @returns {Promise<Variant[]>}
+ */
 export function variants() {
   if (!variantsPromise) {
     variantsPromise = request('GET', '/api/v1/variants').catch((e) => {
@@ -45,45 +84,182 @@ export function variants() {
   return variantsPromise;
 }
 
+const gamePath = (/** @type {string} */ id) => `/api/v1/games/${encodeURIComponent(id)}`;
+
+/** @param {object} settings */
 export const createGame = (settings) => request('POST', '/api/v1/games', { body: settings });
+
+/**
+ * Takes the invite's free seat.
+ * @param {string} invite
+ * @param {string} entropy
+ * @returns {Promise<{ game_id: string, seat: { side: string, token: string } }>}
+ */
 export const joinInvite = (invite, entropy) =>
-  request('POST', `/api/v1/invites/${encodeURIComponent(invite)}/join`, { body: entropy ? { entropy } : {} });
-export const gameView = (id, token) => request('GET', `/api/v1/games/${encodeURIComponent(id)}`, { token });
-export const playMove = (id, token, move, version, moveId) =>
-  request('POST', `/api/v1/games/${encodeURIComponent(id)}/moves`, {
-    token,
-    body: { move, version, id: moveId },
-  });
+  request('POST', `/api/v1/invites/${encodeURIComponent(invite)}/join`, { body: { entropy } });
 
-/** A suggested move for the side to move (computer and local games). */
-export const gameHint = (id, token) => request('GET', `/api/v1/games/${encodeURIComponent(id)}/hint`, { token });
+/**
+ * @param {string} id
+ * @param {string | null} token
+ * @returns {Promise<GameView>}
+ */
+export const gameView = (id, token) => request('GET', gamePath(id), { token });
 
-/** resign, draw, draw/decline, undo, abort, claim, rematch */
-export const gameAction = (id, token, action) =>
-  request('POST', `/api/v1/games/${encodeURIComponent(id)}/${action}`, { token, body: {} });
+/**
+ * The game's events after `since` (rolls and moves name their side: the dice games' move list).
+ * @param {string} id
+ * @param {number} since
+ * @returns {Promise<GameEvent[]>}
+ */
+export const gameEvents = (id, since) => request('GET', `${gamePath(id)}/events?since=${since}`);
 
+/**
+ * A suggested move for the side to move (computer and local games).
+ * @param {string} id
+ * @param {string | null} token
+ * @returns {Promise<{ move: string, version: number }>}
+ */
+export const gameHint = (id, token) => request('GET', `${gamePath(id)}/hint`, { token });
+
+/**
+ * resign, draw, draw/decline, undo, undo/accept, undo/decline, abort, claim, rematch,
+ * rematch/decline: each answers with the game view.
+ * @param {string} id
+ * @param {string | null} token
+ * @param {string} action
+ * @returns {Promise<GameView>}
+ */
+export const gameAction = (id, token, action) => request('POST', `${gamePath(id)}/${action}`, { token, body: {} });
+
+const withDice = (body, dice) => (dice && dice.length ? { ...body, dice } : body);
+
+/**
+ * @param {string} variant
+ * @param {string} position
+ * @param {number[]} [dice]
+ */
 export const analysis = (variant, position, dice) =>
-  request('POST', '/api/v1/analysis', { body: dice && dice.length ? { variant, position, dice } : { variant, position } });
+  request('POST', '/api/v1/analysis', { body: withDice({ variant, position }, dice) });
 
-const tokenKey = (gameId) => `ludus.token.${gameId}`;
+/** The analysis after `moves` from `position` (a 422 names the first illegal move). */
+export const analysisPlay = (variant, position, dice, moves) =>
+  request('POST', '/api/v1/analysis/play', { body: withDice({ variant, position, moves }, dice) });
 
-export function savedToken(gameId) {
+/** The computer's move at `level` for a position given alone. */
+export const suggestMove = (variant, position, dice, level) =>
+  request('POST', '/api/v1/analysis/suggest', { body: withDice({ variant, position, level }, dice) });
+
+const TOKEN_PREFIX = 'ludus.token.';
+const OPENED_PREFIX = 'ludus.opened.';
+
+/**
+ * @param {string} key
+ * @returns {string | null}
+ */
+function stored(key) {
   try {
-    return localStorage.getItem(tokenKey(gameId));
+    return localStorage.getItem(key);
   } catch {
     return null;
   }
 }
 
-export function saveToken(gameId, token) {
+/**
+ * @param {string} key
+ * @param {string} value
+ */
+function store(key, value) {
   try {
-    localStorage.setItem(tokenKey(gameId), token);
+    localStorage.setItem(key, value);
   } catch {
     // Private browsing without storage: the seat link in the page still works.
   }
 }
 
-/** A random string each player may contribute to the dice seed (RULES.md §4). */
+/** @param {string} gameId */
+export const savedToken = (gameId) => stored(TOKEN_PREFIX + gameId);
+
+/**
+ * Keeps a seat token the server has accepted for this game.
+ * @param {string} gameId
+ * @param {string} token
+ */
+export function saveToken(gameId, token) {
+  store(TOKEN_PREFIX + gameId, token);
+  markOpened(gameId);
+}
+
+/** @param {string} gameId */
+export const markOpened = (gameId) => store(OPENED_PREFIX + gameId, String(Date.now()));
+
+/**
+ * The games this browser holds a seat in, most recently opened first.
+ * @returns {{ gameId: string, token: string, opened: number }[]}
+ */
+export function savedSeats() {
+  /** @type {{ gameId: string, token: string, opened: number }[]} */
+  const seats = [];
+  try {
+    for (let i = 0; i < localStorage.length; i += 1) {
+      const key = localStorage.key(i);
+      if (!key || !key.startsWith(TOKEN_PREFIX)) continue;
+      const gameId = key.slice(TOKEN_PREFIX.length);
+      seats.push({ gameId, token: stored(key) || '', opened: Number(stored(OPENED_PREFIX + gameId)) || 0 });
+    }
+  } catch {
+    return [];
+  }
+  return seats.sort((a, b) => b.opened - a.opened);
+}
+
+const INVITE_PREFIX = 'ludus.invite.';
+
+/** @param {string} gameId */
+export const savedInvite = (gameId) => stored(INVITE_PREFIX + gameId);
+
+/**
+ * The game of an invite this browser created or joined, if it holds a seat there: opening the
+ * link again opens that seat instead of redeeming the invite.
+ * @param {string} invite
+ * @returns {string | null}
+ */
+export function gameOfInvite(invite) {
+  try {
+    for (let i = 0; i < localStorage.length; i += 1) {
+      const key = localStorage.key(i);
+      if (!key || !key.startsWith(INVITE_PREFIX) || localStorage.getItem(key) !== invite) continue;
+      const gameId = key.slice(INVITE_PREFIX.length);
+      if (savedToken(gameId)) return gameId;
+    }
+  } catch {
+    return null;
+  }
+  return null;
+}
+
+/**
+ * @param {string} gameId
+ * @param {string} invite
+ */
+export const saveInvite = (gameId, invite) => store(INVITE_PREFIX + gameId, invite);
+
+/**
+ * A remembered choice of this browser (board face, sound).
+ * @param {string} name
+ * @returns {string | null}
+ */
+export const preference = (name) => stored(`ludus.${name}`);
+
+/**
+ * @param {string} name
+ * @param {string} value
+ */
+export const setPreference = (name, value) => store(`ludus.${name}`, value);
+
+/**
+ * A random string each player may contribute to the dice seed (RULES.md §4).
+ * @returns {string}
+ */
 export function entropy() {
   const bytes = new Uint8Array(16);
   crypto.getRandomValues(bytes);

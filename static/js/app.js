@@ -1,44 +1,42 @@
-// The one page: routes on location.pathname. `/` home, `/join/<invite>`, `/game/<id>`,
-// `/rules/<variant>` and `/rules/<variant>/print`.
+// @ts-check
+// The one page: which screen each address shows. Adding a page is one line in ROUTES.
+import { startRouter, navigate } from './router.js';
 import { showHome } from './home.js';
-import { showGame, joinAndShow, leaveGame } from './game.js';
+import { showGame, joinAndShow } from './game/screen.js';
 import { showRules } from './rules.js';
-import { html } from './svg.js';
+import { showAnalysis } from './analysis.js';
+import { t, translateStatic, languageSwitch } from './i18n.js';
+import { showNotFound } from './notfound.js';
+import { variants } from './api.js';
+
+/**
+ * The rules page of a variant the server knows, or the not-found page.
+ * @param {boolean} printable
+ * @returns {import('./router.js').Screen}
+ */
+const rulesPage = (printable) => async (app, { variant }) => {
+  const known = await variants().then((list) => list.some((v) => v.id === variant), () => true);
+  if (!known) return showNotFound(app, t('notfound.no_rules', { variant }));
+  return showRules(app, variant, printable ? 'print' : undefined);
+};
+
+/** @type {import('./router.js').Route[]} */
+const ROUTES = [
+  ['/', (app, _, signal) => showHome(app, signal)],
+  ['/join/:invite', (app, { invite }) => joinAndShow(app, invite)],
+  ['/game/:id', (app, { id }, signal) => showGame(app, id, signal)],
+  ['/rules', (app) => showRules(app, undefined)],
+  ['/rules/evidence', (app) => showRules(app, 'evidence')],
+  ['/analysis', (app) => showAnalysis(app, new URLSearchParams(location.search))],
+  ['/rules/:variant', rulesPage(false)],
+  ['/rules/:variant/print', rulesPage(true)],
+];
 
 const app = document.getElementById('app');
-
-export function navigate(path, { replace = false } = {}) {
-  if (replace) history.replaceState(null, '', path);
-  else history.pushState(null, '', path);
-  route();
-}
-
-function route() {
-  leaveGame();
-  app.replaceChildren();
-  document.body.classList.remove('printable');
-  const path = location.pathname.replace(/\/+$/, '') || '/';
-  const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
-  try {
-    if (parts.length === 0) return showHome(app);
-    if (parts[0] === 'join' && parts[1]) return joinAndShow(app, parts[1]);
-    if (parts[0] === 'game' && parts[1]) return showGame(app, parts[1]);
-    if (parts[0] === 'rules') return showRules(app, parts[1], parts[2] === 'print');
-  } catch (error) {
-    app.append(html('p', { class: 'error', role: 'alert', text: String(error.message || error) }));
-    return undefined;
-  }
-  app.append(html('h1', { text: 'Not found' }), html('p', {}, [html('a', { href: '/', text: 'Start a game' })]));
-  return undefined;
-}
-
-// Links inside the page route without reloading.
-document.addEventListener('click', (event) => {
-  const link = event.target.closest && event.target.closest('a[href^="/"]');
-  if (!link || link.target || event.ctrlKey || event.metaKey || event.shiftKey || event.button !== 0) return;
-  if (link.hasAttribute('download')) return;
-  event.preventDefault();
-  navigate(link.getAttribute('href'));
-});
-window.addEventListener('popstate', route);
-route();
+translateStatic();
+// The header's language switch re-draws the page in the chosen language.
+document.getElementById('language-switch')?.append(languageSwitch(() => {
+  translateStatic();
+  navigate(location.pathname + location.search, { replace: true });
+}));
+if (app) startRouter(app, ROUTES, (page) => showNotFound(page));

@@ -1,57 +1,104 @@
-// The game's WebSocket: hello with the seat token, then snapshots and events. When the socket
-// drops it reconnects by itself, with growing pauses, and resumes with `since` = the last version
-// seen, so nothing is missed and nothing is shown twice.
+// @ts-check
+// The game's WebSocket (docs/PROTOCOL.md): hello with the seat token, then snapshots and events.
+// It checks its own health: a ping every PING_EVERY_MS, and right after a move is sent; no answer
+// within PONG_WITHIN_MS means the link is dead even if the browser still calls it open (a link
+// that silently drops packets). It then reconnects, with growing pauses, resumes with `since` =
+// the last version seen, and resends the move not yet acknowledged with the same id, which the
+// server plays at most once.
+
+export const PING_EVERY_MS = 10000;
+export const PONG_WITHIN_MS = 4000;
+
+/** @typedef {'connecting' | 'connected' | 'reconnecting'} ConnectionState */
+/** @typedef {{ move: string, version: number, id: string }} PendingMove */
+/**
+ * @typedef {{
+ *   onView: (view: import('./api.js').GameView) => void,
+ *   onEvent: (event: import('./api.js').GameEvent) => void,
+ *   onState: (state: ConnectionState) => void,
+ *   onPending: (pending: PendingMove | null) => void,
+ *   onError: (error: { code: string, message: string, reason?: string }) => void,
+ * }} Handlers
+ */
+
+const moveId = () => `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
 
 export class GameConnection {
   /**
    * @param {string} gameId
-   * @param {string|null} token
-   * @param {{onView: (view) => void, onState: (state: string) => void, onError: (msg) => void}} handlers
+   * @param {string | null} token
+   * @param {Handlers} handlers
    */
   constructor(gameId, token, handlers) {
     this.gameId = gameId;
     this.token = token;
     this.handlers = handlers;
+    /** @type {number | null} */
     this.lastVersion = null;
     this.retries = 0;
+    /** Whether this socket has had its snapshot since the hello. */
+    this.greeted = false;
     this.closed = false;
+    /** @type {WebSocket | null} */
     this.socket = null;
-    this.pingTimer = null;
+    /** @type {PendingMove | null} */
+    this.pending = null;
+    /** @type {ReturnType<typeof setInterval> | undefined} */
+    this.pingTimer = undefined;
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    this.pongTimer = undefined;
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    this.retryTimer = undefined;
     this.open();
   }
 
   open() {
     if (this.closed) return;
     const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
-    const url = `${scheme}://${location.host}/api/v1/games/${encodeURIComponent(this.gameId)}/ws`;
-    const socket = new WebSocket(url);
+    const socket = new WebSocket(`${scheme}://${location.host}/api/v1/games/${encodeURIComponent(this.gameId)}/ws`);
     this.socket = socket;
+    this.greeted = false;
     this.handlers.onState(this.retries ? 'reconnecting' : 'connecting');
     socket.addEventListener('open', () => {
-      if (this.closed) return;
+      if (this.socket !== socket) return;
+      /** @type {{ type: 'hello', token?: string, since?: number }} */
       const hello = { type: 'hello' };
       if (this.token) hello.token = this.token;
       if (this.lastVersion !== null) hello.since = this.lastVersion;
       socket.send(JSON.stringify(hello));
-      this.retries = 0;
-      this.handlers.onState('connected');
-      clearInterval(this.pingTimer);
-      this.pingTimer = setInterval(() => this.send({ type: 'ping' }), 25000);
+      this.pingTimer = setInterval(() => this.checkHealth(), PING_EVERY_MS);
     });
-    socket.addEventListener('message', (message) => this.receive(message.data));
+    socket.addEventListener('message', (message) => {
+      if (this.socket === socket) this.receive(message.data);
+    });
     socket.addEventListener('close', () => {
-      clearInterval(this.pingTimer);
-      if (this.socket !== socket || this.closed) return;
-      this.handlers.onState('disconnected');
-      const pause = Math.min(10000, 500 * 2 ** this.retries);
-      this.retries += 1;
-      this.retryTimer = setTimeout(() => this.open(), pause);
-    });
-    socket.addEventListener('error', () => {
-      // A close event follows; reconnection happens there.
+      if (this.socket === socket) this.lost();
     });
   }
 
+  /** The link is dead or closed: forget this socket and open another after a pause. */
+  lost() {
+    const socket = this.socket;
+    this.socket = null;
+    clearInterval(this.pingTimer);
+    clearTimeout(this.pongTimer);
+    this.pongTimer = undefined;
+    if (socket && socket.readyState <= WebSocket.OPEN) socket.close();
+    if (this.closed) return;
+    this.handlers.onState('reconnecting');
+    const pause = Math.min(10000, 300 * 2 ** this.retries);
+    this.retries += 1;
+    this.retryTimer = setTimeout(() => this.open(), pause);
+  }
+
+  /** Sends a ping unless one is already waiting for its pong. */
+  checkHealth() {
+    if (this.pongTimer !== undefined) return;
+    if (!this.send({ type: 'ping' })) return;
+    this.pongTimer = setTimeout(() => this.lost(), PONG_WITHIN_MS);
+  }
+
+  /** @param {string} data */
   receive(data) {
     let message;
     try {
@@ -59,17 +106,58 @@ export class GameConnection {
     } catch {
       return;
     }
+    // Anything from the server shows the link is alive.
+    clearTimeout(this.pongTimer);
+    this.pongTimer = undefined;
     if (message.type === 'snapshot' || message.type === 'event') {
-      if (message.version !== undefined) this.lastVersion = Math.max(this.lastVersion ?? 0, message.version);
+      if (typeof message.version === 'number') this.lastVersion = Math.max(this.lastVersion ?? 0, message.version);
+      if (message.type === 'event' && message.event) this.handlers.onEvent(message.event);
       if (message.game && typeof message.game === 'object') {
         this.lastVersion = Math.max(this.lastVersion ?? 0, message.game.version);
-        this.handlers.onView(message.game, message.type === 'event' ? message.event : null);
+        this.handlers.onView(message.game);
       }
+      if (message.type === 'snapshot' && !this.greeted) this.resynced();
+    } else if (message.type === 'ack') {
+      if (this.pending && message.id === this.pending.id) this.settle();
     } else if (message.type === 'error') {
+      if (this.pending && message.id === this.pending.id) this.settle();
       this.handlers.onError(message);
     }
   }
 
+  /** After the hello's snapshot: the link works; a move sent before it broke goes again. */
+  resynced() {
+    this.greeted = true;
+    this.retries = 0;
+    this.handlers.onState('connected');
+    this.sendPending();
+  }
+
+  settle() {
+    this.pending = null;
+    this.handlers.onPending(null);
+  }
+
+  sendPending() {
+    if (!this.pending) return;
+    if (this.send({ type: 'move', ...this.pending })) this.checkHealth();
+  }
+
+  /**
+   * Plays a move: it stays pending until the server acknowledges or refuses it.
+   * @param {string} move
+   * @param {number} version the version the move was chosen at
+   */
+  sendMove(move, version) {
+    this.pending = { move, version, id: moveId() };
+    this.handlers.onPending(this.pending);
+    this.sendPending();
+  }
+
+  /**
+   * @param {object} message
+   * @returns {boolean} whether it went out
+   */
   send(message) {
     if (this.socket && this.socket.readyState === WebSocket.OPEN) {
       this.socket.send(JSON.stringify(message));
@@ -78,16 +166,13 @@ export class GameConnection {
     return false;
   }
 
-  /** Drops the socket as a network failure would (used to resume with `since`). */
-  drop() {
-    if (this.socket) this.socket.close();
-  }
-
   close() {
     this.closed = true;
     clearInterval(this.pingTimer);
+    clearTimeout(this.pongTimer);
     clearTimeout(this.retryTimer);
     const socket = this.socket;
+    this.socket = null;
     if (!socket) return;
     // Closing a socket that is still connecting makes the browser log an error; close it once open.
     if (socket.readyState === WebSocket.CONNECTING) socket.addEventListener('open', () => socket.close());

@@ -1,38 +1,74 @@
-// A small helper to build SVG (and HTML) elements without string concatenation.
+// @ts-check
+// A small helper to build SVG (and HTML) elements without string concatenation, and what every
+// board shares: places, stacks of pieces, the ends of a move.
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
+/**
+ * @typedef {Node | string | null | undefined | false} Child
+ * @typedef {Record<string, unknown>} Attrs
+ */
+
+/**
+ * @param {string} tag
+ * @param {Attrs} [attrs]
+ * @param {Child | Child[]} [children]
+ * @returns {SVGElement}
+ */
 export function svg(tag, attrs = {}, children = []) {
   const node = document.createElementNS(SVG_NS, tag);
   for (const [key, value] of Object.entries(attrs)) {
     if (value !== undefined && value !== null && value !== false) node.setAttribute(key, String(value));
   }
-  for (const child of [].concat(children)) {
-    if (child === null || child === undefined || child === false) continue;
-    node.append(typeof child === 'string' ? document.createTextNode(child) : child);
-  }
-  return node;
-}
-
-export function html(tag, attrs = {}, children = []) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (value === undefined || value === null || value === false) continue;
-    if (key === 'class') node.className = value;
-    else if (key.startsWith('on') && typeof value === 'function') node.addEventListener(key.slice(2), value);
-    else if (key === 'text') node.textContent = value;
-    else node.setAttribute(key, value === true ? '' : String(value));
-  }
-  for (const child of [].concat(children)) {
-    if (child === null || child === undefined || child === false) continue;
-    node.append(typeof child === 'string' ? document.createTextNode(child) : child);
-  }
+  appendChildren(node, children);
   return node;
 }
 
 /**
+ * @param {Element} node
+ * @param {Child | Child[]} children
+ */
+function appendChildren(node, children) {
+  for (const child of Array.isArray(children) ? children : [children]) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(typeof child === 'string' ? document.createTextNode(child) : child);
+  }
+}
+
+/**
+ * @param {string} tag
+ * @param {Attrs} [attrs] `class`, `text`, `on<event>` handlers, and attributes
+ * @param {Child | Child[]} [children]
+ * @returns {HTMLElement}
+ */
+export function html(tag, attrs = {}, children = []) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key === 'class') node.className = String(value);
+    else if (key.startsWith('on') && typeof value === 'function') node.addEventListener(key.slice(2), /** @type {EventListener} */ (value));
+    else if (key === 'text') node.textContent = String(value);
+    else node.setAttribute(key, value === true ? '' : String(value));
+  }
+  appendChildren(node, children);
+  return node;
+}
+
+/**
+ * What a board is drawn with: whose side is at the bottom, and what the player may do.
+ * @typedef {{ bottom: string, movable?: Set<string | undefined>, destinations?: Map<string, string[]>,
+ *   selected?: string | null, threatened?: Set<string> | null,
+ *   odds?: Record<string, { hits: number, of: number }> | null, face?: string,
+ *   lastMove?: Set<string | undefined> | null }} BoardContext
+ */
+
+/**
  * A place a piece can stand on or move to: an invisible hit area carrying `data-place`, with the
- * classes and keyboard access the game screen relies on.
+ * classes and keyboard access the game screen relies on. Every place is focusable (the arrow
+ * keys move across all of them); Tab stops only where there is something to do.
+ * @param {string} place
+ * @param {BoardContext} ctx
+ * @param {string} label what stands there, for screen readers ("D4, light piece")
  */
 export function placeAttrs(place, ctx, label) {
   const movable = ctx.movable && ctx.movable.has(place);
@@ -45,25 +81,38 @@ export function placeAttrs(place, ctx, label) {
   return {
     'data-place': place,
     class: classes.join(' '),
-    tabindex: interactive ? 0 : undefined,
-    role: interactive ? 'button' : undefined,
+    tabindex: interactive ? 0 : -1,
+    role: 'button',
+    'aria-disabled': interactive ? undefined : 'true',
     'aria-label': label + (movable ? ', can move' : '') + (dest ? ', destination' : ''),
   };
 }
 
-/** A counter or stack of pieces with its count when more than one. */
+/**
+ * A counter or stack of pieces with its count when more than one.
+ * @param {number} x
+ * @param {number} y
+ * @param {number} r
+ * @param {string} side
+ * @param {number} count
+ * @param {Attrs} [extra]
+ */
 export function stack(x, y, r, side, count, extra = {}) {
   if (!count) return null;
   const group = svg('g', { class: `piece piece-${side}`, ...extra });
   group.append(svg('circle', { cx: x, cy: y, r, class: 'disc' }));
   if (count === 1) group.append(svg('circle', { cx: x, cy: y, r: r * 0.62, class: 'ring' }));
   if (count > 1) {
-    group.append(svg('text', { x, y: y + r * 0.36, 'text-anchor': 'middle', class: 'count', 'font-size': r }, String(count)));
+    group.append(svg('text', { x, y: y + r * 0.36, 'text-anchor': 'middle', class: `count count-${side}`, 'font-size': r }, String(count)));
   }
   return group;
 }
 
-/** Strips `<die>:` from a move: `3:4-7` → {die: 3, from: '4', to: '7'}; pass/decline → {special}. */
+/**
+ * Strips `<die>:` from a move: `3:4-7` → {die: 3, from: '4', to: '7'}; pass/decline → {special}.
+ * @param {string} move
+ * @returns {{ die: number | null, from?: string, to?: string, special?: string, move: string }}
+ */
 export function moveEnds(move) {
   let die = null;
   let rest = move;
@@ -75,4 +124,18 @@ export function moveEnds(move) {
   const parts = rest.split('-');
   if (parts.length !== 2) return { die, special: rest, move };
   return { die, from: parts[0].replace(/\*$/, ''), to: parts[1].replace(/\*$/, ''), move };
+}
+
+/**
+ * Each place is named by its label ("D4, light piece"); the numbers and letters drawn on it are for
+ * the eye and move to a layer above the board, so that a place's name and its content agree (as
+ * axe's label-content-name-mismatch rule checks). Places are drawn without transforms, so every
+ * text keeps its position.
+ * @param {SVGElement} board
+ */
+export function withPlaceNames(board) {
+  const layer = svg('g', { class: 'place-texts', 'aria-hidden': 'true' });
+  for (const text of board.querySelectorAll('[data-place] text')) layer.append(text);
+  board.append(layer);
+  return board;
 }

@@ -19,5 +19,5 @@ fi
 
 mkdir -p target/browser-screenshots
 cd tests/browser
-node --test --test-concurrency=1 --test-timeout=120000 ./*.test.js
+node --test --test-concurrency=1 --test-timeout=600000 ./*.test.js
 echo "Screenshots: target/browser-screenshots/"

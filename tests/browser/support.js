@@ -7,6 +7,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { before, after } from 'node:test';
+import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -83,22 +85,117 @@ export async function openPage(browser, base, options = {}) {
   return page;
 }
 
-export async function shot(page, name) {
+/** Saves the whole page, or with `{ fullPage: false }` only what the window shows. */
+export async function shot(page, name, { fullPage = true } = {}) {
   mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage });
 }
 
-/** The game view as the page holds it. */
-export const view = (page) => page.evaluate(() => window.ludusDebug && window.ludusDebug.view());
+/**
+ * What a test file shares: one server, the variant list, one browser, `page()` for a new context
+ * and page, and `assertNoProblems` over pages' console errors. Closes all after the file.
+ */
+export async function browserSuite() {
+  const server = await startServer();
+  const list = await (await fetch(`${server.base}/api/v1/variants`)).json();
+  let browser = null;
+  before(async () => {
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    if (browser) await browser.close();
+    await server.stop();
+  });
+  return {
+    server,
+    list,
+    page: (options) => openPage(browser, server.base, options),
+    assertNoProblems(...pages) {
+      for (const p of pages) assert.deepEqual(p.problems, [], `console errors on ${p.url()}`);
+    },
+  };
+}
+
+/**
+ * Opens game `gameId` against a stand-in for its endpoints: `views` in turn (each move the page
+ * sends moves on to the next, answered with an event and an ack), the past `events`, and
+ * `actions` recording each POST of an action and answering with the current view. `push` sends
+ * the page any socket message; `show` replaces the current view.
+ */
+export async function mockGame(p, gameId, views, { posted = [], events = [], actions = [] } = {}) {
+  let current = 0;
+  let socket = null;
+  const send = (message) => socket.send(JSON.stringify(message));
+  await p.route(`**/api/v1/games/${gameId}`, (route) => route.fulfill({ json: views[current] }));
+  await p.route(`**/api/v1/games/${gameId}/events?since=0`, (route) => route.fulfill({ json: events }));
+  await p.route(new RegExp(`/api/v1/games/${gameId}/(resign|draw|undo|rematch|claim|abort)`), (route) => {
+    actions.push(new URL(route.request().url()).pathname.split(`/${gameId}/`)[1]);
+    route.fulfill({ json: views[current] });
+  });
+  await p.routeWebSocket(`**/api/v1/games/${gameId}/ws`, (ws) => {
+    socket = ws;
+    ws.onMessage((text) => {
+      const message = JSON.parse(text);
+      if (message.type === 'hello') send({ type: 'snapshot', game: views[current] });
+      if (message.type === 'ping') send({ type: 'pong' });
+      if (message.type === 'move') {
+        posted.push(message.move);
+        const side = views[current].to_move;
+        current = Math.min(current + 1, views.length - 1);
+        const { version } = views[current];
+        send({ type: 'event', version, event: { version, kind: 'move', side, move: message.move }, game: views[current] });
+        send({ type: 'ack', id: message.id, version });
+      }
+    });
+  });
+  await p.goto('/rules');
+  await p.evaluate((id) => localStorage.setItem(`ludus.token.${id}`, 'MockSeatTokenMockSeatTokenMock00'), gameId);
+  await p.goto(`/game/${gameId}`);
+  await p.waitForSelector('section.game[data-version]');
+  return {
+    push: send,
+    show(view) {
+      views[current] = view;
+    },
+  };
+}
+
+/**
+ * What the game screen shows, from its data attributes: game id, version, status, seat, to move,
+ * number of moves, a pending move, the side at the bottom.
+ */
+export const shown = (page) => page.evaluate(() => {
+  const game = document.querySelector('section.game');
+  return game ? { ...game.dataset, version: Number(game.dataset.version), moves: Number(game.dataset.moves) } : null;
+});
+
+/** The game view the server gives the page's seat (the token the page saved). */
+export const view = (page) => page.evaluate(async () => {
+  const id = document.querySelector('section.game').dataset.gameId;
+  const token = localStorage.getItem(`ludus.token.${id}`);
+  const response = await fetch(`/api/v1/games/${encodeURIComponent(id)}`, { headers: token ? { Authorization: `Bearer ${token}` } : {} });
+  return response.json();
+});
 
 /** Waits until the page's game has reached at least `version`. */
-export async function waitVersion(page, version) {
-  await page.waitForFunction((v) => window.ludusDebug && window.ludusDebug.view().version >= v, version);
-}
+export const waitVersion = (page, version, options) =>
+  page.waitForFunction((v) => Number(document.querySelector('section.game')?.dataset.version) >= v, version, options);
+
+/** Waits for the game's status (`playing`, `finished`, …). */
+export const waitStatus = (page, status, options) =>
+  page.waitForFunction((s) => document.querySelector('section.game')?.dataset.status === s, status, options);
+
+/** Waits until the page plays `side` (after a reload or a rematch). */
+export const waitSeat = (page, side, options) =>
+  page.waitForFunction((s) => document.querySelector('section.game')?.dataset.seat === s, side, options);
+
+/** Waits until the game has at least `n` moves. */
+export const waitMoves = (page, n, options) =>
+  page.waitForFunction((count) => Number(document.querySelector('section.game')?.dataset.moves) >= count, n, options);
 
 /** Plays `from`→`to` by clicking the piece and then its destination. */
 export async function clickMove(page, from, to) {
-  const before = (await view(page)).version;
+  const before = (await shown(page)).version;
   await page.click(`.board-holder [data-place="${from}"]`);
   await page.click(`.board-holder [data-place="${to}"].dest`);
   await waitVersion(page, before + 1);
@@ -106,7 +203,7 @@ export async function clickMove(page, from, to) {
 
 /** Plays `from`→`to` by dragging the piece onto its destination with the mouse. */
 export async function dragMove(page, from, to) {
-  const before = (await view(page)).version;
+  const before = (await shown(page)).version;
   const a = await page.locator(`.board-holder [data-place="${from}"] .hit`).boundingBox();
   const b = await page.locator(`.board-holder [data-place="${to}"] .hit`).boundingBox();
   await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
@@ -120,8 +217,8 @@ export async function dragMove(page, from, to) {
 /** Plays the first legal move the page offers through the UI: a choice button, or a piece and a destination. */
 export async function playAnyMove(page) {
   await page.waitForFunction(() => document.querySelector('.choices .move-choice, .board-holder .place.movable')
-    || window.ludusDebug.view().status !== 'playing');
-  const v = await view(page);
+    || document.querySelector('section.game').dataset.status !== 'playing');
+  const v = await shown(page);
   if (v.status !== 'playing') return;
   const choice = page.locator('.choices .move-choice').first();
   if (await choice.count()) {
@@ -131,9 +228,22 @@ export async function playAnyMove(page) {
     const dest = page.locator('.board-holder .place.dest').first();
     await dest.click();
     const again = page.locator('.choices .move-choice').first();
-    if ((await view(page)).version === v.version && (await again.count())) await again.click();
+    if ((await shown(page)).version === v.version && (await again.count())) await again.click();
   }
-  await page.waitForFunction((old) => window.ludusDebug.view().version > old, v.version);
+  await waitVersion(page, v.version + 1);
+}
+
+/** Creates a game from the home page as a player would, and waits for its screen. */
+export async function startFromHome(p, { variant, mode, clock = 'none', side = 'first', level }) {
+  await p.goto('/');
+  await p.click(`label[for="variant-${variant}"]`);
+  await p.check(`#mode-${mode}`);
+  if (level) await p.selectOption('#level', String(level));
+  await p.check(`input[name=clock][value="${clock}"]`);
+  await p.check(`#side-${side}`);
+  await p.click('#create');
+  await p.waitForURL(/\/game\//);
+  await p.waitForSelector('section.game[data-version]');
 }
 
 export async function createViaApi(base, body) {
@@ -143,4 +253,45 @@ export async function createViaApi(base, body) {
     body: JSON.stringify(body),
   });
   return { status: response.status, body: await response.json() };
+}
+
+/**
+ * Routes the page's game sockets through a relay the test controls. `sent` holds every message
+ * the page sent (parsed); `rewrite` may change one on its way to the server. `cut()` makes the
+ * current connection a link that silently drops packets: nothing reaches the page any more and,
+ * unless `pageStillHeard`, nothing reaches the server, yet neither side sees a close.
+ * `setDown(true)` does that to the current connection and every new one until `setDown(false)`.
+ */
+export async function proxySocket(page) {
+  const links = [];
+  const relay = {
+    sent: [],
+    connections: 0,
+    down: false,
+    rewrite: (message) => message,
+    cut({ pageStillHeard = false } = {}) {
+      const link = links[links.length - 1];
+      link.toPage = false;
+      link.toServer = pageStillHeard;
+    },
+    setDown(down) {
+      relay.down = down;
+      if (down) relay.cut();
+    },
+  };
+  await page.routeWebSocket(/\/api\/v1\/games\/[^/]+\/ws$/, (ws) => {
+    const server = ws.connectToServer();
+    const link = { toPage: !relay.down, toServer: !relay.down };
+    links.push(link);
+    relay.connections += 1;
+    ws.onMessage((text) => {
+      const message = relay.rewrite(JSON.parse(text));
+      relay.sent.push(message);
+      if (link.toServer) server.send(JSON.stringify(message));
+    });
+    server.onMessage((text) => {
+      if (link.toPage) ws.send(text);
+    });
+  });
+  return relay;
 }

@@ -2,21 +2,20 @@
 //! claims, takeback and rematch by consent, a declined draw told to the one who offered, and the
 //! same actions over the WebSocket. Every scenario runs on SQLite and, when configured, Postgres.
 
+use ludus_server::config::ServeConfig;
 use ludus_tests::{
-    Api, Database, Reply, Socket, TestServer, database_url, game_id, on_both_databases, seat_token,
-    test_config,
+    Api, Database, Reply, Socket, TestServer, game_id, on_both_databases, seat_token,
 };
 use serde_json::{Value, json};
 use std::time::Duration;
 
 async fn server(database: Database) -> TestServer {
-    TestServer::start(database).await.expect("configured")
+    TestServer::start(database).await
 }
 
 /// A server whose claim window is one second, so that presence can run out within a test.
 async fn server_with_short_claims(database: Database) -> TestServer {
-    let config = test_config(database_url(database).await.expect("configured"));
-    TestServer::start_with(ludus_server::config::ServeConfig {
+    TestServer::start_configured(database, |config| ServeConfig {
         claim_after_timed_secs: 1,
         claim_after_untimed_secs: 1,
         ..config

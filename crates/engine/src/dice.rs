@@ -1,4 +1,4 @@
-//! Dice from a seed, exactly as RULES.md §4 says, so that anyone can re-derive every die of a game.
+//! Dice from a seed, exactly as docs/RULES.md §4 says, so that anyone can re-derive every die of a game.
 //!
 //! `seed = SHA-256("ludus-dice-v1" || server_seed || SHA-256(creator) || SHA-256(joiner))`;
 //! die k is the first four bytes of `HMAC-SHA256(seed, "die" || u64_be(k) || u32_be(attempt))` read

@@ -1,8 +1,8 @@
 //! The rules of the games Ludus plays: Petteia, Pente Grammai and Duodecim Scripta.
 //!
 //! This crate is pure and synchronous: no I/O, no async, no global random generator. Dice are
-//! explicit roll events whose values come from [`dice`] (RULES.md §4) or from the caller.
-//! Positions and moves parse from and print to the notations of RULES.md; inside, everything is typed.
+//! explicit roll events whose values come from [`dice`] (docs/RULES.md §4) or from the caller.
+//! Positions and moves parse from and print to the notations of docs/RULES.md; inside, everything is typed.
 
 mod any_game;
 pub mod dice;

@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
-/// One of the two players, in the order the variant lists its sides (RULES.md's table):
+/// One of the two players, in the order the variant lists its sides (docs/RULES.md's table):
 /// `First` is Light, Terracotta or White. Who *moves* first is a separate matter: in Perimeter
 /// Line Battle and Duodecim Scripta the game's seed draws it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -1,4 +1,4 @@
-//! Game records (RULES.md §4): header tags, then the rolls and moves in order, so that a record
+//! Game records (docs/RULES.md §4): header tags, then the rolls and moves in order, so that a record
 //! replays without the seed and, once the server seed is revealed, proves every die.
 //!
 //! ```text

@@ -1,4 +1,4 @@
-//! The six variant ids of RULES.md and what the server needs to know about each.
+//! The six variant ids of docs/RULES.md and what the server needs to know about each.
 
 use crate::{Player, Side};
 use serde::{Deserialize, Serialize};
@@ -23,9 +23,9 @@ pub enum Variant {
 /// Who moves first in a new game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FirstPlayer {
-    /// Always the same player (RULES.md names it).
+    /// Always the same player (docs/RULES.md names it).
     Fixed(Player),
-    /// The game's seed draws it (RULES.md §4).
+    /// The game's seed draws it (docs/RULES.md §4).
     DrawnFromSeed,
 }
 

@@ -1,4 +1,4 @@
-//! The conformance positions of an independent implementation of RULES.md (copied into
+//! The conformance positions of an independent implementation of docs/RULES.md (copied into
 //! `tests/data/conformance`): for every line, the legal moves and the outcome must agree exactly.
 
 use ludus_engine::{AnyGame, Variant};

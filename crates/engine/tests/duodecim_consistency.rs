@@ -13,7 +13,7 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::collections::BTreeSet;
 
-/// The cell of a route step, written out from RULES.md §3.1's table.
+/// The cell of a route step, written out from docs/RULES.md §3.1's table.
 fn cell_name(step: u8) -> String {
     match step {
         1..=12 => format!("M{step}"),

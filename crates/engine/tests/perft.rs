@@ -1,5 +1,5 @@
 //! Perft golden values: the number of move sequences of each length from the start positions and
-//! the RULES.md test-vector positions. Any change to the rules or the move generator changes them.
+//! the docs/RULES.md test-vector positions. Any change to the rules or the move generator changes them.
 //! Depths 1–3 were confirmed by the naive implementation in `petteia_reference.rs`.
 
 use ludus_engine::{AnyGame, Variant};

@@ -1,4 +1,4 @@
-//! A second, deliberately naive implementation of RULES.md §1 (a grid of cells, loops, no
+//! A second, deliberately naive implementation of docs/RULES.md §1 (a grid of cells, loops, no
 //! bitboards), written from the rules alone. Over seeded random games its moves, captures and
 //! outcomes must equal the engine's; its perft counts are the check on the golden values.
 
@@ -135,7 +135,7 @@ impl Naive {
         names
     }
 
-    /// RULES.md §1's end checks in order, after the player not to move has moved.
+    /// docs/RULES.md §1's end checks in order, after the player not to move has moved.
     fn outcome(&self) -> Option<(Option<Player>, Termination)> {
         let (mover, opponent) = if self.light_to_move {
             (Cell::Dark, Cell::Light)

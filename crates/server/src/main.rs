@@ -33,7 +33,8 @@ enum Command {
     Analyze {
         #[arg(long)]
         variant: String,
-        #[arg(long)]
+        /// Pente Grammai positions may begin with `-` (an empty point): taken as a value.
+        #[arg(long, allow_hyphen_values = true)]
         position: String,
         /// The roll the position awaits, e.g. 3,4,1.
         #[arg(long)]
@@ -53,8 +54,8 @@ enum Command {
     Perft {
         #[arg(long)]
         variant: String,
-        /// The start position when omitted.
-        #[arg(long)]
+        /// The start position when omitted (it may begin with `-`).
+        #[arg(long, allow_hyphen_values = true)]
         position: Option<String>,
         #[arg(long)]
         depth: u32,

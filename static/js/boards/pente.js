@@ -1,16 +1,34 @@
+// @ts-check
 // Pente Grammai (RULES.md §2): five lines, the sacred line 3 marked, the ten line ends numbered
 // along the route. Terracotta sits at the bottom unless the seat says otherwise; then the board
 // turns half round. Reserve (Kidd), holy line (Kidd) and removed counters (Perimeter) sit in trays.
-import { svg, placeAttrs, stack } from '../svg.js';
+import { svg, placeAttrs, stack, withPlaceNames } from '../svg.js';
+import { t, sideLabel } from '../i18n.js';
 
+/** @typedef {'terracotta' | 'black'} Side */
+/** @typedef {{ terracotta: number, black: number }} Counts */
+/**
+ * @typedef {{ points: Counts[], toMove: Side, reserve: Counts | null, holy: Counts | null,
+ *   removed: Counts | null, threats: { against: Side, line: number }[] }} PenteModel
+ */
+
+/** @type {Record<string, Side>} */
 const LETTER = { T: 'terracotta', B: 'black' };
 
+/**
+ * @param {string} text
+ * @returns {Counts}
+ */
 function pair(text) {
   const [t, b] = text.split(',').map(Number);
   return { terracotta: t || 0, black: b || 0 };
 }
 
-/** `T/T/T/T/T/B/B/B/B/B t x:0,0 th:b@1` → {points: [{terracotta, black}], toMove, reserve, holy, removed, threats} */
+/**
+ * `T/T/T/T/T/B/B/B/B/B t x:0,0 th:b@1` → {points: [{terracotta, black}], toMove, reserve, holy, removed, threats}
+ * @param {string} position
+ * @returns {PenteModel}
+ */
 export function parse(position) {
   const [pointsText, side, ...rest] = position.trim().split(/\s+/);
   const points = pointsText.split('/').map((token) => {
@@ -19,6 +37,7 @@ export function parse(position) {
     for (const m of token.matchAll(/(\d*)([TB])/g)) counts[LETTER[m[2]]] += m[1] ? Number(m[1]) : 1;
     return counts;
   });
+  /** @type {PenteModel} */
   const model = { points, toMove: side === 'b' ? 'black' : 'terracotta', reserve: null, holy: null, removed: null, threats: [] };
   for (const field of rest) {
     const [key, value] = field.split(/:(.*)/);
@@ -35,9 +54,16 @@ export function parse(position) {
   return model;
 }
 
-/** Line n joins points n−1 (Terracotta's right-hand end) and 10−n. */
+/**
+ * Line n joins points n−1 (Terracotta's right-hand end) and 10−n.
+ * @param {number} p
+ */
 const lineOf = (p) => (p < 5 ? p + 1 : 10 - p);
 
+/**
+ * @param {PenteModel} model
+ * @param {import('../svg.js').BoardContext} ctx
+ */
 export function render(model, ctx) {
   const width = 640;
   const height = 470;
@@ -46,8 +72,8 @@ export function render(model, ctx) {
   const gap = 62;
   const left = 110;
   const right = width - 110;
-  const lineY = (line) => (flip ? top + (line - 1) * gap : top + (5 - line) * gap);
-  const pointXY = (p) => {
+  const lineY = (/** @type {number} */ line) => (flip ? top + (line - 1) * gap : top + (5 - line) * gap);
+  const pointXY = (/** @type {number} */ p) => {
     const rightEnd = p < 5;
     return { x: rightEnd !== flip ? right : left, y: lineY(lineOf(p)) };
   };
@@ -62,25 +88,26 @@ export function render(model, ctx) {
     const y = lineY(line);
     const sacred = line === 3;
     root.append(svg('line', { x1: left, y1: y, x2: right, y2: y, class: sacred ? 'line sacred' : 'line' }));
-    const threat = model.threats.find((t) => t.line === line);
+    const threat = model.threats.find((th) => th.line === line);
     if (threat) {
       root.append(svg('line', { x1: left + 30, y1: y, x2: right - 30, y2: y, class: 'line-threat' }));
-      root.append(svg('text', { x: width / 2, y: y - 8, 'text-anchor': 'middle', class: 'threat-label' }, `line ${line}: threat against ${threat.against === 'black' ? 'Black' : 'Terracotta'}`));
+      root.append(svg('text', { x: width / 2, y: y - 8, 'text-anchor': 'middle', class: 'threat-label' }, t('board.threat', { line, side: sideLabel(threat.against) })));
     } else {
-      root.append(svg('text', { x: width / 2, y: y - 8, 'text-anchor': 'middle', class: sacred ? 'line-label sacred-label' : 'line-label' }, sacred ? 'line 3 — sacred line' : `line ${line}`));
+      root.append(svg('text', { x: width / 2, y: y - 8, 'text-anchor': 'middle', class: sacred ? 'line-label sacred-label' : 'line-label' }, sacred ? t('board.sacred') : t('board.line', { line })));
     }
   }
   // The holy line (Kidd): each side's half of the sacred line, near its own goal.
-  if (model.holy) {
-    for (const side of ['terracotta', 'black']) {
+  const holy = model.holy;
+  if (holy) {
+    for (const side of /** @type {Side[]} */ (['terracotta', 'black'])) {
       const goal = pointXY(side === 'terracotta' ? 7 : 2);
       const x = goal.x + (goal.x < width / 2 ? 82 : -82);
       const y = lineY(3) + (side === ctx.bottom ? 22 : -22);
       const place = side === model.toMove ? 'H' : null;
-      const g = svg('g', place ? placeAttrs('H', ctx, `${side} holy line, ${model.holy[side]} counters`) : { class: 'tray' });
+      const g = svg('g', place ? placeAttrs('H', ctx, `${side} holy line, ${holy[side]} counters`) : { class: 'tray' });
       g.append(svg('rect', { x: x - 42, y: y - 17, width: 84, height: 34, rx: 17, class: 'holy' }));
-      g.append(svg('text', { x: x - 20, y: y + 5, class: 'tray-label', 'text-anchor': 'middle' }, 'holy'));
-      g.append(stack(x + 22, y, 14, side, model.holy[side]) || svg('text', { x: x + 22, y: y + 5, 'text-anchor': 'middle', class: 'tray-label' }, '0'));
+      g.append(svg('text', { x: x - 20, y: y + 5, class: 'tray-label', 'text-anchor': 'middle' }, t('board.holy')));
+      g.append(stack(x + 22, y, 14, side, holy[side]) || svg('text', { x: x + 22, y: y + 5, 'text-anchor': 'middle', class: 'tray-label' }, '0'));
       if (place) g.append(svg('rect', { x: x - 42, y: y - 17, width: 84, height: 34, class: 'hit' }));
       root.append(g);
     }
@@ -89,15 +116,17 @@ export function render(model, ctx) {
     const { x, y } = pointXY(p);
     const counts = model.points[p];
     const sacred = p === 2 || p === 7;
-    const label = `point ${p}${counts.terracotta ? `, ${counts.terracotta} terracotta` : ''}${counts.black ? `, ${counts.black} black` : ''}`;
+    const label = `point ${p}${counts.terracotta ? `, ${counts.terracotta} terracotta` : ''}${counts.black ? `, ${counts.black} black` : ''}${counts.terracotta || counts.black ? '' : ', empty'}`;
     const g = svg('g', placeAttrs(String(p), ctx, label));
     g.append(svg('circle', { cx: x, cy: y, r: 26, class: sacred ? 'point sacred-point' : 'point' }));
     const outward = x < width / 2 ? -1 : 1;
     g.append(svg('text', { x: x + outward * 48, y: y + 6, 'text-anchor': 'middle', class: 'point-number' }, String(p)));
     if (ctx.lastMove && ctx.lastMove.has(String(p))) g.append(svg('circle', { cx: x, cy: y, r: 29, class: 'last-move' }));
     const both = counts.terracotta && counts.black;
-    g.append(stack(both ? x - 11 : x, y, both ? 15 : 20, 'terracotta', counts.terracotta));
-    g.append(stack(both ? x + 11 : x, y, both ? 15 : 20, 'black', counts.black));
+    for (const [side, dx] of /** @type {[Side, number][]} */ ([['terracotta', -11], ['black', 11]])) {
+      const pieces = stack(both ? x + dx : x, y, both ? 15 : 20, side, counts[side]);
+      if (pieces) g.append(pieces);
+    }
     if (ctx.threatened && ctx.threatened.has(String(p))) g.append(svg('circle', { cx: x, cy: y, r: 31, class: 'threat' }));
     if (ctx.destinations && ctx.destinations.has(String(p))) {
       // A numbered marker on the line, inward of the point (Perimeter re-entry offers five at once).
@@ -109,25 +138,26 @@ export function render(model, ctx) {
     root.append(g);
   }
   // Trays: reserve (Kidd) and removed (Perimeter), the bottom side's below the lines.
+  /** @type {[string, string, Counts][]} */
   const trays = [];
   if (model.reserve) trays.push(['R', 'reserve', model.reserve]);
   if (model.removed) trays.push(['X', 'removed', model.removed]);
-  for (const side of ['terracotta', 'black']) {
+  for (const side of /** @type {Side[]} */ (['terracotta', 'black'])) {
     const y = side === ctx.bottom ? height - 40 : 40;
-    const name = side === 'terracotta' ? 'Terracotta' : 'Black';
+    const name = sideLabel(side);
     root.append(svg('text', { x: 20, y: y + 5, class: 'tray-side' }, name));
     trays.forEach(([zone, title, counts], i) => {
       const x = 220 + i * 200;
       const place = side === model.toMove ? zone : null;
       const g = svg('g', place ? placeAttrs(zone, ctx, `${name} ${title}, ${counts[side]} counters`) : { class: 'tray' });
       g.append(svg('rect', { x: x - 70, y: y - 20, width: 140, height: 40, rx: 8, class: 'tray-box' }));
-      g.append(svg('text', { x: x - 30, y: y + 5, 'text-anchor': 'middle', class: 'tray-label' }, title));
+      g.append(svg('text', { x: x - 30, y: y + 5, 'text-anchor': 'middle', class: 'tray-label' }, t(`board.${title}`)));
       g.append(stack(x + 40, y, 15, side, counts[side]) || svg('text', { x: x + 40, y: y + 5, 'text-anchor': 'middle', class: 'tray-label' }, '0'));
       if (place) g.append(svg('rect', { x: x - 70, y: y - 20, width: 140, height: 40, class: 'hit' }));
       root.append(g);
     });
   }
-  return root;
+  return withPlaceNames(root);
 }
 
 export const sideNames = { terracotta: 'Terracotta', black: 'Black' };

@@ -1,4 +1,4 @@
-//! The faces a board can wear (RULES.md §3.1): the two inscribed boards of the seed and a plain
+//! The faces a board can wear (docs/RULES.md §3.1): the two inscribed boards of the seed and a plain
 //! one. Each row is split into two halves of six cells, and a word of six letters fills a half,
 //! one letter per cell, so a client draws a face from the words alone.
 

@@ -1,4 +1,4 @@
-//! Duodecim Scripta's notation (RULES.md §3.3): cells `M3`, moves `5:M3-M8` (`R` the reserve, `O`
+//! Duodecim Scripta's notation (docs/RULES.md §3.3): cells `M3`, moves `5:M3-M8` (`R` the reserve, `O`
 //! off the board, `decline`), and positions
 //! `<top>/<middle>/<bottom> <side w|b> r:<W>,<B> o:<W>,<B> dice:[…] bonus:[…]`.
 //!

@@ -1,4 +1,4 @@
-//! The rules of RULES.md §3, one test each, positions written in the notation.
+//! The rules of docs/RULES.md §3, one test each, positions written in the notation.
 
 use super::*;
 

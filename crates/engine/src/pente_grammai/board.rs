@@ -1,4 +1,4 @@
-//! The ten-point board of Pente Grammai (RULES.md §2.1): points numbered along the one route, the
+//! The ten-point board of Pente Grammai (docs/RULES.md §2.1): points numbered along the one route, the
 //! five lines that join them, and how many counters of each player stand on each point. Geometry
 //! only: which moves are legal is the business of `rules.rs`.
 

@@ -1,4 +1,4 @@
-//! Pente Grammai's notation (RULES.md §2.5): moves `<die>:<from>-<to>` (`5:2-7`, `4:R-0`, `6:X-3`,
+//! Pente Grammai's notation (docs/RULES.md §2.5): moves `<die>:<from>-<to>` (`5:2-7`, `4:R-0`, `6:X-3`,
 //! `2:H-9`, `5:pass`; the die may be omitted on input) and positions
 //! `<p0>/…/<p9> <side t|b> [r:<T>,<B>] [h:<T>,<B>] [x:<T>,<B>] [th:<side>@<line>,…]`.
 //!

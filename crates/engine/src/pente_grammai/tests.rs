@@ -1,4 +1,4 @@
-//! The rules of RULES.md §2, one test each, positions written in the notation.
+//! The rules of docs/RULES.md §2, one test each, positions written in the notation.
 
 use super::*;
 use crate::dice::ServerSeed;
@@ -120,7 +120,7 @@ fn the_safety_cap_draws_after_2000_plies_without_a_winner() {
 
 #[test]
 fn schaedler_start_offers_exactly_one_move_per_die() {
-    // RULES.md §2.2 test vector.
+    // docs/RULES.md §2.2 test vector.
     let expected = ["1:1-2", "2:0-2", "3:4-7", "4:3-7", "5:2-7", "6:1-7"];
     for (die, mv) in (1..=6).zip(expected) {
         assert_eq!(legal(&game(Rules::Schaedler, SCHAEDLER_START, die)), [mv]);
@@ -206,7 +206,7 @@ fn schaedler_threatens_nothing() {
 
 #[test]
 fn kidd_start_offers_only_the_entry_on_the_own_corner() {
-    // RULES.md §2.3 test vector.
+    // docs/RULES.md §2.3 test vector.
     for die in 1..=6 {
         assert_eq!(
             legal(&game(Rules::Kidd, KIDD_START, die)),

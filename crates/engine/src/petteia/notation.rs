@@ -1,4 +1,4 @@
-//! Petteia's notation (RULES.md §1): squares `D2`, moves `D2-D4` (lenient on input), and positions
+//! Petteia's notation (docs/RULES.md §1): squares `D2`, moves `D2-D4` (lenient on input), and positions
 //! `<ranks N..1> <side l|d> [<no-capture plies> <move number>]`.
 
 use super::board::{Board, Size, Square};

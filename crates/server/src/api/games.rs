@@ -349,8 +349,8 @@ pub async fn hint(
     Ok(Json(state.registry.hint(&id, token.as_ref()).await?))
 }
 
-/// The text record of RULES.md §4.
-#[utoipa::path(get, path = "/api/v1/games/{id}/record", tag = "games", params(("id" = String, Path)), responses((status = 200, description = "The text record of RULES.md §4", content_type = "text/plain", body = String), (status = 404, body = ErrorBody)))]
+/// The text record of docs/RULES.md §4.
+#[utoipa::path(get, path = "/api/v1/games/{id}/record", tag = "games", params(("id" = String, Path)), responses((status = 200, description = "The text record of docs/RULES.md §4", content_type = "text/plain", body = String), (status = 404, body = ErrorBody)))]
 pub async fn record(
     State(state): State<AppState>,
     GamePath(id): GamePath,

@@ -1,4 +1,4 @@
-//! The HTTP and WebSocket API of API.md: routes, the extractors that turn requests into typed
+//! The HTTP and WebSocket API of docs/API.md: routes, the extractors that turn requests into typed
 //! values (refusing bad input with the one error shape), and the application state they share.
 
 pub mod docs;
@@ -113,6 +113,7 @@ pub fn router(state: AppState) -> Router {
         .routes(routes!(operations::variants))
         .routes(routes!(operations::analysis))
         .routes(routes!(operations::analysis_play))
+        .routes(routes!(crate::analysis::suggest))
         .routes(routes!(operations::openapi))
         .routes(routes!(operations::healthz))
         .routes(routes!(operations::readyz))

@@ -1,4 +1,4 @@
-//! The WebSocket protocol of API.md: `hello` first (with a seat token to play, without to watch,
+//! The WebSocket protocol of docs/API.md: `hello` first (with a seat token to play, without to watch,
 //! and `since` to receive what was missed), then moves and actions answered by `ack` or `error`,
 //! and every event of the game pushed in version order with the view for this socket's seat.
 //! Small buffers, a message size limit, a message rate per connection and an idle timeout keep

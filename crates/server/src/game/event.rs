@@ -23,7 +23,7 @@ pub enum GameEvent {
         #[schema(value_type = Object)]
         clocks: ClockReading,
     },
-    /// The server rolled the dice for `side` (RULES.md §4).
+    /// The server rolled the dice for `side` (docs/RULES.md §4).
     Roll {
         #[schema(value_type = String)]
         side: Side,

@@ -698,7 +698,7 @@ impl LiveGame {
         })
     }
 
-    /// The game's record (RULES.md §4): seeds are shown only once the game is over.
+    /// The game's record (docs/RULES.md §4): seeds are shown only once the game is over.
     pub fn record(&self) -> ludus_engine::record::Record {
         use ludus_engine::dice::to_hex;
         use ludus_engine::record::{Record, Step, result_text};

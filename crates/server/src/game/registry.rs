@@ -11,7 +11,7 @@ use super::token::{InviteCode, SeatToken};
 use super::{GameId, Mode};
 use crate::metrics::Metrics;
 use ludus_ai::Level;
-use ludus_engine::{Player, Side};
+use ludus_engine::{AnyGame, AnyMove, Player, Side};
 use ludus_store::Store;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -210,7 +210,15 @@ impl Registry {
         })
     }
 
-    /// The game's text record (RULES.md §4).
+    /// The computer's move at `level` in a position given alone (the analysis board).
+    pub async fn suggest(&self, engine: AnyGame, level: Level) -> Option<AnyMove> {
+        // A fixed seed: the same position and level suggest the same move.
+        self.services
+            .think(engine, level, 0, level.time_budget())
+            .await
+    }
+
+    /// The game's text record (docs/RULES.md §4).
     pub async fn record(&self, game_id: &GameId) -> Result<String, GameError> {
         self.request(game_id, |reply| Command::Record { reply })
             .await

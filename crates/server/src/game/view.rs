@@ -1,4 +1,4 @@
-//! The game view of API.md: what a seat (or a spectator) sees. The parts every viewer shares are
+//! The game view of docs/API.md: what a seat (or a spectator) sees. The parts every viewer shares are
 //! computed once per version (`Snapshot`); `render` adds the seat's own parts: its side, the side
 //! at the bottom, its legal moves when it is to move, and whether its opponent is connected.
 
@@ -126,7 +126,7 @@ struct SharedView<'a> {
     status: Status,
     /// The number of events so far.
     version: u64,
-    /// The position in the notation of RULES.md.
+    /// The position in the notation of docs/RULES.md.
     position: String,
     /// None once the game is over.
     #[schema(value_type = Option<String>)]

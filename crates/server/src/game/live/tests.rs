@@ -22,16 +22,7 @@ fn game(variant: Variant, mode: Mode, clock: Option<ClockSettings>) -> LiveGame 
 
 /// Applies events and their automatic follow-ups, as the actor does.
 fn commit(game: &mut LiveGame, events: Vec<GameEvent>, now: i64) -> Vec<GameEvent> {
-    let mut all = Vec::new();
-    for event in events {
-        game.apply(&event, now).expect("decided events apply");
-        all.push(event);
-    }
-    while let Some(event) = game.next_automatic(now) {
-        game.apply(&event, now).expect("automatic events apply");
-        all.push(event);
-    }
-    all
+    game.advance(events, now).expect("decided events apply")
 }
 
 const ME: Seat = Seat::Player(Player::First);

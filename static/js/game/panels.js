@@ -1,0 +1,235 @@
+// @ts-check
+// What the game screen says and offers, as pure functions of the game view (and of the few
+// things only the page knows: a move still being sent, offers and refusals seen as events). The
+// screen turns these into elements; tests call them directly.
+import { sideName } from '../boards/index.js';
+import { formatElapsed } from './clock.js';
+import { t } from '../i18n.js';
+
+/** @typedef {import('../api.js').GameView} GameView */
+/** @typedef {import('../api.js').GameEvent} GameEvent */
+
+/**
+ * Offers the opponent made and answers they gave, as events tell them (the view's own fields win
+ * when the server sends them).
+ * @typedef {{ undoOffer: string | null, rematchOffer: string | null,
+ *   declined: 'draw' | 'undo' | 'rematch' | null }} Offers
+ */
+
+/** @type {Offers} */
+export const NO_OFFERS = { undoOffer: null, rematchOffer: null, declined: null };
+
+/**
+ * @typedef {'abort' | 'resign' | 'draw' | 'draw/decline' | 'undo' | 'undo/accept' | 'undo/decline'
+ *   | 'claim' | 'rematch' | 'rematch/decline'} GameAction
+ * @typedef {{ id: string, label: string, action: GameAction | 'ask-resign' | 'hint' | 'open-rematch',
+ *   confirm?: boolean }} ActionButton
+ */
+
+/** How a game ended, in words: `termination.<id>` in the catalogues. */
+/** @param {string} id */
+const terminationText = (id) => {
+  const text = t(`termination.${id}`);
+  return text === `termination.${id}` ? id : text;
+};
+
+/**
+ * The side this page plays, or null for a spectator and for a local game's shared seat.
+ * @param {GameView} view
+ */
+export const mySide = (view) => (view.seat && !view.seat.both ? view.seat.side : null);
+
+/**
+ * @param {GameView} view
+ */
+export const isMyTurn = (view) => view.status === 'playing' && mySide(view) !== null && view.to_move === mySide(view);
+
+/**
+ * @param {Offers} offers
+ * @param {GameEvent} event
+ * @param {string | null} me
+ * @returns {Offers}
+ */
+export function noteEvent(offers, event, me) {
+  const byOpponent = me !== null && event.side !== undefined && event.side !== me;
+  switch (event.kind) {
+    case 'undo_offered':
+      return { ...offers, undoOffer: event.side || null, declined: null };
+    case 'undo_declined':
+      return { ...offers, undoOffer: null, declined: byOpponent ? 'undo' : null };
+    case 'rematch_offered':
+      return { ...offers, rematchOffer: event.side || null, declined: null };
+    case 'rematch_declined':
+      return { ...offers, rematchOffer: null, declined: byOpponent ? 'rematch' : null };
+    case 'draw_declined':
+      return { ...offers, declined: byOpponent ? 'draw' : null };
+    case 'draw_offered':
+      return { ...offers, declined: null };
+    case 'move':
+    case 'undo':
+      return { ...offers, undoOffer: null, declined: null };
+    default:
+      return offers;
+  }
+}
+
+/**
+ * The open takeback and rematch offers: the view's fields when it has them, else the events'.
+ * @param {GameView} view
+ * @param {Offers} offers
+ */
+export function openOffers(view, offers) {
+  return {
+    undo: view.undo_offer !== undefined ? view.undo_offer : offers.undoOffer,
+    rematch: view.rematch_offer !== undefined ? view.rematch_offer : offers.rematchOffer,
+  };
+}
+
+/** @type {Record<'draw' | 'undo' | 'rematch', string>} */
+const DECLINED = {
+  draw: 'panel.declined_draw',
+  undo: 'panel.declined_undo',
+  rematch: 'panel.declined_rematch',
+};
+
+/**
+ * One line of what the opponent asked or answered, or ''.
+ * @param {GameView} view
+ * @param {Offers} offers
+ */
+export function offerNote(view, offers) {
+  const me = mySide(view);
+  const open = openOffers(view, offers);
+  if (me && open.undo && open.undo !== me && view.status === 'playing') return t('panel.undo_asked');
+  if (me && open.undo === me && view.status === 'playing') return t('panel.undo_waiting');
+  if (me && open.rematch && open.rematch !== me && view.status === 'finished') return t('panel.rematch_offered');
+  if (me && open.rematch === me && view.status === 'finished') return t('panel.rematch_waiting');
+  return offers.declined ? t(DECLINED[offers.declined]) : '';
+}
+
+/**
+ * The status line.
+ * @param {GameView} view
+ * @param {string | null} pendingMove a move sent and not yet acknowledged
+ */
+export function statusText(view, pendingMove = null) {
+  const me = mySide(view);
+  if (view.status === 'waiting') return view.mode === 'online' ? t('invite.waiting') : t('panel.waiting_start');
+  if (view.status === 'aborted') return t('panel.aborted');
+  if (view.status === 'finished') return endSummary(view)?.headline || t('error.game_over');
+  if (pendingMove) return t('panel.sending', { move: pendingMove });
+  const turn = sideName(view.to_move || '');
+  let text;
+  if (view.seat?.both) text = t('panel.to_move', { side: turn });
+  else if (me && view.to_move === me) text = t('panel.your_move', { side: turn });
+  else if (view.mode === 'computer' && me) text = t('panel.computer_thinking', { side: turn });
+  else text = t('panel.to_move', { side: turn });
+  if (view.draw_offer && view.draw_offer !== me) text += ` ${t('panel.draw_offered', { side: sideName(view.draw_offer) })}`;
+  if (view.draw_offer && view.draw_offer === me) text += ` ${t('panel.draw_offered_by_you')}`;
+  return text;
+}
+
+/**
+ * The end of the game: the result in a few words, how it ended, and both in one sentence.
+ * @param {GameView} view
+ * @returns {{ result: string, how: string, headline: string } | null}
+ */
+export function endSummary(view) {
+  if (view.status === 'aborted') return { result: t('panel.aborted_short'), how: t('panel.aborted_how'), headline: t('panel.aborted') };
+  if (view.status !== 'finished' || !view.result) return null;
+  const termination = view.result.termination;
+  const how = terminationText(termination);
+  const winner = view.result.winner;
+  if (!winner) return { result: t('panel.draw'), how: t('panel.by', { how }), headline: t('panel.draw_by', { how }) };
+  const me = mySide(view);
+  let result = t('panel.wins', { side: sideName(winner) });
+  if (me) result = winner === me ? t('panel.you_win') : t('panel.you_lose');
+  const you = me ? ` — ${winner === me ? t('panel.you_win_lower') : t('panel.you_lose_lower')}` : '';
+  return { result, how: t('panel.by', { how }), headline: `${t('panel.wins_by', { side: sideName(winner), how })}${you}.` };
+}
+
+/**
+ * The opponent's absence: how long, and whether a claim is allowed now.
+ * @param {GameView} view
+ * @param {number} now epoch ms
+ * @param {number} awaySeenAt when this page first saw them away (when the server does not say)
+ * @returns {{ text: string, claimAllowed: boolean } | null}
+ */
+export function presence(view, now, awaySeenAt) {
+  if (view.mode !== 'online' || view.status !== 'playing' || !mySide(view) || view.opponent_connected !== false) return null;
+  const since = view.opponent_away_since ?? awaySeenAt;
+  const claimAt = view.claim_allowed_at;
+  return {
+    text: t('panel.disconnected', { elapsed: formatElapsed(now - since) }),
+    claimAllowed: claimAt === undefined || claimAt === null || now >= claimAt,
+  };
+}
+
+/**
+ * How many watch, for the players.
+ * @param {GameView} view
+ */
+export function spectatorText(view) {
+  const n = view.spectators || 0;
+  if (!n) return '';
+  return n === 1 ? t('panel.one_spectator') : t('panel.spectators', { n });
+}
+
+/**
+ * The tab title: "Your turn" first when it is.
+ * @param {GameView} view
+ * @param {string} name the variant's name
+ */
+export function pageTitle(view, name) {
+  return isMyTurn(view) ? t('panel.title_your_turn', { name }) : `Ludus — ${name}`;
+}
+
+/**
+ * The buttons under the board while the game runs (the end panel has its own).
+ * @param {GameView} view
+ * @param {{ offers: Offers, confirmingResign: boolean, now: number, awaySeenAt: number }} state
+ * @returns {ActionButton[]}
+ */
+export function playButtons(view, { offers, confirmingResign, now, awaySeenAt }) {
+  if (!view.seat || (view.status !== 'playing' && view.status !== 'waiting')) return [];
+  /** @type {ActionButton[]} */
+  const buttons = [];
+  const me = mySide(view);
+  if (view.moves.length === 0) buttons.push({ id: 'abort', label: t('action.abort'), action: 'abort' });
+  if (view.status !== 'playing') return buttons;
+  buttons.push(confirmingResign
+    ? { id: 'resign', label: t('action.confirm_resign'), action: 'resign', confirm: true }
+    : { id: 'resign', label: t('action.resign'), action: 'ask-resign' });
+  if (view.mode === 'online') {
+    if (view.draw_offer && view.draw_offer !== me) {
+      buttons.push({ id: 'draw-accept', label: t('action.accept_draw'), action: 'draw' }, { id: 'draw-decline', label: t('action.decline_draw'), action: 'draw/decline' });
+    } else if (!view.draw_offer) buttons.push({ id: 'draw', label: t('action.offer_draw'), action: 'draw' });
+    const undo = openOffers(view, offers).undo;
+    if (undo && undo !== me) {
+      buttons.push({ id: 'undo-accept', label: t('action.accept_undo'), action: 'undo/accept' }, { id: 'undo-decline', label: t('action.decline_undo'), action: 'undo/decline' });
+    } else if (!undo && view.moves.length) buttons.push({ id: 'undo', label: t('action.ask_undo'), action: 'undo' });
+    if (presence(view, now, awaySeenAt)?.claimAllowed) buttons.push({ id: 'claim', label: t('action.claim'), action: 'claim' });
+  } else {
+    if (view.moves.length) buttons.push({ id: 'undo', label: t('action.undo'), action: 'undo' });
+    if ((view.legal_moves || []).length) buttons.push({ id: 'hint', label: t('action.hint'), action: 'hint' });
+  }
+  return buttons;
+}
+
+/**
+ * The end panel's rematch buttons: offer, accept or decline, or open the rematch already made.
+ * @param {GameView} view
+ * @param {Offers} offers
+ * @returns {ActionButton[]}
+ */
+export function rematchButtons(view, offers) {
+  if (!view.seat || view.status !== 'finished') return [];
+  if (view.rematch) return [{ id: 'go-rematch', label: t('action.play_rematch'), action: 'open-rematch' }];
+  const me = mySide(view);
+  const offer = openOffers(view, offers).rematch;
+  if (offer && offer !== me) {
+    return [{ id: 'rematch-accept', label: t('action.accept_rematch'), action: 'rematch' }, { id: 'rematch-decline', label: t('action.decline'), action: 'rematch/decline' }];
+  }
+  if (offer === me) return [];
+  return [{ id: 'rematch', label: t('action.rematch'), action: 'rematch' }];
+}

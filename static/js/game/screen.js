@@ -1,0 +1,558 @@
+// @ts-check
+// The game screen: wires the board and its input, the clocks, the panels and the connection. The
+// game's state comes only from the server (socket events, or the answer to an action); this
+// module decides where things go on the page, the panels module what they say.
+import {
+  gameView, gameEvents, gameAction, gameHint, joinInvite, savedToken, saveToken, markOpened, analysis,
+  variants, entropy, savedInvite, saveInvite, gameOfInvite, preference, setPreference,
+} from '../api.js';
+import { GameConnection } from '../connection.js';
+import { html, moveEnds } from '../svg.js';
+import { boardFor, sideName } from '../boards/index.js';
+import { FACES } from '../boards/duodecim.js';
+import { navigate } from '../router.js';
+import { showNotFound } from '../notfound.js';
+import { BoardInput } from './input.js';
+import { clockReading, formatClock } from './clock.js';
+import { pairedTurns, diceTurns, turnText } from './moves.js';
+import { mountReview } from '../review.js';
+import {
+  NO_OFFERS, noteEvent, offerNote, statusText, endSummary, presence, spectatorText, pageTitle,
+  playButtons, rematchButtons, mySide,
+} from './panels.js';
+import { invitePanel } from './invite.js';
+import { die } from './dice.js';
+import { playMoveSound, soundOn, setSound } from './sound.js';
+import { t, errorMessage } from '../i18n.js';
+
+/** @typedef {import('../api.js').GameView} GameView */
+/** @typedef {import('../api.js').GameEvent} GameEvent */
+/** @typedef {import('./panels.js').ActionButton} ActionButton */
+
+/**
+ * `/join/<invite>`: take the seat, or open the one this browser already holds in that game (the
+ * creator opening their own link, the friend opening it again).
+ * @param {HTMLElement} app
+ * @param {string} invite
+ */
+export async function joinAndShow(app, invite) {
+  const known = gameOfInvite(invite);
+  if (known) {
+    navigate(`/game/${encodeURIComponent(known)}`, { replace: true });
+    return;
+  }
+  app.append(html('p', { class: 'status-line', role: 'status', text: t('game.joining') }));
+  try {
+    const joined = await joinInvite(invite, entropy());
+    saveToken(joined.game_id, joined.seat.token);
+    saveInvite(joined.game_id, invite);
+    navigate(`/game/${encodeURIComponent(joined.game_id)}`, { replace: true });
+  } catch (error) {
+    const refusal = /** @type {import('../api.js').ApiError} */ (error);
+    app.replaceChildren(
+      html('h1', { text: t('game.cannot_join') }),
+      html('p', { class: 'error', role: 'alert', text: errorMessage(refusal) }),
+      html('p', {}, [html('a', { href: '/', text: t('notfound.new') })]),
+    );
+  }
+}
+
+/**
+ * The seat token to play with and the view it gives. A token from a `#token=` link is kept only
+ * when the server accepts it; otherwise the saved one stays.
+ * @param {string} gameId
+ * @returns {Promise<{ token: string | null, view: GameView, linkNote: string }>}
+ */
+async function openSeat(gameId) {
+  const linkToken = new URLSearchParams(location.hash.slice(1)).get('token');
+  if (linkToken) history.replaceState(null, '', location.pathname + location.search);
+  const saved = savedToken(gameId);
+  if (linkToken && linkToken !== saved) {
+    const view = await gameView(gameId, linkToken).catch(() => null);
+    if (view && view.seat) {
+      saveToken(gameId, linkToken);
+      return { token: linkToken, view, linkNote: t('game.link_note') };
+    }
+    const view2 = await gameView(gameId, saved);
+    return { token: saved, view: view2, linkNote: saved ? t('game.link_invalid_kept') : t('game.link_invalid_watching') };
+  }
+  const view = await gameView(gameId, saved);
+  if (saved) markOpened(gameId);
+  return { token: saved, view, linkNote: '' };
+}
+
+/**
+ * `/game/<id>`.
+ * @param {HTMLElement} app
+ * @param {string} gameId
+ * @param {AbortSignal} signal fires when the page leaves the game
+ */
+export async function showGame(app, gameId, signal) {
+  let seat;
+  try {
+    seat = await openSeat(gameId);
+  } catch (error) {
+    const refusal = /** @type {import('../api.js').ApiError} */ (error);
+    if (!signal.aborted) showNotFound(app, refusal.status === 404 || refusal.status === 400 ? t('game.no_game') : errorMessage(refusal));
+    return;
+  }
+  const list = await variants().catch(() => []);
+  if (signal.aborted) return;
+  const screen = new GameScreen(app, gameId, seat.token, seat.view, list.find((v) => v.id === seat.view.variant), seat.linkNote);
+  signal.addEventListener('abort', () => screen.destroy());
+  mountReview(app, { gameId, view: seat.view, bottom: seat.view.seat ? seat.view.seat.bottom : undefined });
+}
+
+class GameScreen {
+  /**
+   * @param {HTMLElement} app
+   * @param {string} gameId
+   * @param {string | null} token
+   * @param {GameView} view
+   * @param {import('../api.js').Variant | undefined} variant
+   * @param {string} linkNote
+   */
+  constructor(app, gameId, token, view, variant, linkNote) {
+    this.app = app;
+    this.gameId = gameId;
+    this.token = token;
+    this.name = t(`variant.${view.variant}`);
+    this.board = boardFor(view.variant);
+    this.view = view;
+    /** @type {Map<number, GameEvent>} the events by version: the dice games' move list */
+    this.log = new Map();
+    this.offers = NO_OFFERS;
+    this.threatsOn = false;
+    /** @type {{ places: string[], odds: any } | null} */
+    this.threats = null;
+    this.face = preference('face') || 'virtvs';
+    this.message = '';
+    this.rolling = false;
+    /** @type {number | null} */
+    this.resignAsked = null;
+    /** @type {import('../connection.js').PendingMove | null} */
+    this.pending = null;
+    this.receivedAt = performance.now();
+    this.awaySeenAt = Date.now();
+    this.claimShown = false;
+    /** Whether the first view has been drawn. */
+    this.shown = false;
+    // The page: the board column with its clocks, and the side panel.
+    document.title = `Ludus — ${this.name}`;
+    this.heading = html('h1', { class: 'game-title', text: this.name });
+    this.notice = html('div', { class: 'notices' });
+    if (linkNote) this.notice.append(html('p', { class: 'notice', role: 'note', text: linkNote }));
+    // Not a live region: it counts every second, which a screen reader would read out each time.
+    this.awayLine = html('p', { class: 'notice opponent-gone', hidden: true });
+    this.offerLine = html('p', { class: 'notice offer-note', role: 'status', hidden: true });
+    this.notice.append(this.awayLine, this.offerLine);
+    this.invitePanel = html('section', { class: 'invite', 'aria-label': t('game.invitation'), hidden: true });
+    this.topClock = html('div', { class: 'clock clock-top' });
+    this.bottomClock = html('div', { class: 'clock clock-bottom' });
+    this.boardHolder = html('div', { class: 'board-holder' });
+    this.choices = html('div', { class: 'choices', 'aria-label': t('game.choices') });
+    this.status = html('p', { class: 'status-line', id: 'status', role: 'status', 'aria-live': 'polite' });
+    this.errorLine = html('p', { class: 'refusal', role: 'alert' });
+    this.endPanel = html('section', { class: 'end-panel', 'aria-label': t('game.result'), hidden: true });
+    this.diceBox = html('div', { class: 'dice', 'aria-label': t('game.dice') });
+    this.actions = html('div', { class: 'actions' });
+    this.moveList = html('ol', { class: 'move-list', 'aria-label': t('game.moves') });
+    this.connectionLine = html('p', { class: 'connection' });
+    this.spectators = html('p', { class: 'spectators' });
+    this.threatInfo = html('p', { class: 'threat-info', role: 'status' });
+    this.fairness = html('details', { class: 'fairness', hidden: true });
+    const panel = html('aside', { class: 'side-panel' }, [
+      this.notice, this.status, this.errorLine, this.endPanel, this.diceBox, this.choices, this.actions, this.options(), this.fairness,
+      html('h2', { text: t('game.moves') }), this.moveList, this.connectionLine, this.spectators,
+    ]);
+    const play = html('div', { class: 'play' }, [html('div', { class: 'board-column' }, [this.topClock, this.boardHolder, this.bottomClock]), panel]);
+    this.root = html('section', { class: 'game', 'data-game-id': this.gameId }, [this.heading, this.invitePanel, play]);
+    this.app.append(this.root);
+    this.input = new BoardInput(this.boardHolder, {
+      legal: () => this.legal(),
+      redraw: () => this.draw(),
+      play: (move) => this.play(move),
+    });
+    this.update(view);
+    this.connection = new GameConnection(gameId, token, {
+      onView: (v) => this.update(v),
+      onEvent: (event) => this.noteEvent(event),
+      onState: (state) => this.connectionState(state),
+      onPending: (pending) => {
+        this.pending = pending;
+        this.draw();
+      },
+      onError: (error) => this.refused(error),
+    });
+    if ('dice' in view) this.loadLog();
+    this.ticker = setInterval(() => this.tick(), 100);
+  }
+
+  destroy() {
+    clearInterval(this.ticker);
+    this.connection.close();
+  }
+
+  /** The game's past events, for the dice games' move list by turn. */
+  async loadLog() {
+    try {
+      for (const event of await gameEvents(this.gameId, 0)) if (event.version !== undefined) this.log.set(event.version, event);
+      this.drawMoves();
+    } catch {
+      // The list falls back to one line per move.
+    }
+  }
+
+  /** The player's switches: threats, sound, the Duodecim board face, the seat link. */
+  options() {
+    const threats = /** @type {HTMLInputElement} */ (html('input', { type: 'checkbox', id: 'threats' }));
+    threats.addEventListener('change', () => {
+      this.threatsOn = threats.checked;
+      this.refreshThreats();
+    });
+    const sound = /** @type {HTMLInputElement} */ (html('input', { type: 'checkbox', id: 'sound', checked: soundOn() || undefined }));
+    sound.addEventListener('change', () => setSound(sound.checked));
+    const options = html('div', { class: 'options' }, [
+      html('label', { for: 'threats', class: 'toggle' }, [threats, html('span', { text: t('game.show_threats') })]),
+      this.threatInfo,
+      html('label', { for: 'sound', class: 'toggle' }, [sound, html('span', { text: t('game.sound') })]),
+    ]);
+    if ('FACES' in this.board) {
+      const select = /** @type {HTMLSelectElement} */ (html('select', { id: 'face' },
+        Object.entries(FACES).map(([key, f]) => html('option', { value: key, text: f.name, selected: key === this.face || undefined }))));
+      select.addEventListener('change', () => {
+        this.face = select.value;
+        setPreference('face', this.face);
+        this.draw();
+      });
+      options.append(html('label', { for: 'face', class: 'face' }, [html('span', { text: t('game.face') }), select]));
+    }
+    if (this.token) {
+      const game = `${location.origin}/game/${encodeURIComponent(this.gameId)}`;
+      options.append(html('details', { class: 'seat-link' }, [
+        html('summary', { text: t('game.seat_link') }),
+        html('p', { text: t('game.seat_link_text') }),
+        html('input', { type: 'text', readonly: true, value: `${game}#token=${this.token}`, 'aria-label': t('game.seat_link_private') }),
+        html('p', { text: t('game.watch_text') }),
+        html('input', { type: 'text', readonly: true, value: game, 'aria-label': t('game.watch_link') }),
+      ]));
+    }
+    return options;
+  }
+
+  /** @param {GameView} view */
+  update(view) {
+    if (view.version < this.view.version) return;
+    const changed = !this.shown || view.version !== this.view.version;
+    if (view.opponent_connected === false && this.view.opponent_connected !== false) this.awaySeenAt = Date.now();
+    this.view = view;
+    this.shown = true;
+    if (changed) {
+      this.input.selected = null;
+      this.threats = null;
+      this.message = '';
+      if (this.threatsOn) this.refreshThreats();
+    }
+    this.receivedAt = performance.now();
+    this.draw();
+  }
+
+  /** @param {GameEvent} event */
+  noteEvent(event) {
+    if (event.version !== undefined) this.log.set(event.version, event);
+    this.offers = noteEvent(this.offers, event, mySide(this.view));
+    if (event.kind === 'roll') this.rolling = true;
+    if (event.kind === 'move' && event.version !== undefined && event.version > this.view.version) playMoveSound();
+    // Both players agreed: the new game opens for both, played with the same seat tokens.
+    if (event.kind === 'rematch' && event.game_id && this.token) this.openRematch(event.game_id);
+  }
+
+  legal() {
+    return (this.view.legal_moves || []).map(moveEnds);
+  }
+
+  draw() {
+    const v = this.view;
+    const legal = this.pending ? [] : this.legal();
+    // A move being sent shows as its piece selected and its destination marked.
+    const pending = this.pending ? moveEnds(this.pending.move) : null;
+    const selected = pending ? pending.from || null : this.input.selected;
+    /** @type {Map<string, string[]>} */
+    const destinations = new Map();
+    if (pending && pending.to) destinations.set(pending.to, [pending.move]);
+    else if (selected) {
+      for (const m of legal) if (m.from === selected && m.to) destinations.set(m.to, [...(destinations.get(m.to) || []), m.move]);
+    }
+    const last = v.moves.length ? moveEnds(v.moves[v.moves.length - 1]) : null;
+    const ctx = {
+      bottom: v.seat ? v.seat.bottom : v.sides[0],
+      movable: new Set(legal.filter((m) => m.from).map((m) => m.from)),
+      destinations,
+      selected,
+      threatened: this.threats ? new Set(this.threats.places) : null,
+      odds: this.threats ? this.threats.odds : null,
+      face: this.face,
+      lastMove: last && last.from ? new Set([last.from, last.to]) : null,
+    };
+    const focused = this.input.placeOf(document.activeElement);
+    let model = null;
+    try {
+      model = this.board.parse(v.position);
+      this.boardHolder.replaceChildren(this.board.render(/** @type {any} */ (model), ctx));
+    } catch (error) {
+      this.boardHolder.replaceChildren(html('p', { class: 'error', text: `Cannot draw the position ${v.position}: ${/** @type {Error} */ (error).message}` }));
+    }
+    const box = /** @type {SVGSVGElement | null} */ (this.boardHolder.querySelector('svg'))?.viewBox.baseVal;
+    if (box && box.height) this.root.style.setProperty('--board-ratio', String(box.width / box.height));
+    if (focused) {
+      const again = /** @type {SVGElement | null} */ (this.boardHolder.querySelector(`[data-place="${focused.dataset.place}"]`));
+      again?.focus();
+    }
+    Object.assign(this.root.dataset, {
+      version: String(v.version), status: v.status, seat: mySide(v) || '', toMove: v.to_move || '',
+      moves: String(v.moves.length), pending: this.pending ? this.pending.move : '', bottom: ctx.bottom,
+    });
+    this.boardHolder.dataset.bottom = ctx.bottom;
+    this.heading.dataset.mode = v.mode;
+    document.title = pageTitle(v, this.name);
+    this.status.textContent = statusText(v, this.pending?.move);
+    this.errorLine.textContent = this.message;
+    this.drawInvite();
+    this.drawEnd();
+    this.drawDice(model);
+    this.drawChoices(legal, destinations);
+    this.drawActions();
+    this.drawMoves();
+    this.drawFairness();
+    this.spectators.textContent = v.seat ? spectatorText(v) : '';
+    this.tick();
+  }
+
+  drawInvite() {
+    const v = this.view;
+    const invite = savedInvite(v.game_id);
+    const show = Boolean(v.status === 'waiting' && v.mode === 'online' && invite);
+    this.invitePanel.hidden = !show;
+    if (show && !this.invitePanel.childElementCount) this.invitePanel.append(...invitePanel(`${location.origin}/join/${invite}`));
+  }
+
+  /** The end of the game: result, how it ended, rematch, a new game, the record. */
+  drawEnd() {
+    const v = this.view;
+    const end = endSummary(v);
+    this.endPanel.hidden = !end;
+    if (!end) {
+      this.endPanel.replaceChildren();
+      return;
+    }
+    const row = html('div', { class: 'actions' }, rematchButtons(v, this.offers).map((b) => this.button(b)));
+    row.append(
+      html('a', { href: '/', class: 'button-link', id: 'new-game', text: t('nav.new') }),
+      html('a', { href: `/api/v1/games/${encodeURIComponent(v.game_id)}/record`, class: 'button-link', id: 'record', download: `${v.game_id}.txt`, text: t('game.download') }),
+    );
+    this.endPanel.replaceChildren(html('h2', { class: 'result', text: end.result }), html('p', { class: 'how', text: end.how }), row);
+  }
+
+  /** @param {any} model the parsed position */
+  drawDice(model) {
+    const v = this.view;
+    this.diceBox.replaceChildren();
+    if (!('dice' in v) || v.status !== 'playing') return;
+    const dice = model && model.dice ? model.dice : v.dice || [];
+    const bonus = model && model.bonus ? model.bonus : [];
+    const rolling = this.rolling ? 'rolling' : '';
+    this.diceBox.append(
+      html('span', { class: 'dice-label', text: dice.length ? t('game.dice_of', { side: sideName(v.to_move || v.sides[0]) }) : t('game.awaiting_roll') }),
+      html('div', { class: 'dice-row', 'data-dice': dice.join(',') }, dice.map((/** @type {number} */ d) => die(d, rolling))),
+    );
+    if (bonus.length) {
+      this.diceBox.append(
+        html('span', { class: 'dice-label', text: t('game.bonus') }),
+        html('div', { class: 'dice-row bonus', 'data-bonus': bonus.join(',') }, bonus.map((/** @type {number} */ d) => die(d, 'bonus-die'))),
+      );
+    }
+    this.rolling = false;
+  }
+
+  /**
+   * Buttons for the moves a click on the board cannot name: passes, declines, and several moves
+   * between the same two places.
+   * @param {import('./input.js').Ends[]} legal
+   * @param {Map<string, string[]>} destinations
+   */
+  drawChoices(legal, destinations) {
+    /** @type {[string, string][]} */
+    const buttons = [];
+    for (const m of legal) {
+      const special = /** @type {{ special?: string }} */ (m).special;
+      if (special) buttons.push([m.move, special === 'decline' ? t('game.decline') : special === 'pass' ? t('game.pass', { move: m.move }) : m.move]);
+    }
+    for (const [, moves] of destinations) if (moves.length > 1) for (const m of moves) buttons.push([m, t('game.play', { move: m })]);
+    this.choices.replaceChildren(...buttons.map(([move, label]) => html('button', {
+      type: 'button', class: 'move-choice', 'data-move': move, text: label, onclick: () => this.play(move),
+    })));
+  }
+
+  drawActions() {
+    const v = this.view;
+    if (!v.seat) {
+      this.actions.replaceChildren(html('p', { text: t('game.watching') }));
+      return;
+    }
+    const confirmingResign = this.resignAsked !== null && performance.now() - this.resignAsked < 4000;
+    const buttons = playButtons(v, { offers: this.offers, confirmingResign, now: Date.now(), awaySeenAt: this.awaySeenAt });
+    this.claimShown = buttons.some((b) => b.id === 'claim');
+    this.actions.replaceChildren(...buttons.map((b) => this.button(b)));
+    const note = offerNote(v, this.offers);
+    this.offerLine.textContent = note;
+    this.offerLine.hidden = !note;
+  }
+
+  /** @param {ActionButton} b */
+  button(b) {
+    const onclick = () => {
+      if (b.action === 'ask-resign') {
+        // Resigning takes a second click within a few seconds.
+        this.resignAsked = performance.now();
+        this.drawActions();
+        setTimeout(() => this.drawActions(), 4100);
+      } else if (b.action === 'hint') this.askHint();
+      else if (b.action === 'open-rematch' && this.view.rematch) this.openRematch(this.view.rematch);
+      else this.act(/** @type {import('./panels.js').GameAction} */ (b.action));
+    };
+    return html('button', { type: 'button', id: b.id, text: b.label, 'data-confirm': b.confirm || undefined, onclick });
+  }
+
+  drawMoves() {
+    const v = this.view;
+    const logged = [...this.log.values()].sort((a, b) => (a.version ?? 0) - (b.version ?? 0));
+    const fromLog = 'dice' in v && logged.filter((e) => e.kind === 'move').length >= v.moves.length ? diceTurns(logged) : null;
+    const turns = fromLog || ('dice' in v ? v.moves.map((m, i) => ({ number: i + 1, plies: [m] })) : pairedTurns(v.moves));
+    this.moveList.classList.toggle('paired', !('dice' in v));
+    const items = turns.map((turn) => html('li', {}, [
+      html('span', { class: 'turn-number', text: `${turn.number}.` }),
+      ...('dice' in v ? [html('span', { class: 'turn', text: turnText(turn, sideName) })] : turn.plies.map((ply) => html('span', { class: 'ply', text: ply }))),
+    ]));
+    if (this.pending) items.push(html('li', { class: 'pending' }, [html('span', { class: 'turn-number', text: '…' }), html('span', { text: t('game.sending', { move: this.pending.move }) })]));
+    this.moveList.replaceChildren(...items);
+    this.moveList.scrollTop = this.moveList.scrollHeight;
+  }
+
+  /** Dice games: the server's commitment, and its seed once the game is over (RULES.md §4). */
+  drawFairness() {
+    const v = this.view;
+    this.fairness.hidden = !v.commitment;
+    if (!v.commitment) return;
+    const seed = v.server_seed
+      ? t('game.seed_revealed', { seed: v.server_seed })
+      : t('game.seed_hidden');
+    this.fairness.replaceChildren(html('summary', { text: t('game.fair') }), html('p', { text: t('game.commitment', { commitment: v.commitment }) }), html('p', { text: seed }));
+  }
+
+  /** Every tenth of a second: the clocks run down, the absence counts up, Claim appears on time. */
+  tick() {
+    const v = this.view;
+    const bottom = v.seat ? v.seat.bottom : v.sides[0];
+    const top = v.sides.find((s) => s !== bottom) || v.sides[1];
+    const me = mySide(v);
+    const elapsed = performance.now() - this.receivedAt;
+    const show = (/** @type {HTMLElement} */ el, /** @type {string} */ side) => {
+      let label = sideName(side);
+      if (me === side) label += t('game.you');
+      else if (v.mode === 'computer' && me) label += t('game.computer');
+      const { ms, running } = clockReading(v, side, elapsed);
+      el.replaceChildren(html('span', { class: 'clock-side', text: label }), ms === null ? '' : html('span', { class: 'clock-time', text: formatClock(ms) }));
+      el.classList.toggle('running', running);
+      el.classList.toggle('low', ms !== null && ms < 10000);
+    };
+    show(this.topClock, top);
+    show(this.bottomClock, bottom);
+    const away = presence(v, Date.now(), this.awaySeenAt);
+    this.awayLine.hidden = !away;
+    this.awayLine.textContent = away ? away.text : '';
+    if (away && away.claimAllowed !== this.claimShown && v.seat) this.drawActions();
+  }
+
+  /** @param {string} state */
+  connectionState(state) {
+    const text = { connecting: t('game.connecting'), connected: t('game.connected'), reconnecting: t('game.reconnecting') }[state] || state;
+    this.connectionLine.textContent = text;
+    this.connectionLine.dataset.state = state;
+  }
+
+  /** @param {{ message: string, reason?: string }} error */
+  refused(error) {
+    this.message = t('game.refused', { detail: `${error.message}${error.reason && !String(error.message).includes(error.reason) ? ` (${error.reason})` : ''}` });
+    this.errorLine.textContent = this.message;
+  }
+
+  async refreshThreats() {
+    if (!this.threatsOn) {
+      this.threats = null;
+      this.threatInfo.textContent = '';
+      this.draw();
+      return;
+    }
+    const v = this.view;
+    const side = mySide(v) || v.to_move || v.sides[0];
+    try {
+      const result = await analysis(v.variant, v.position);
+      if (this.view !== v) return;
+      this.threats = { places: result.threatened[side] || [], odds: (result.threat_odds || {})[side] || null };
+      const n = this.threats.places.length;
+      this.threatInfo.textContent = n ? t(n === 1 ? 'game.threatened_one' : 'game.threatened_n', { n }) : t('game.threatened_none');
+    } catch (error) {
+      this.threatInfo.textContent = t('game.threats_unavailable', { detail: errorMessage(error) });
+    }
+    this.draw();
+  }
+
+  /**
+   * Sends a move over the socket; it shows as pending until the server acknowledges it.
+   * @param {string} move
+   */
+  play(move) {
+    this.message = '';
+    this.connection.sendMove(move, this.view.version);
+  }
+
+  /** Asks the computer for a move and selects its piece, so the board shows where it may go. */
+  async askHint() {
+    const version = this.view.version;
+    try {
+      const hint = await gameHint(this.gameId, this.token);
+      if (hint.version !== this.view.version || version !== this.view.version) return;
+      this.input.selectFrom(hint.move);
+      this.message = t('game.hint', { move: hint.move });
+      this.errorLine.textContent = this.message;
+    } catch (error) {
+      this.refused(/** @type {Error} */ (error));
+    }
+  }
+
+  /** @param {import('./panels.js').GameAction} action */
+  async act(action) {
+    this.resignAsked = null;
+    try {
+      const after = await gameAction(this.gameId, this.token, action);
+      // Offers this page made are known at once, before their event comes back.
+      const me = mySide(after);
+      if (action === 'undo' && after.mode === 'online' && me) this.offers = { ...this.offers, undoOffer: me, declined: null };
+      if (action === 'rematch' && !after.rematch && me && !this.offers.rematchOffer) this.offers = { ...this.offers, rematchOffer: me, declined: null };
+      if (action.endsWith('/decline') || action === 'undo/accept') this.offers = { ...this.offers, undoOffer: null, rematchOffer: null };
+      if (after.version > this.view.version) this.update(after);
+      else this.draw();
+      if (action === 'rematch' && after.rematch) this.openRematch(after.rematch);
+    } catch (error) {
+      this.refused(/** @type {Error} */ (error));
+    }
+  }
+
+  /** @param {string} gameId */
+  openRematch(gameId) {
+    const path = `/game/${encodeURIComponent(gameId)}`;
+    if (location.pathname === path) return;
+    if (this.token) saveToken(gameId, this.token);
+    navigate(path);
+  }
+}

@@ -1,0 +1,84 @@
+// A screen that fits and that everyone can use (issue 12): at 1280×800 and 1366×768 the board and
+// both clocks are in the window without scrolling; on a 390-px phone no variant scrolls sideways
+// and Start is within the first two screens of the home page; axe-core finds no violation on the
+// home page, the rules and a game of each variant.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { browserSuite, shot, createViaApi } from './support.js';
+
+const { server, list, page, assertNoProblems } = await browserSuite();
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+/** A local game of `variant` whose seat the page holds, opened on its screen. */
+async function openGame(p, variant) {
+  const created = await createViaApi(server.base, { variant, mode: 'local', clock: { initial_ms: 300000, increment_ms: 0 }, side: 'first' });
+  assert.equal(created.status, 201, JSON.stringify(created.body));
+  await p.goto('/rules');
+  await p.evaluate(([id, token]) => localStorage.setItem(`ludus.token.${id}`, token), [created.body.game_id, created.body.seat.token]);
+  await p.goto(`/game/${created.body.game_id}`);
+  await p.waitForSelector('section.game[data-version] .board-holder svg');
+  await p.waitForSelector('.connection[data-state="connected"]');
+}
+
+for (const [width, height] of [[1280, 800], [1366, 768]]) {
+  test(`at ${width}×${height} the board and both clocks of every variant are in the window`, async (t) => {
+    const p = await page({ viewport: { width, height } });
+    for (const variant of list) {
+      await openGame(p, variant.id);
+      const boxes = await p.evaluate(() => {
+        const box = (selector) => document.querySelector(selector).getBoundingClientRect();
+        return { top: box('.clock-top').top, board: box('.board-holder svg').bottom, bottom: box('.clock-bottom').bottom, scrollY: window.scrollY, inner: window.innerHeight };
+      });
+      t.diagnostic(`${variant.id}: top clock at ${Math.round(boxes.top)} px, bottom clock ends at ${Math.round(boxes.bottom)} of ${boxes.inner} px`);
+      assert.equal(boxes.scrollY, 0);
+      assert.ok(boxes.top >= 0, `${variant.id}: the top clock is in the window`);
+      assert.ok(boxes.board <= boxes.bottom && boxes.bottom <= boxes.inner, `${variant.id}: board and bottom clock end at ${boxes.bottom} of ${boxes.inner}`);
+      await shot(p, `layout-${width}x${height}-${variant.id}`, { fullPage: false });
+    }
+    assertNoProblems(p);
+  });
+}
+
+test('on a 390-px phone no variant scrolls sideways, and Start is within two screens of the home page', async (t) => {
+  const phone = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 };
+  const p = await page(phone);
+  for (const variant of list) {
+    await openGame(p, variant.id);
+    const width = await p.evaluate(() => document.documentElement.scrollWidth);
+    t.diagnostic(`${variant.id}: ${width} px wide`);
+    assert.ok(width <= 390, `${variant.id} is ${width} px wide`);
+    await shot(p, `layout-phone-${variant.id}`);
+  }
+  const home = await page(phone);
+  await home.goto('/');
+  await home.waitForSelector('#create');
+  const start = await home.locator('#create').boundingBox();
+  t.diagnostic(`Start ends ${Math.round(start.y + start.height)} px down the home page (two screens: ${2 * 844} px)`);
+  assert.ok(start.y + start.height <= 2 * 844, `Start ends ${start.y + start.height} px down`);
+  assert.ok(await home.evaluate(() => document.documentElement.scrollWidth) <= 390);
+  await shot(home, 'layout-phone-home');
+  assertNoProblems(p, home);
+});
+
+/** The violations axe-core finds on the page as it is now. */
+async function axeViolations(p) {
+  await p.addScriptTag({ path: AXE });
+  const violations = await p.evaluate(async () => (await window.axe.run(document)).violations);
+  return violations.map((v) => `${v.id}: ${v.help} (${v.nodes.length}× e.g. ${v.nodes[0].target.join(' ')} ${v.nodes[0].html} ${v.nodes[0].failureSummary})`);
+}
+
+test('axe-core finds no violation on the home page, the rules and a game of each variant', async () => {
+  const p = await page();
+  await p.goto('/');
+  await p.waitForSelector('#create');
+  assert.deepEqual(await axeViolations(p), [], 'home');
+  for (const variant of list) {
+    await p.goto(`/rules/${variant.id}`);
+    await p.waitForSelector('.rules-board svg');
+    assert.deepEqual(await axeViolations(p), [], `rules of ${variant.id}`);
+    await openGame(p, variant.id);
+    assert.deepEqual(await axeViolations(p), [], `game of ${variant.id}`);
+  }
+  assertNoProblems(p);
+});

@@ -1,0 +1,420 @@
+// Real play that people can trust (issue 12), as two people on two browsers see it: opening your
+// own invite link, seat links that do not lock you out, this browser's games on the home page, a
+// move made over a link that silently drops packets, a draw declined, the end-of-game panel, the
+// tab title, the move sound and the arrow keys. The screens that need the server's presence and
+// consent fields are checked against a stand-in for the game endpoints at the end.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  browserSuite, mockGame, shot, shown, view, waitVersion, waitStatus, waitSeat, clickMove, proxySocket,
+  startFromHome, createViaApi,
+} from './support.js';
+
+const { server, page, assertNoProblems } = await browserSuite();
+// The two people use the window sizes the issue names: a laptop each, or a laptop and a phone.
+const LAPTOP = { viewport: { width: 1280, height: 800 } };
+const WIDE = { viewport: { width: 1366, height: 768 } };
+const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 };
+
+/**
+ * An online game between two browsers: the host creates it from the home page (Light), the
+ * guest opens the invite (Dark). `guestSocket` wraps the guest's socket in a relay first.
+ */
+async function onlineGame({ host: hostWindow, guest: guestWindow, variant = 'petteia-6', clock = '5+3', guestSocket = false }) {
+  const host = await page(hostWindow);
+  await startFromHome(host, { variant, mode: 'online', clock });
+  const guest = await page(guestWindow);
+  const relay = guestSocket ? await proxySocket(guest) : null;
+  await joinFrom(host, guest);
+  return { host, guest, relay };
+}
+
+/** A friend opens the invite of the host's waiting game. */
+async function joinFrom(host, guest) {
+  const link = await host.inputValue('#invite-link');
+  await guest.goto(link);
+  await waitStatus(guest, 'playing');
+  await waitStatus(host, 'playing');
+  return link;
+}
+
+/** A game made through the API whose seat the page keeps, as if this browser had created it. */
+async function seatInPage(p, body) {
+  const created = await createViaApi(server.base, body);
+  assert.equal(created.status, 201, JSON.stringify(created.body));
+  const { game_id: id, seat } = created.body;
+  await p.evaluate(([gameId, token]) => localStorage.setItem(`ludus.token.${gameId}`, token), [id, seat.token]);
+  return { id, token: seat.token };
+}
+
+/** A Petteia 6×6 game view as the server shapes it, Light's seat, for the stand-in endpoints. */
+function petteiaView(gameId, extra) {
+  return {
+    game_id: gameId, variant: 'petteia-6', mode: 'online', status: 'playing', version: 4,
+    position: 'DDDDDD/6/6/6/L5/1LLLLL d 0 1', to_move: 'dark', first: 'light', sides: ['light', 'dark'], moves: ['A1-A2'],
+    clocks: null, result: null, draw_offer: null, seat: { side: 'light', bottom: 'light' }, legal_moves: [], opponent_connected: true,
+    ...extra,
+  };
+}
+
+test('opening your own invite link shows your waiting game; the friend opening it again lands in the game', async () => {
+  const host = await page(WIDE);
+  await startFromHome(host, { variant: 'petteia-6', mode: 'online' });
+  const gamePath = new URL(host.url()).pathname;
+  const link = await host.inputValue('#invite-link');
+  await host.goto(link);
+  await host.waitForURL((url) => url.pathname === gamePath);
+  await waitStatus(host, 'waiting');
+  assert.equal((await shown(host)).seat, 'light');
+  assert.equal(await host.inputValue('#invite-link'), link);
+  await shot(host, 'play-01-own-invite-still-waiting');
+
+  const guest = await page(PHONE);
+  await joinFrom(host, guest);
+  assert.equal((await shown(guest)).seat, 'dark');
+  await guest.goto(link);
+  await guest.waitForURL((url) => url.pathname === gamePath);
+  await waitSeat(guest, 'dark');
+  assert.equal(await guest.locator('text=Cannot join').count(), 0);
+  await shot(guest, 'play-01b-friend-reopens-invite-phone');
+  assert.equal((await shown(host)).seat, 'light');
+  assertNoProblems(host, guest);
+});
+
+test('a token from a #token= link is kept only once the server accepts it', async () => {
+  const p = await page();
+  await startFromHome(p, { variant: 'petteia-6', mode: 'local' });
+  const { gameId } = await shown(p);
+  const token = await p.evaluate((id) => localStorage.getItem(`ludus.token.${id}`), gameId);
+  await p.goto(`/game/${gameId}#token=WrongTokenWrongTokenWrongToken00`);
+  await p.waitForSelector('.notice:has-text("not valid")');
+  assert.equal(await p.evaluate((id) => localStorage.getItem(`ludus.token.${id}`), gameId), token);
+  assert.ok((await view(p)).seat, 'the saved seat still plays');
+  assert.equal(new URL(p.url()).hash, '', 'the token leaves the address bar');
+  await p.goto(`/game/${gameId}`);
+  await p.waitForSelector('.board-holder .place.movable');
+
+  // Another browser opening the real seat link keeps it.
+  const other = await page();
+  await other.goto(`/game/${gameId}#token=${token}`);
+  await other.waitForSelector('.notice:has-text("seat link")');
+  await other.waitForSelector('.board-holder .place.movable');
+  assert.equal(await other.evaluate((id) => localStorage.getItem(`ludus.token.${id}`), gameId), token);
+  p.problems = p.problems.filter((m) => !/status of 401/.test(m));
+  assertNoProblems(p, other);
+});
+
+test('the home page lists the games this browser holds seats in: playing first, your turn marked, then finished', async () => {
+  const p = await page();
+  await p.goto('/');
+  const waiting = await seatInPage(p, { variant: 'petteia-6', mode: 'online', clock: null, side: 'first' });
+  const myTurn = await seatInPage(p, { variant: 'petteia-8', mode: 'computer', level: 1, clock: null, side: 'first' });
+  const finished = await seatInPage(p, { variant: 'petteia-6', mode: 'local', clock: null, side: 'first' });
+  await fetch(`${server.base}/api/v1/games/${finished.id}/resign`, { method: 'POST', headers: { Authorization: `Bearer ${finished.token}`, 'Content-Type': 'application/json' }, body: '{}' });
+  await p.goto('/');
+  await p.waitForSelector('#my-games:not([hidden]) .playing li');
+  const playing = await p.$$eval('#my-games .playing li', (items) => items.map((li) => [li.dataset.gameId, li.textContent]));
+  assert.deepEqual(playing.map(([id]) => id), [myTurn.id, waiting.id]);
+  assert.match(playing[0][1], /Petteia 8×8 your turn/);
+  assert.match(playing[1][1], /waiting for your friend/);
+  assert.equal(await p.locator('#my-games .playing li .your-turn').count(), 1);
+  assert.deepEqual(await p.$$eval('#my-games details.finished li', (items) => items.map((li) => li.dataset.gameId)), [finished.id]);
+  await shot(p, 'play-02-home-my-games');
+  await p.click(`#my-games a[href="/game/${myTurn.id}"]`);
+  await p.waitForSelector('.board-holder .place.movable');
+  assertNoProblems(p);
+});
+
+test('a move made while the link silently drops packets shows as pending and is resent with the same id', async () => {
+  const { host, guest, relay: link } = await onlineGame({ host: LAPTOP, guest: PHONE, guestSocket: true });
+  await clickMove(host, 'A1', 'A3');
+  await waitVersion(guest, (await shown(host)).version);
+
+  // The server still hears the page, but its answers are lost: the move is played, the ack never comes.
+  link.cut({ pageStillHeard: true });
+  await guest.click('.board-holder [data-place="B6"]');
+  await guest.click('.board-holder [data-place="B4"].dest');
+  await guest.waitForSelector('.move-list .pending');
+  assert.equal((await shown(guest)).pending, 'B6-B4');
+  assert.match(await guest.textContent('#status'), /Sending your move B6-B4/);
+  await shot(guest, 'play-03a-move-pending-phone');
+  await guest.waitForSelector('section.game[data-pending=""]', { timeout: 15000 });
+  await guest.waitForSelector('.connection[data-state="connected"]');
+  const sent = link.sent.filter((m) => m.type === 'move');
+  assert.equal(sent.length, 2, 'sent once, resent once after the reconnect');
+  assert.equal(sent[0].id, sent[1].id);
+  assert.ok(link.connections >= 2);
+
+  // Now nothing gets through at all, on this connection or the next ones, until the link heals:
+  // the page says it is reconnecting, and the move reaches the server only afterwards.
+  await clickMove(host, 'F1', 'F3');
+  await waitVersion(guest, (await shown(host)).version);
+  link.setDown(true);
+  await guest.click('.board-holder [data-place="C6"]');
+  await guest.click('.board-holder [data-place="C4"].dest');
+  await guest.waitForSelector('.move-list .pending');
+  await guest.waitForSelector('.connection[data-state="reconnecting"]', { timeout: 10000 });
+  assert.equal(await guest.textContent('.connection'), 'Reconnecting…');
+  await shot(guest, 'play-03-move-pending-phone');
+  assert.equal(await host.locator('.move-list :text("C6-C4")').count(), 0);
+  link.setDown(false);
+  await host.waitForSelector('.move-list :text("C6-C4")', { timeout: 20000 });
+  await guest.waitForSelector('section.game[data-pending=""]');
+  assert.deepEqual((await view(host)).moves, ['A1-A3', 'B6-B4', 'F1-F3', 'C6-C4']);
+  assert.equal(await host.locator('.move-list :text("B6-B4")').count(), 1);
+  await shot(host, 'play-03b-after-resend-laptop', { fullPage: false });
+  assertNoProblems(host, guest);
+});
+
+test('a declined draw offer is told to the one who offered it', async () => {
+  const { host, guest } = await onlineGame({ host: WIDE, guest: LAPTOP, variant: 'petteia-8', clock: '10+5' });
+  await host.click('#draw');
+  await guest.click('#draw-decline');
+  await host.waitForSelector('.offer-note:has-text("declined your draw offer")');
+  assert.equal(await guest.locator('.offer-note:has-text("declined")').count(), 0);
+  await shot(host, 'play-04a-draw-declined-wide', { fullPage: false });
+  assertNoProblems(host, guest);
+});
+
+test('the tab title, the move sound switch and the arrow keys', async () => {
+  const p = await page();
+  // Counts the tones the page makes (Web Audio oscillators).
+  await p.addInitScript(() => {
+    window.tones = 0;
+    const create = AudioContext.prototype.createOscillator;
+    AudioContext.prototype.createOscillator = function countedOscillator() {
+      window.tones += 1;
+      return create.call(this);
+    };
+  });
+  await startFromHome(p, { variant: 'petteia-6', mode: 'computer', level: 1, side: 'first' });
+  await p.waitForFunction(() => document.title.startsWith('Your turn'));
+  // Arrow keys walk the board as it is drawn (Light at the bottom).
+  await p.focus('.board-holder [data-place="C1"]');
+  await p.keyboard.press('ArrowUp');
+  assert.equal(await p.evaluate(() => document.activeElement.dataset.place), 'C2');
+  await p.keyboard.press('ArrowRight');
+  assert.equal(await p.evaluate(() => document.activeElement.dataset.place), 'D2');
+  await p.keyboard.press('ArrowDown');
+  await p.keyboard.press('ArrowLeft');
+  assert.equal(await p.evaluate(() => document.activeElement.dataset.place), 'C1');
+  assert.equal(await p.getAttribute('.board-holder [data-place="C1"]', 'aria-label'), 'C1, light piece, can move');
+  await p.keyboard.press('Enter');
+  await p.waitForSelector('.board-holder [data-place="C1"].selected');
+  await p.waitForSelector('.board-holder [data-place="C2"].dest');
+
+  assert.equal(await p.isChecked('#sound'), false);
+  await clickMove(p, 'A1', 'A2');
+  await p.waitForFunction(() => document.title.startsWith('Your turn') && document.querySelector('section.game').dataset.moves === '2');
+  assert.equal(await p.evaluate(() => window.tones), 0, 'silent until switched on');
+  await p.check('#sound');
+  await p.reload();
+  await p.waitForSelector('section.game[data-version]');
+  assert.equal(await p.isChecked('#sound'), true, 'the switch is remembered');
+  await clickMove(p, 'B1', 'B2');
+  await p.waitForFunction(() => document.querySelector('section.game').dataset.moves === '4');
+  assert.ok(await p.evaluate(() => window.tones) >= 1, 'a move sounds');
+
+  assertNoProblems(p);
+});
+
+test('the end of a game: result, how it ended, Rematch, New game and the record', async () => {
+  const p = await page();
+  await startFromHome(p, { variant: 'petteia-6', mode: 'computer', level: 1, side: 'first' });
+  await p.click('#resign');
+  await p.click('#resign');
+  await waitStatus(p, 'finished');
+  await p.waitForSelector('.end-panel:not([hidden])');
+  assert.equal(await p.textContent('.end-panel .result'), 'You lose');
+  assert.equal(await p.textContent('.end-panel .how'), 'By resignation.');
+  assert.equal(await p.locator('.end-panel #rematch').count(), 1);
+  assert.equal(await p.getAttribute('.end-panel #new-game', 'href'), '/');
+  const record = await p.evaluate(async () => {
+    const response = await fetch(document.querySelector('.end-panel #record').getAttribute('href'));
+    return [response.status, await response.text()];
+  });
+  assert.equal(record[0], 200);
+  assert.match(record[1], /petteia-6/i);
+  assert.ok(!(await p.title()).startsWith('Your turn'));
+  await shot(p, 'play-04-end-panel');
+  assertNoProblems(p);
+});
+
+test('the move list numbers turns, keeps every digit past move 100 and scrolls to the latest', async () => {
+  const p = await page();
+  const moves = Array.from({ length: 211 }, (_, i) => (i % 2 ? 'B6-B5' : 'A1-A2'));
+  const long = petteiaView('MockLongGame1', {
+    mode: 'local', version: 300, position: 'DDDDDD/6/6/6/6/LLLLLL d 0 1', moves, seat: { side: 'light', bottom: 'light', both: true },
+  });
+  await mockGame(p, 'MockLongGame1', [long]);
+  const last = p.locator('.move-list li').last();
+  assert.equal(await last.locator('.turn-number').textContent(), '106.');
+  assert.deepEqual(await last.locator('.ply').allTextContents(), ['A1-A2']);
+  assert.deepEqual(await p.locator('.move-list li').nth(99).locator('.ply').allTextContents(), ['A1-A2', 'B6-B5']);
+  assert.equal(await p.locator('.move-list li').count(), 106);
+  const fits = await p.$eval('.move-list', (list) => {
+    const number = list.querySelector('li:last-child .turn-number');
+    const box = number.getBoundingClientRect();
+    return {
+      whole: number.scrollWidth <= number.clientWidth && box.left >= list.getBoundingClientRect().left,
+      atEnd: list.scrollTop + list.clientHeight >= list.scrollHeight - 2,
+    };
+  });
+  assert.deepEqual(fits, { whole: true, atEnd: true });
+  await shot(p, 'play-05-long-move-list', { fullPage: false });
+  assertNoProblems(p);
+});
+
+// Needs the server half of issue 12: today's server counts a player without a socket as present
+// for 30 s more and sends no snapshot when that ends. Reported as TODO until it lands.
+const PRESENCE_AT_ONCE = { todo: 'the server half of issue 12 (presence told at once) is not merged yet' };
+
+test('the opponent leaving is shown at once and counted, and clears when they come back (two browsers)', PRESENCE_AT_ONCE, async () => {
+  const { host, guest } = await onlineGame({ host: LAPTOP, guest: PHONE });
+  const gamePath = new URL(guest.url()).pathname;
+  await guest.goto('/rules');
+  await host.waitForSelector('.opponent-gone:not([hidden])', { timeout: 10000 });
+  assert.match(await host.textContent('.opponent-gone'), /^Opponent disconnected 0:0\d$/);
+  await host.waitForFunction(() => /0:0[2-9]|0:[1-5]\d/.test(document.querySelector('.opponent-gone').textContent), null, { timeout: 10000 });
+  await shot(host, 'play-05b-opponent-left-laptop', { fullPage: false });
+  await guest.goto(gamePath);
+  await waitSeat(guest, 'dark');
+  await host.waitForSelector('.opponent-gone', { state: 'hidden' });
+  assert.equal(await host.locator('#claim').count(), 0);
+  assertNoProblems(host, guest);
+});
+
+const CONSENT = { todo: 'the server half of issue 12 (takeback and rematch by consent) is not merged yet' };
+
+test('takeback by consent between two browsers: declined, then accepted', CONSENT, async () => {
+  const { host, guest } = await onlineGame({ host: WIDE, guest: PHONE });
+  await clickMove(host, 'A1', 'A3');
+  await waitVersion(guest, (await shown(host)).version);
+  await clickMove(guest, 'B6', 'B4');
+  await waitVersion(host, (await shown(guest)).version);
+  await guest.click('#undo');
+  await host.waitForSelector('.offer-note:has-text("asks to take back")', { timeout: 10000 });
+  await shot(host, 'play-07b-takeback-asked-wide', { fullPage: false });
+  await host.click('#undo-decline');
+  await guest.waitForSelector('.offer-note:has-text("declined your takeback request")');
+  await guest.click('#undo');
+  await host.waitForSelector('#undo-accept');
+  await host.click('#undo-accept');
+  await guest.waitForFunction(() => document.querySelector('section.game').dataset.moves === '1');
+  await host.waitForFunction(() => document.querySelector('section.game').dataset.moves === '1');
+  assert.deepEqual((await view(guest)).moves, ['A1-A3']);
+  assert.match(await guest.textContent('#status'), /Your move/);
+  assertNoProblems(host, guest);
+});
+
+test('rematch by consent between two browsers: declined is told, accepted opens the new game for both', CONSENT, async () => {
+  const { host, guest } = await onlineGame({ host: LAPTOP, guest: WIDE });
+  const firstGame = (await shown(host)).gameId;
+  await guest.click('#resign');
+  await guest.click('#resign');
+  await waitStatus(host, 'finished');
+  await host.click('#rematch');
+  await guest.waitForSelector('.end-panel #rematch-accept', { timeout: 10000 });
+  assert.equal((await shown(host)).gameId, firstGame, 'an offer opens no game');
+  await host.waitForSelector('.offer-note:has-text("You offered a rematch")');
+  await shot(guest, 'play-08b-rematch-offered-wide', { fullPage: false });
+  await guest.click('#rematch-decline');
+  await host.waitForSelector('.offer-note:has-text("declined the rematch")');
+  await guest.click('#rematch');
+  await host.waitForSelector('.end-panel #rematch-accept');
+  await host.click('#rematch-accept');
+  await waitSeat(host, 'dark');
+  await waitSeat(guest, 'light');
+  assert.notEqual((await shown(host)).gameId, firstGame);
+  assert.equal((await shown(host)).gameId, (await shown(guest)).gameId);
+  await waitStatus(guest, 'playing');
+  assertNoProblems(host, guest);
+});
+
+test('presence: the absence counts, Claim appears when allowed without a reload, and clears on return', async () => {
+  const p = await page();
+  const away = petteiaView('MockPresence1', {
+    opponent_connected: false, opponent_away_since: Date.now() - 12000, claim_allowed_at: Date.now(), spectators: 2,
+  });
+  const game = await mockGame(p, 'MockPresence1', [away]);
+  // Times from now on the page's clock: away 12 s, a claim allowed 3 s from now.
+  game.push({ type: 'snapshot', game: { ...away, version: 5, opponent_away_since: Date.now() - 12000, claim_allowed_at: Date.now() + 3000 } });
+  await p.waitForSelector('.opponent-gone:has-text("Opponent disconnected 0:1")');
+  assert.equal(await p.locator('#claim').count(), 0, 'no claim before it is allowed');
+  assert.equal(await p.textContent('.spectators'), '2 spectators watching');
+  await p.waitForSelector('#claim', { timeout: 5000 });
+  assert.match(await p.textContent('.opponent-gone'), /Opponent disconnected 0:1[4-9]/);
+  await shot(p, 'play-06-opponent-away-claim');
+  game.push({ type: 'snapshot', game: { ...away, version: 6, opponent_connected: true, opponent_away_since: null, claim_allowed_at: null } });
+  await p.waitForSelector('.opponent-gone', { state: 'hidden' });
+  assert.equal(await p.locator('#claim').count(), 0);
+  assertNoProblems(p);
+});
+
+test('takeback and rematch by consent: offers shown with Accept and Decline, answers told to the asker', async () => {
+  const p = await page();
+  const actions = [];
+  const base = petteiaView('MockConsent1', {
+    version: 6, position: 'DDDDDD/6/6/6/L5/1LLLLL l 0 1', to_move: 'light', moves: ['A1-A2', 'A6-A5'], legal_moves: ['A2-A3'],
+  });
+  const game = await mockGame(p, 'MockConsent1', [base], { actions });
+  // The opponent asks to take back.
+  game.push({ type: 'event', version: 7, event: { version: 7, kind: 'undo_offered', side: 'dark' }, game: { ...base, version: 7 } });
+  await p.waitForSelector('.offer-note:has-text("asks to take back")');
+  await shot(p, 'play-07-takeback-offered');
+  await p.click('#undo-decline');
+  // This side asks; the opponent declines.
+  await p.click('#undo');
+  await p.waitForSelector('.offer-note:has-text("You asked to take back")');
+  game.push({ type: 'event', version: 8, event: { version: 8, kind: 'undo_declined', side: 'dark' }, game: { ...base, version: 8 } });
+  await p.waitForSelector('.offer-note:has-text("declined your takeback request")');
+  // The game ends; the opponent offers a rematch; accepting opens the new game.
+  const over = { ...base, version: 9, status: 'finished', to_move: null, legal_moves: [], result: { winner: 'light', termination: 'resignation' } };
+  game.show(over);
+  game.push({ type: 'event', version: 9, event: { version: 9, kind: 'finished', winner: 'light', termination: 'resignation' }, game: over });
+  game.push({ type: 'event', version: 10, event: { version: 10, kind: 'rematch_offered', side: 'dark' }, game: { ...over, version: 10 } });
+  await p.waitForSelector('.end-panel #rematch-accept');
+  await p.waitForSelector('.offer-note:has-text("offers a rematch")');
+  await shot(p, 'play-08-rematch-offered');
+  await p.click('#rematch-accept');
+  assert.deepEqual(actions, ['undo/decline', 'undo', 'rematch']);
+  const rematch = { ...base, game_id: 'MockConsent2', version: 1, moves: [], legal_moves: [], seat: { side: 'dark', bottom: 'dark' } };
+  await p.route('**/api/v1/games/MockConsent2', (route) => route.fulfill({ json: rematch }));
+  await p.routeWebSocket('**/api/v1/games/MockConsent2/ws', (ws) => ws.onMessage(() => ws.send(JSON.stringify({ type: 'snapshot', game: rematch }))));
+  game.push({ type: 'event', version: 11, event: { version: 11, kind: 'rematch', game_id: 'MockConsent2' }, game: { ...over, version: 11, rematch: 'MockConsent2' } });
+  await p.waitForURL(/\/game\/MockConsent2$/);
+  await p.waitForSelector('section.game[data-seat="dark"]');
+  assert.equal(await p.evaluate(() => localStorage.getItem('ludus.token.MockConsent2')), 'MockSeatTokenMockSeatTokenMock00');
+  assertNoProblems(p);
+});
+
+test('the rematch offerer is told when it is declined', async () => {
+  const p = await page();
+  const actions = [];
+  const over = petteiaView('MockConsent3', {
+    status: 'finished', version: 9, to_move: null, result: { winner: 'dark', termination: 'resignation' },
+  });
+  const game = await mockGame(p, 'MockConsent3', [over], { actions });
+  await p.click('#rematch');
+  await p.waitForSelector('.offer-note:has-text("You offered a rematch")');
+  game.push({ type: 'event', version: 10, event: { version: 10, kind: 'rematch_declined', side: 'dark' }, game: { ...over, version: 10 } });
+  await p.waitForSelector('.offer-note:has-text("declined the rematch")');
+  assert.deepEqual(actions, ['rematch']);
+  assertNoProblems(p);
+});
+
+test('an address that names nothing gets a not-found page with links to the rules and a new game', async () => {
+  const p = await page();
+  for (const path of ['/rules/no-such-game', '/game/%00%ff', '/game/NoSuchGame12', '/nowhere']) {
+    await p.goto(path);
+    await p.waitForSelector('.not-found h1');
+    assert.equal(await p.textContent('.not-found h1'), 'Not found', path);
+    assert.equal(await p.locator('.not-found a[href="/rules"]').count(), 1);
+    assert.equal(await p.locator('.not-found a[href="/"]').count(), 1);
+  }
+  await shot(p, 'play-09-not-found');
+  await p.click('.not-found a[href="/rules"]');
+  await p.waitForSelector('.rules-board svg');
+  p.problems = p.problems.filter((m) => !/status of 404/.test(m));
+  assertNoProblems(p);
+});
