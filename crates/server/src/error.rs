@@ -184,6 +184,7 @@ impl From<Refusal> for ApiError {
             | Refusal::UndoPending
             | Refusal::NoUndoRequest
             | Refusal::NoRematchOffer => ApiError::BadRequest(refusal.to_string()),
+            Refusal::OneDrawOfferPerMove => ApiError::Forbidden(refusal.to_string()),
             Refusal::NotStarted
             | Refusal::DrawsInPetteiaOnly
             | Refusal::ComputerTakesNoDraws

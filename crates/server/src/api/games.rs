@@ -363,16 +363,24 @@ pub async fn record(
         .into_response())
 }
 
+/// The most events one answer of `GET …/events` holds (a page; the stream is not paged).
+const MAX_EVENTS_PAGE: usize = 1000;
+
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
 pub struct EventsQuery {
+    /// The version after which events are wanted (default 0: from the start).
     #[serde(default)]
     since: u64,
+    /// At most this many events (1 to 1000, the default); `x-next-since` says where the next
+    /// page starts when there may be more.
+    #[serde(default)]
+    limit: Option<usize>,
 }
 
 /// The events after `since`: a JSON array, or with `Accept: application/x-ndjson` a stream that
 /// sends each new event as a line, keep-alive empty lines, and ends when the game does. With a
 /// seat token, the request (and the open stream) counts as that player's presence.
-#[utoipa::path(get, path = "/api/v1/games/{id}/events", tag = "games", params(("id" = String, Path), EventsQuery), security((), ("bearer" = [])), responses((status = 200, description = "The events after `since`: a JSON array, or with `Accept: application/x-ndjson` a stream of lines that ends with the game", body = Vec<VersionedEvent>), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
+#[utoipa::path(get, path = "/api/v1/games/{id}/events", tag = "games", params(("id" = String, Path), EventsQuery), security((), ("bearer" = [])), responses((status = 200, description = "The events after `since`: a JSON array, or with `Accept: application/x-ndjson` a stream of lines that ends with the game", body = Vec<VersionedEvent>, headers(("x-next-since" = u64, description = "A full page: the `since` of the next one"))), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn events(
     State(state): State<AppState>,
     GamePath(id): GamePath,
@@ -385,11 +393,24 @@ pub async fn events(
         .and_then(|a| a.to_str().ok())
         .is_some_and(|a| a.contains("application/x-ndjson"));
     if !wants_stream {
+        let limit = query.limit.unwrap_or(MAX_EVENTS_PAGE);
+        if !(1..=MAX_EVENTS_PAGE).contains(&limit) {
+            return Err(ApiError::BadRequest("limit is 1 to 1000".into()));
+        }
         let events = state
             .registry
-            .events(&id, token.as_ref(), query.since)
+            .events(&id, token.as_ref(), query.since, limit)
             .await?;
-        return Ok(Json(events).into_response());
+        // A full page may have more after it: the next page starts after its last event.
+        let next = events.last().filter(|_| events.len() == limit);
+        let next = next.map(|e| e.version.to_string());
+        let mut response = Json(events).into_response();
+        if let Some(version) = next {
+            response
+                .headers_mut()
+                .insert("x-next-since", version.parse().expect("a number"));
+        }
+        return Ok(response);
     }
     let (subscription, actor) = state
         .registry

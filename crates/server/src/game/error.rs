@@ -32,6 +32,8 @@ pub enum Refusal {
     DrawAlreadyOffered,
     #[error("there is no draw offer to decline")]
     NoDrawOffer,
+    #[error("a draw is offered once per move: play on, then offer again")]
+    OneDrawOfferPerMove,
     #[error("hints are given in computer and local games")]
     HintsOffline,
     #[error("a takeback request is waiting for its answer")]

@@ -75,6 +75,9 @@ pub struct LiveGame {
     dice_thrown: u64,
     pub clocks: Option<GameClocks>,
     pub draw_offer: Option<Player>,
+    /// By player: the number of moves played when they last offered a draw (one offer per side
+    /// per move, so that offer and decline cannot flood the log).
+    draw_offered_after: [Option<usize>; 2],
     /// Online: the player who asked to take back their last move, until it is answered or a
     /// move is played.
     pub undo_offer: Option<Player>,
@@ -115,6 +118,7 @@ impl LiveGame {
             actions: Vec::new(),
             dice_thrown: 0,
             draw_offer: None,
+            draw_offered_after: [None, None],
             undo_offer: None,
             rematch_offer: None,
             result: None,
@@ -287,7 +291,11 @@ impl LiveGame {
             GameEvent::UndoDeclined { .. } => self.undo_offer = None,
             GameEvent::RematchOffered { side } => self.rematch_offer = Some(self.player_of(*side)?),
             GameEvent::RematchDeclined { .. } => self.rematch_offer = None,
-            GameEvent::DrawOffered { side } => self.draw_offer = Some(self.player_of(*side)?),
+            GameEvent::DrawOffered { side } => {
+                let player = self.player_of(*side)?;
+                self.draw_offer = Some(player);
+                self.draw_offered_after[player.index()] = Some(self.moves().count());
+            }
             GameEvent::DrawDeclined { .. } => self.draw_offer = None,
             GameEvent::Undo { keep, clocks, .. } => {
                 self.replay_actions(*keep)?;
@@ -499,6 +507,9 @@ impl LiveGame {
                 Ok(self.finished(Outcome::draw(Termination::Agreement)))
             }
             Some(_) => Err(Refusal::DrawAlreadyOffered),
+            None if self.draw_offered_after[player.index()] == Some(self.moves().count()) => {
+                Err(Refusal::OneDrawOfferPerMove)
+            }
             None => Ok(GameEvent::DrawOffered {
                 side: self.variant.side(player),
             }),

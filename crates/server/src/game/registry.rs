@@ -229,11 +229,13 @@ impl Registry {
         game_id: &GameId,
         token: Option<&SeatToken>,
         since: u64,
+        limit: usize,
     ) -> Result<Vec<VersionedEvent>, GameError> {
         let token = token.map(SeatToken::hash);
         self.request(game_id, |reply| Command::Events {
             token: token.clone(),
             since,
+            limit,
             reply,
         })
         .await

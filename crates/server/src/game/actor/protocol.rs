@@ -99,6 +99,8 @@ pub enum Command {
         /// A seat token's hash: the request counts as its player's presence.
         token: Option<SecretHash>,
         since: u64,
+        /// At most this many events.
+        limit: usize,
         reply: Reply<Vec<VersionedEvent>>,
     },
     Act {

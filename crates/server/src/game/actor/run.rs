@@ -174,11 +174,14 @@ impl GameActor {
             Command::Events {
                 token,
                 since,
+                limit,
                 reply,
             } => {
                 let events = self.seat(token.as_ref()).map(|seat| {
                     self.touch(seat, Touch::Request);
-                    self.events_since(since)
+                    let from = (since as usize).min(self.log.len());
+                    let to = from.saturating_add(limit).min(self.log.len());
+                    self.log[from..to].to_vec()
                 });
                 let _ = reply.send(events.map_err(GameError::from));
             }
