@@ -145,9 +145,14 @@ async fn every_error_code_is_provoked_and_shaped(database: Database) {
         "unauthorized",
     );
     check(api.act(game, None, "resign").await, 401, "unauthorized");
-    // 403: not your turn; undo online.
+    // 403: not your turn; a hint online.
     check(api.play(game, dark, "A6-A5", v).await, 403, "not_your_turn");
-    check(api.act(game, Some(light), "undo").await, 403, "forbidden");
+    check(
+        api.get(&format!("/api/v1/games/{game}/hint"), Some(light))
+            .await,
+        403,
+        "forbidden",
+    );
     // 404: unknown game, unknown invite, unknown route.
     check(
         api.get("/api/v1/games/nosuchgame", None).await,
@@ -471,7 +476,11 @@ async fn draw_offers_resignation_abort_and_rematch(database: Database) {
         agreed["result"],
         json!({ "winner": null, "termination": "agreement", "finished_at": agreed["result"]["finished_at"] })
     );
-    let (status, rematch) = api.act(game, Some(light), "rematch").await;
+    // Online a rematch is offered first, and made when the opponent asks for it too.
+    let (status, offered) = api.act(game, Some(light), "rematch").await;
+    assert_eq!((status, &offered["rematch_offer"]), (200, &json!("light")));
+    assert!(offered.get("rematch").is_none(), "{offered}");
+    let (status, rematch) = api.act(game, Some(dark), "rematch").await;
     assert_eq!(status, 200);
     let new_game = rematch["rematch"]
         .as_str()

@@ -180,12 +180,15 @@ impl From<Refusal> for ApiError {
             Refusal::MoveIdTooLong
             | Refusal::DrawAlreadyOffered
             | Refusal::NoDrawOffer
-            | Refusal::NothingToTakeBack => ApiError::BadRequest(refusal.to_string()),
+            | Refusal::NothingToTakeBack
+            | Refusal::UndoPending
+            | Refusal::NoUndoRequest
+            | Refusal::NoRematchOffer => ApiError::BadRequest(refusal.to_string()),
+            Refusal::OneDrawOfferPerMove => ApiError::Forbidden(refusal.to_string()),
             Refusal::NotStarted
             | Refusal::DrawsInPetteiaOnly
             | Refusal::ComputerTakesNoDraws
             | Refusal::HintsOffline
-            | Refusal::UndoOnline
             | Refusal::AbortAfterFirstMove
             | Refusal::ClaimOnlyOnline
             | Refusal::OpponentConnected

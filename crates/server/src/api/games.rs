@@ -3,7 +3,7 @@
 use super::docs::ErrorBody;
 use super::{ApiJson, AppState, Bearer, ClientAddress, GamePath};
 use crate::error::ApiError;
-use crate::game::actor::{Acted, Action, Published};
+use crate::game::actor::{Acted, Action, Command, Published, Subscription};
 use crate::game::event::VersionedEvent;
 use crate::game::registry::Hint;
 use crate::game::services::NewGameRequest;
@@ -214,11 +214,12 @@ struct JoinBody {
     entropy: Option<String>,
 }
 
-#[utoipa::path(post, path = "/api/v1/invites/{invite}/join", tag = "games", params(("invite" = String, Path)), request_body(content = JoinBody, description = "Optional: the joiner's entropy"), responses((status = 200, body = Joined), (status = 404, body = ErrorBody), (status = 409, description = "seat_taken", body = ErrorBody), (status = 429, body = ErrorBody)))]
+#[utoipa::path(post, path = "/api/v1/invites/{invite}/join", tag = "games", params(("invite" = String, Path)), request_body(content = JoinBody, description = "Optional: the joiner's entropy"), security((), ("bearer" = [])), responses((status = 200, description = "The joiner's seat; with a seat token of this game, that seat (nothing is redeemed)", body = Joined), (status = 401, description = "a token that is not of this game", body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, description = "seat_taken", body = ErrorBody), (status = 429, body = ErrorBody)))]
 pub async fn join(
     State(state): State<AppState>,
     ClientAddress(address): ClientAddress,
     Path(invite): Path<String>,
+    Bearer(presented): Bearer,
     body: Bytes,
 ) -> Result<Json<Joined>, ApiError> {
     rate_limited(state.join_limiter.check(address, state.registry.now_ms()))?;
@@ -229,7 +230,10 @@ pub async fn join(
             .map_err(|e| ApiError::BadRequest(format!("the join body: {e}")))?
     };
     let invite = InviteCode::parse(&invite).ok_or_else(|| ApiError::NotFound("invite".into()))?;
-    let joined = state.registry.join(&invite, entropy(body.entropy)?).await?;
+    let joined = state
+        .registry
+        .join(&invite, presented.as_ref(), entropy(body.entropy)?)
+        .await?;
     let view = state
         .registry
         .view(&joined.game_id, Some(&joined.token))
@@ -326,10 +330,13 @@ action_endpoint! {
     resign => Action::Resign, "/api/v1/games/{id}/resign", "Resign the game.";
     draw => Action::Draw, "/api/v1/games/{id}/draw", "Offer a draw, or accept the opponent's offer (Petteia).";
     draw_decline => Action::DrawDecline, "/api/v1/games/{id}/draw/decline", "Decline the opponent's draw offer.";
-    undo => Action::Undo, "/api/v1/games/{id}/undo", "Take back (computer and local games; never gives time back).";
+    undo => Action::Undo, "/api/v1/games/{id}/undo", "Take back: at once in computer and local games; online it asks the opponent (event undo_offered). Never gives time back.";
+    undo_accept => Action::UndoAccept, "/api/v1/games/{id}/undo/accept", "Accept the opponent's takeback request: their last move is taken back.";
+    undo_decline => Action::UndoDecline, "/api/v1/games/{id}/undo/decline", "Decline the opponent's takeback request (event undo_declined).";
     abort => Action::Abort, "/api/v1/games/{id}/abort", "Abort before the first move.";
     claim => Action::Claim, "/api/v1/games/{id}/claim", "Claim the win when the opponent has been gone long enough.";
-    rematch => Action::Rematch, "/api/v1/games/{id}/rematch", "A new game with the sides swapped, for the same seats.";
+    rematch => Action::Rematch, "/api/v1/games/{id}/rematch", "Online, the first asks (event rematch_offered) and the opponent's accepts; then a new game with the sides swapped, for the same seats (event rematch).";
+    rematch_decline => Action::RematchDecline, "/api/v1/games/{id}/rematch/decline", "Decline the opponent's rematch offer (event rematch_declined).";
 }
 
 /// A suggested move for the seat to move, from the computer at level 5 (computer and local games).
@@ -356,18 +363,28 @@ pub async fn record(
         .into_response())
 }
 
+/// The most events one answer of `GET …/events` holds (a page; the stream is not paged).
+const MAX_EVENTS_PAGE: usize = 1000;
+
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
 pub struct EventsQuery {
+    /// The version after which events are wanted (default 0: from the start).
     #[serde(default)]
     since: u64,
+    /// At most this many events (1 to 1000, the default); `x-next-since` says where the next
+    /// page starts when there may be more.
+    #[serde(default)]
+    limit: Option<usize>,
 }
 
 /// The events after `since`: a JSON array, or with `Accept: application/x-ndjson` a stream that
-/// sends each new event as a line, keep-alive empty lines, and ends when the game does.
-#[utoipa::path(get, path = "/api/v1/games/{id}/events", tag = "games", params(("id" = String, Path), EventsQuery), responses((status = 200, description = "The events after `since`: a JSON array, or with `Accept: application/x-ndjson` a stream of lines that ends with the game", body = Vec<VersionedEvent>), (status = 404, body = ErrorBody)))]
+/// sends each new event as a line, keep-alive empty lines, and ends when the game does. With a
+/// seat token, the request (and the open stream) counts as that player's presence.
+#[utoipa::path(get, path = "/api/v1/games/{id}/events", tag = "games", params(("id" = String, Path), EventsQuery), security((), ("bearer" = [])), responses((status = 200, description = "The events after `since`: a JSON array, or with `Accept: application/x-ndjson` a stream of lines that ends with the game", body = Vec<VersionedEvent>, headers(("x-next-since" = u64, description = "A full page: the `since` of the next one"))), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn events(
     State(state): State<AppState>,
     GamePath(id): GamePath,
+    Bearer(token): Bearer,
     Query(query): Query<EventsQuery>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
@@ -376,49 +393,79 @@ pub async fn events(
         .and_then(|a| a.to_str().ok())
         .is_some_and(|a| a.contains("application/x-ndjson"));
     if !wants_stream {
-        return Ok(Json(state.registry.events(&id, query.since).await?).into_response());
+        let limit = query.limit.unwrap_or(MAX_EVENTS_PAGE);
+        if !(1..=MAX_EVENTS_PAGE).contains(&limit) {
+            return Err(ApiError::BadRequest("limit is 1 to 1000".into()));
+        }
+        let events = state
+            .registry
+            .events(&id, token.as_ref(), query.since, limit)
+            .await?;
+        // A full page may have more after it: the next page starts after its last event.
+        let next = events.last().filter(|_| events.len() == limit);
+        let next = next.map(|e| e.version.to_string());
+        let mut response = Json(events).into_response();
+        if let Some(version) = next {
+            response
+                .headers_mut()
+                .insert("x-next-since", version.parse().expect("a number"));
+        }
+        return Ok(response);
     }
-    let (subscription, _handle) = state
+    let (subscription, actor) = state
         .registry
-        .subscribe(&id, None, Some(query.since))
+        .subscribe(&id, token.as_ref(), Some(query.since))
         .await?;
-    let mut receiver = subscription.events;
-    let mut last = query.since;
-    let mut over = subscription.snapshot.status.is_over();
-    let missed = subscription.missed;
-    let mut shutdown = state.shutdown.clone();
+    let shutdown = state.shutdown.clone();
     let stream = async_stream(move |sender| async move {
-        for event in missed {
-            last = event.version;
-            if sender.send(line(&event)).await.is_err() {
-                return;
-            }
-        }
-        let mut keep_alive = tokio::time::interval(Duration::from_secs(15));
-        keep_alive.tick().await;
-        while !over {
-            tokio::select! {
-                item = receiver.recv() => match item {
-                    Ok(published) => if let Published::Event { event, snapshot } = &*published
-                        && event.version > last
-                    {
-                        last = event.version;
-                        over = snapshot.status.is_over();
-                        if sender.send(line(event)).await.is_err() { return; }
-                    },
-                    // Fell behind or the game's actor stopped: the client resumes with `since`.
-                    Err(_) => return,
-                },
-                _ = keep_alive.tick() => if sender.send(Bytes::from_static(b"\n")).await.is_err() { return; },
-                _ = shutdown.changed() => return,
-            }
-        }
+        let seat = subscription.seat;
+        stream_events(subscription, query.since, sender, shutdown).await;
+        // The stream is closed: its player is no longer present by it.
+        let _ = actor.send(Command::Unsubscribe { seat }).await;
     });
     Ok(Response::builder()
         .header(header::CONTENT_TYPE, "application/x-ndjson")
         .header(header::CACHE_CONTROL, "no-cache")
         .body(stream)
         .expect("a valid response"))
+}
+
+/// Sends the missed events and then each new one as a line, until the game ends, the client
+/// goes, or the server shuts down.
+async fn stream_events(
+    subscription: Subscription,
+    since: u64,
+    sender: tokio::sync::mpsc::Sender<Bytes>,
+    mut shutdown: tokio::sync::watch::Receiver<bool>,
+) {
+    let mut receiver = subscription.events;
+    let mut last = since;
+    let mut over = subscription.snapshot.status.is_over();
+    for event in subscription.missed {
+        last = event.version;
+        if sender.send(line(&event)).await.is_err() {
+            return;
+        }
+    }
+    let mut keep_alive = tokio::time::interval(Duration::from_secs(15));
+    keep_alive.tick().await;
+    while !over {
+        tokio::select! {
+            item = receiver.recv() => match item {
+                Ok(published) => if let Published::Event { event, snapshot } = &*published
+                    && event.version > last
+                {
+                    last = event.version;
+                    over = snapshot.status.is_over();
+                    if sender.send(line(event)).await.is_err() { return; }
+                },
+                // Fell behind or the game's actor stopped: the client resumes with `since`.
+                Err(_) => return,
+            },
+            _ = keep_alive.tick() => if sender.send(Bytes::from_static(b"\n")).await.is_err() { return; },
+            _ = shutdown.changed() => return,
+        }
+    }
 }
 
 fn line(event: &VersionedEvent) -> Bytes {

@@ -69,6 +69,18 @@ enum ClientMessage {
         #[serde(default)]
         id: Option<String>,
     },
+    UndoAccept {
+        #[serde(default)]
+        id: Option<String>,
+    },
+    UndoDecline {
+        #[serde(default)]
+        id: Option<String>,
+    },
+    RematchDecline {
+        #[serde(default)]
+        id: Option<String>,
+    },
     Abort {
         #[serde(default)]
         id: Option<String>,
@@ -303,16 +315,18 @@ impl Session {
                 incoming = self.socket.recv() => self.on_incoming(incoming).await,
                 item = self.events.recv() => self.on_published(item).await,
                 _ = ping.tick() => self.on_ping().await,
-                _ = shutdown.changed() => {
-                    let _ = self.socket.send(close(1001, "server shutting down")).await;
-                    ControlFlow::Break(())
-                }
+                _ = shutdown.changed() => self.shut_down().await,
             };
             if flow.is_break() {
                 break;
             }
         }
         self.leave().await;
+    }
+
+    async fn shut_down(&mut self) -> ControlFlow<()> {
+        let _ = self.socket.send(close(1001, "server shutting down")).await;
+        ControlFlow::Break(())
     }
 
     async fn leave(&mut self) {
@@ -413,6 +427,8 @@ impl Session {
                 self.last_version = version.unwrap_or(self.last_version);
                 self.send(snapshot_message(&view)).await
             }
+            // The game's actor stopped: at shutdown that is the server going away, not the game.
+            Err(RecvError::Closed) if *self.state.shutdown.borrow() => self.shut_down().await,
             Err(RecvError::Closed) => {
                 let _ = self
                     .socket
@@ -467,6 +483,9 @@ impl Session {
             ClientMessage::Draw { id } => (Action::Draw, id),
             ClientMessage::DrawDecline { id } => (Action::DrawDecline, id),
             ClientMessage::Undo { id } => (Action::Undo, id),
+            ClientMessage::UndoAccept { id } => (Action::UndoAccept, id),
+            ClientMessage::UndoDecline { id } => (Action::UndoDecline, id),
+            ClientMessage::RematchDecline { id } => (Action::RematchDecline, id),
             ClientMessage::Abort { id } => (Action::Abort, id),
             ClientMessage::Claim { id } => (Action::Claim, id),
             ClientMessage::Rematch { id } => (Action::Rematch, id),

@@ -32,10 +32,14 @@ pub enum Refusal {
     DrawAlreadyOffered,
     #[error("there is no draw offer to decline")]
     NoDrawOffer,
+    #[error("a draw is offered once per move: play on, then offer again")]
+    OneDrawOfferPerMove,
     #[error("hints are given in computer and local games")]
     HintsOffline,
-    #[error("undo is available in computer and local games")]
-    UndoOnline,
+    #[error("a takeback request is waiting for its answer")]
+    UndoPending,
+    #[error("there is no takeback request to answer")]
+    NoUndoRequest,
     #[error("there is no move to take back")]
     NothingToTakeBack,
     #[error("a game can be aborted only before the first move")]
@@ -52,6 +56,8 @@ pub enum Refusal {
     ClaimTooEarly { gone_ms: i64, needed_ms: i64 },
     #[error("a rematch follows a finished game")]
     RematchBeforeEnd,
+    #[error("there is no rematch offer to decline")]
+    NoRematchOffer,
     #[error("the seat was taken: the invite has been used")]
     SeatTaken,
 }

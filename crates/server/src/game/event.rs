@@ -49,6 +49,15 @@ pub enum GameEvent {
         #[schema(value_type = String)]
         side: Side,
     },
+    /// Online: `side` asks to take back its last move; the opponent accepts or declines.
+    UndoOffered {
+        #[schema(value_type = String)]
+        side: Side,
+    },
+    UndoDeclined {
+        #[schema(value_type = String)]
+        side: Side,
+    },
     /// Play went back: only the first `keep` actions (rolls and moves) remain. Time is not given back.
     Undo {
         #[schema(value_type = String)]
@@ -69,6 +78,15 @@ pub enum GameEvent {
     Aborted {
         #[schema(value_type = Option<String>)]
         side: Option<Side>,
+    },
+    /// Online, after the end: `side` offers a rematch; the opponent's rematch accepts it.
+    RematchOffered {
+        #[schema(value_type = String)]
+        side: Side,
+    },
+    RematchDeclined {
+        #[schema(value_type = String)]
+        side: Side,
     },
     /// A new game with the same settings and the sides swapped; the same seat tokens play it.
     Rematch {

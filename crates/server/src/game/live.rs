@@ -14,6 +14,17 @@ use ludus_engine::{
 };
 use ludus_store::StoredResult;
 
+/// What a rematch request leads to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RematchStep {
+    /// Online, the first request: this offer is recorded.
+    Offer(GameEvent),
+    /// The rematch is created now (accepted, or a game without an opponent to ask).
+    Create,
+    /// Nothing more to do: the rematch exists, or this player's offer stands.
+    AlreadyDone,
+}
+
 /// A roll or a move, in the order played: what undo truncates and replay re-applies.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Action {
@@ -64,6 +75,14 @@ pub struct LiveGame {
     dice_thrown: u64,
     pub clocks: Option<GameClocks>,
     pub draw_offer: Option<Player>,
+    /// By player: the number of moves played when they last offered a draw (one offer per side
+    /// per move, so that offer and decline cannot flood the log).
+    draw_offered_after: [Option<usize>; 2],
+    /// Online: the player who asked to take back their last move, until it is answered or a
+    /// move is played.
+    pub undo_offer: Option<Player>,
+    /// Online, after the end: the player who offered a rematch.
+    pub rematch_offer: Option<Player>,
     pub result: Option<GameResult>,
     pub rematch: Option<GameId>,
     /// The number of events applied: the game's version.
@@ -99,6 +118,9 @@ impl LiveGame {
             actions: Vec::new(),
             dice_thrown: 0,
             draw_offer: None,
+            draw_offered_after: [None, None],
+            undo_offer: None,
+            rematch_offer: None,
             result: None,
             rematch: None,
             version: 0,
@@ -260,15 +282,25 @@ impl LiveGame {
                     automatic: *automatic,
                 });
                 self.draw_offer = None;
+                self.undo_offer = None;
                 if let Some(reading) = clocks {
                     self.set_reading(reading, at);
                 }
             }
-            GameEvent::DrawOffered { side } => self.draw_offer = Some(self.player_of(*side)?),
+            GameEvent::UndoOffered { side } => self.undo_offer = Some(self.player_of(*side)?),
+            GameEvent::UndoDeclined { .. } => self.undo_offer = None,
+            GameEvent::RematchOffered { side } => self.rematch_offer = Some(self.player_of(*side)?),
+            GameEvent::RematchDeclined { .. } => self.rematch_offer = None,
+            GameEvent::DrawOffered { side } => {
+                let player = self.player_of(*side)?;
+                self.draw_offer = Some(player);
+                self.draw_offered_after[player.index()] = Some(self.moves().count());
+            }
             GameEvent::DrawDeclined { .. } => self.draw_offer = None,
             GameEvent::Undo { keep, clocks, .. } => {
                 self.replay_actions(*keep)?;
                 self.draw_offer = None;
+                self.undo_offer = None;
                 if let Some(reading) = clocks {
                     self.set_reading(reading, at);
                 }
@@ -280,6 +312,7 @@ impl LiveGame {
             } => {
                 let winner = winner.map(|side| self.player_of(side)).transpose()?;
                 self.status = Status::Finished;
+                self.undo_offer = None;
                 self.result = Some(GameResult {
                     outcome: Outcome {
                         winner,
@@ -474,6 +507,9 @@ impl LiveGame {
                 Ok(self.finished(Outcome::draw(Termination::Agreement)))
             }
             Some(_) => Err(Refusal::DrawAlreadyOffered),
+            None if self.draw_offered_after[player.index()] == Some(self.moves().count()) => {
+                Err(Refusal::OneDrawOfferPerMove)
+            }
             None => Ok(GameEvent::DrawOffered {
                 side: self.variant.side(player),
             }),
@@ -512,25 +548,103 @@ impl LiveGame {
     }
 
     /// Takes back the last move of a person (computer games: back to the human's previous turn,
-    /// undoing the computer's replies too; local games: the last move). Never gives time back.
+    /// undoing the computer's replies too; local games: the last move). Online it asks the
+    /// opponent, who accepts with `decide_undo_accept`. Never gives time back.
     pub fn decide_undo(&self, seat: Seat, now: i64) -> Result<GameEvent, Refusal> {
         let player = self.acting_player(seat)?;
         self.require_playing()?;
-        let human = match self.mode {
-            Mode::Online => return Err(Refusal::UndoOnline),
+        let mover = match self.mode {
+            Mode::Online => {
+                self.last_move_of(Some(player))?;
+                // One request at a time: a pending one (either side's) is answered first.
+                return match self.undo_offer {
+                    Some(_) => Err(Refusal::UndoPending),
+                    None => Ok(GameEvent::UndoOffered {
+                        side: self.variant.side(player),
+                    }),
+                };
+            }
             Mode::Computer => Some(self.creator()),
             Mode::Local => None,
         };
-        let keep = self
-            .actions
-            .iter()
-            .rposition(|a| matches!(a, Action::Move { automatic: false, player, .. } if human.is_none_or(|h| *player == h)))
-            .ok_or(Refusal::NothingToTakeBack)?;
         Ok(GameEvent::Undo {
             side: self.variant.side(player),
-            keep,
+            keep: self.last_move_of(mover)?,
             clocks: self.reading(now),
         })
+    }
+
+    /// The opponent of the asker accepts: the asker's last move (and what followed it) is taken
+    /// back, the asker to move again. Time is not given back.
+    pub fn decide_undo_accept(&self, seat: Seat, now: i64) -> Result<GameEvent, Refusal> {
+        let asker = self.opponents_request(seat, self.undo_offer)?;
+        Ok(GameEvent::Undo {
+            side: self.variant.side(asker),
+            keep: self.last_move_of(Some(asker))?,
+            clocks: self.reading(now),
+        })
+    }
+
+    pub fn decide_undo_decline(&self, seat: Seat) -> Result<GameEvent, Refusal> {
+        let asker = self.opponents_request(seat, self.undo_offer)?;
+        Ok(GameEvent::UndoDeclined {
+            side: self.variant.side(asker.other()),
+        })
+    }
+
+    /// The asker of a request `seat` may answer: a player's opponent, online.
+    fn opponents_request(&self, seat: Seat, request: Option<Player>) -> Result<Player, Refusal> {
+        let player = self.acting_player(seat)?;
+        self.require_playing()?;
+        match request {
+            Some(asker) if asker != player => Ok(asker),
+            _ => Err(Refusal::NoUndoRequest),
+        }
+    }
+
+    /// The number of actions before the last move a person made (of `player`, if given): what an
+    /// undo keeps.
+    fn last_move_of(&self, player: Option<Player>) -> Result<usize, Refusal> {
+        self.actions
+            .iter()
+            .rposition(|a| matches!(a, Action::Move { automatic: false, player: p, .. } if player.is_none_or(|want| *p == want)))
+            .ok_or(Refusal::NothingToTakeBack)
+    }
+
+    /// A rematch request by `seat` after the end: in computer and local games it is made at
+    /// once; online the first request is an offer and the opponent's request accepts it.
+    pub fn decide_rematch(&self, seat: Seat) -> Result<RematchStep, Refusal> {
+        if seat == Seat::Spectator {
+            return Err(Refusal::NoSeat);
+        }
+        if !self.status.is_over() {
+            return Err(Refusal::RematchBeforeEnd);
+        }
+        if self.rematch.is_some() {
+            return Ok(RematchStep::AlreadyDone);
+        }
+        let Seat::Player(player) = seat else {
+            return Ok(RematchStep::Create);
+        };
+        match (self.mode, self.rematch_offer) {
+            (Mode::Online, None) => Ok(RematchStep::Offer(GameEvent::RematchOffered {
+                side: self.variant.side(player),
+            })),
+            (Mode::Online, Some(offerer)) if offerer == player => Ok(RematchStep::AlreadyDone),
+            _ => Ok(RematchStep::Create),
+        }
+    }
+
+    pub fn decide_rematch_decline(&self, seat: Seat) -> Result<GameEvent, Refusal> {
+        let player = self.acting_player(seat)?;
+        match self.rematch_offer {
+            Some(offerer) if offerer != player && self.rematch.is_none() => {
+                Ok(GameEvent::RematchDeclined {
+                    side: self.variant.side(player),
+                })
+            }
+            _ => Err(Refusal::NoRematchOffer),
+        }
     }
 
     /// Aborts a game in which no person has moved yet.

@@ -122,10 +122,12 @@ impl Registry {
         })
     }
 
-    /// Redeems an invite: the joiner's new seat.
+    /// Redeems an invite: the joiner's new seat. With a seat token of the invite's game
+    /// (`presented`), that seat, and nothing is redeemed.
     pub async fn join(
         &self,
         invite: &InviteCode,
+        presented: Option<&SeatToken>,
         entropy: String,
     ) -> Result<JoinedGame, GameError> {
         let invite = invite.hash();
@@ -135,10 +137,11 @@ impl Registry {
             .find_invite(&invite)
             .await?
             .ok_or(GameError::NoInvite)?;
-        let token = SeatToken::new();
+        let token = presented.cloned().unwrap_or_default();
         let side = self
             .request(&game_id, |reply| Command::Join {
                 invite: invite.clone(),
+                presented: presented.map(SeatToken::hash),
                 seat: token.hash(),
                 entropy: entropy.clone(),
                 reply,
@@ -224,10 +227,18 @@ impl Registry {
     pub async fn events(
         &self,
         game_id: &GameId,
+        token: Option<&SeatToken>,
         since: u64,
+        limit: usize,
     ) -> Result<Vec<VersionedEvent>, GameError> {
-        self.request(game_id, |reply| Command::Events { since, reply })
-            .await
+        let token = token.map(SeatToken::hash);
+        self.request(game_id, |reply| Command::Events {
+            token: token.clone(),
+            since,
+            limit,
+            reply,
+        })
+        .await
     }
 
     /// Subscribes to a game's events: the subscription, and the actor's handle to unsubscribe.

@@ -37,6 +37,17 @@ impl Default for GameConfig {
     }
 }
 
+impl GameConfig {
+    /// How long a player may be away before the opponent may claim: with a clock or without.
+    pub fn claim_window(&self, timed: bool) -> Duration {
+        if timed {
+            self.claim_after_timed
+        } else {
+            self.claim_after_untimed
+        }
+    }
+}
+
 /// A validated request to create a game.
 #[derive(Clone, Debug)]
 pub struct NewGameRequest {

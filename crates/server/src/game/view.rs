@@ -11,22 +11,58 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 use utoipa::ToSchema;
 
-/// Who is connected: open sockets per player, and when each was last heard from.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Who is present. A player is present while a socket or event stream of theirs is open, or
+/// when they made an authenticated request within the claim window; once away that long, the
+/// opponent may claim the win. Spectators are counted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Presence {
+    /// Open sockets and event streams per player.
     pub sockets: [u32; 2],
-    pub last_seen: [i64; 2],
+    pub spectators: u32,
+    /// Each player's last authenticated request; forgotten when their last socket closes (a
+    /// closed connection says more than an earlier request).
+    pub last_request: [Option<i64>; 2],
+    /// When each player's last socket closed (or the game's actor started).
+    pub left_at: [i64; 2],
+    /// The claim window, in milliseconds.
+    pub window_ms: i64,
 }
 
 impl Presence {
-    /// A player with no socket who has not acted over HTTP for this long counts as gone.
-    const HTTP_PRESENCE_MS: i64 = 30_000;
+    /// Everyone counts as just seen: a restart does not make players absent at once.
+    pub fn new(now: i64, window_ms: i64) -> Presence {
+        Presence {
+            sockets: [0, 0],
+            spectators: 0,
+            last_request: [Some(now); 2],
+            left_at: [now; 2],
+            window_ms,
+        }
+    }
 
-    /// How long `player` has been gone (None while connected or recently active over HTTP).
-    pub fn gone_for(&self, player: Player, now: i64) -> Option<i64> {
+    pub fn is_present(&self, player: Player, now: i64) -> bool {
         let i = player.index();
-        let gone = now - self.last_seen[i];
-        (self.sockets[i] == 0 && gone >= Self::HTTP_PRESENCE_MS).then_some(gone)
+        self.sockets[i] > 0 || self.last_request[i].is_some_and(|t| now - t < self.window_ms)
+    }
+
+    /// Since when `player` has been away: their last sign of life (None while present).
+    pub fn away_since(&self, player: Player, now: i64) -> Option<i64> {
+        let i = player.index();
+        (!self.is_present(player, now))
+            .then(|| self.left_at[i].max(self.last_request[i].unwrap_or(i64::MIN)))
+    }
+
+    /// When the opponent of `player` may claim the win (None while `player` is present).
+    pub fn claim_allowed_at(&self, player: Player, now: i64) -> Option<i64> {
+        self.away_since(player, now).map(|t| t + self.window_ms)
+    }
+
+    /// When `player` stops being present, if only a request keeps them present now.
+    pub fn expires_at(&self, player: Player, now: i64) -> Option<i64> {
+        let i = player.index();
+        (self.sockets[i] == 0 && self.is_present(player, now))
+            .then(|| self.last_request[i].map(|t| t + self.window_ms))
+            .flatten()
     }
 }
 
@@ -105,6 +141,12 @@ struct SharedView<'a> {
     result: Option<ResultView>,
     #[schema(value_type = Option<String>)]
     draw_offer: Option<Side>,
+    /// Online: the side that asked to take back its last move, awaiting the answer.
+    #[schema(value_type = Option<String>)]
+    undo_offer: Option<Side>,
+    /// Online, after the end: the side that offered a rematch.
+    #[schema(value_type = Option<String>)]
+    rematch_offer: Option<Side>,
     /// The rematch's game id, once one was asked for.
     #[serde(skip_serializing_if = "Option::is_none")]
     rematch: Option<&'a str>,
@@ -126,9 +168,18 @@ struct SeatPart {
     clocks: Option<ClockView>,
     /// Null for a spectator.
     seat: Option<SeatView>,
-    /// Online games: whether the opponent is present (absent for a spectator).
+    /// Whether the opponent is present: a socket or event stream open, or an authenticated
+    /// request within the claim window (always true but online; absent for a spectator).
     #[serde(skip_serializing_if = "Option::is_none")]
     opponent_connected: Option<bool>,
+    /// Online, the opponent away: since when (milliseconds since the epoch).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    opponent_away_since: Option<i64>,
+    /// Online, the opponent away: when this seat may claim the win.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    claim_allowed_at: Option<i64>,
+    /// How many sockets watch without a seat.
+    spectators: u32,
 }
 
 /// Both clocks at the moment of the view.
@@ -248,6 +299,8 @@ impl Snapshot {
                 }
             }),
             draw_offer: game.draw_offer.map(side),
+            undo_offer: game.undo_offer.map(side),
+            rematch_offer: game.rematch_offer.map(side),
             rematch: game.rematch.as_ref().map(|id| id.as_str()),
             level: game.settings.level.map(|level| level.number()),
             commitment: dice_game
@@ -290,13 +343,11 @@ impl Snapshot {
         })
     }
 
-    /// Whether the opponent of `seat` is connected (always, but in online games).
-    pub fn opponent_connected(&self, seat: Seat, now: i64) -> bool {
+    /// The opponent of `seat`, in an online game.
+    fn online_opponent(&self, seat: Seat) -> Option<Player> {
         match seat {
-            Seat::Player(p) if self.mode == Mode::Online => {
-                self.presence.gone_for(p.other(), now).is_none()
-            }
-            _ => true,
+            Seat::Player(p) if self.mode == Mode::Online => Some(p.other()),
+            _ => None,
         }
     }
 
@@ -327,8 +378,17 @@ impl Snapshot {
                 bottom: shown,
                 both: seat == Seat::Both,
             }),
-            opponent_connected: (seat != Seat::Spectator)
-                .then(|| self.opponent_connected(seat, now)),
+            opponent_connected: (seat != Seat::Spectator).then(|| {
+                self.online_opponent(seat)
+                    .is_none_or(|o| self.presence.is_present(o, now))
+            }),
+            opponent_away_since: self
+                .online_opponent(seat)
+                .and_then(|o| self.presence.away_since(o, now)),
+            claim_allowed_at: self
+                .online_opponent(seat)
+                .and_then(|o| self.presence.claim_allowed_at(o, now)),
+            spectators: self.presence.spectators,
         };
         let own = serde_json::to_string(&own).expect("the view serialises");
         let mut text = String::with_capacity(self.shared.len() + self.legal_moves_json.len() + 160);

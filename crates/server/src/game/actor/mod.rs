@@ -14,6 +14,17 @@ mod write;
 
 pub use protocol::{Acted, Action, Command, Hinted, Published, Subscription};
 
+/// What a player did that tells whether they are present.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Touch {
+    /// An authenticated request.
+    Request,
+    /// A socket or event stream opened.
+    Opened,
+    /// A socket or event stream closed.
+    Closed,
+}
+
 use super::event::VersionedEvent;
 use super::live::LiveGame;
 use super::restore::Restored;
@@ -71,10 +82,8 @@ impl GameActor {
         let (sender, commands) = mpsc::channel(64);
         let (events, _) = broadcast::channel(BROADCAST_CAPACITY);
         let now = services.clock.now_ms();
-        let presence = Presence {
-            sockets: [0, 0],
-            last_seen: [now, now],
-        };
+        let window = services.config.claim_window(restored.game.clocks.is_some());
+        let presence = Presence::new(now, window.as_millis() as i64);
         let mut move_list = MoveList::default();
         move_list.update(&restored.game);
         let actor = GameActor {

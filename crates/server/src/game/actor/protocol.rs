@@ -33,9 +33,12 @@ pub enum Action {
     Draw,
     DrawDecline,
     Undo,
+    UndoAccept,
+    UndoDecline,
     Abort,
     Claim,
     Rematch,
+    RematchDecline,
 }
 
 /// How the actor answered an action.
@@ -93,7 +96,11 @@ pub enum Command {
         reply: Reply<String>,
     },
     Events {
+        /// A seat token's hash: the request counts as its player's presence.
+        token: Option<SecretHash>,
         since: u64,
+        /// At most this many events.
+        limit: usize,
         reply: Reply<Vec<VersionedEvent>>,
     },
     Act {
@@ -101,8 +108,11 @@ pub enum Command {
         action: Action,
         reply: Reply<Acted>,
     },
+    /// Redeems the invite for the seat `seat`; or, when the caller presents a token of this
+    /// game (`presented`), answers with that token's side and redeems nothing.
     Join {
         invite: SecretHash,
+        presented: Option<SecretHash>,
         seat: SecretHash,
         entropy: String,
         /// The joiner's side.

@@ -3,10 +3,10 @@
 
 use super::computer::game_seed;
 use super::protocol::{Command, Hinted, Published, Subscription};
-use super::{GameActor, IDLE_AFTER};
+use super::{GameActor, IDLE_AFTER, Touch};
 use crate::game::error::{GameError, Refusal, error_chain};
 use crate::game::event::VersionedEvent;
-use crate::game::{Seat, Status};
+use crate::game::{Mode, Seat, Status};
 use ludus_engine::Player;
 use ludus_store::SecretHash;
 use std::time::Duration;
@@ -16,6 +16,7 @@ impl GameActor {
         self.schedule_computer();
         loop {
             let deadline = self.flag_deadline();
+            let presence_deadline = self.presence_deadline();
             let idle = self.events.receiver_count() == 0 && deadline.is_none();
             tokio::select! {
                 command = self.commands.recv() => match command {
@@ -23,6 +24,7 @@ impl GameActor {
                     Some(command) => self.handle(command).await,
                 },
                 _ = sleep_until_opt(deadline) => self.raise_flag().await,
+                _ = sleep_until_opt(presence_deadline) => self.presence_expired(),
                 _ = tokio::time::sleep(IDLE_AFTER), if idle => break,
             }
         }
@@ -75,29 +77,72 @@ impl GameActor {
             .render_text(seat, self.services.clock.now_ms())
     }
 
-    /// Notes that `seat` was heard from; a change of who is connected is told to every socket.
-    pub(super) fn touch(&mut self, seat: Seat, sockets_change: i32) {
-        let Seat::Player(p) = seat else { return };
+    /// Notes what `seat` did; a change of who is present (or of the spectators) is told to
+    /// every socket.
+    pub(super) fn touch(&mut self, seat: Seat, touch: Touch) {
         let now = self.services.clock.now_ms();
-        let mut presence = self.presence;
-        let i = p.index();
-        presence.last_seen[i] = now;
-        presence.sockets[i] = presence.sockets[i].saturating_add_signed(sockets_change);
-        let was_connected =
-            self.presence.gone_for(p, now).is_none() && self.presence.sockets[i] > 0;
-        let is_connected = presence.sockets[i] > 0;
-        // The views read presence from the snapshot; refresh it when sockets come or go, or when
-        // the last sign of life it holds grows old (not on every move: that copy is not free).
-        let stale = now - self.snapshot.presence.last_seen[i] > 5_000;
-        self.presence = presence;
-        if sockets_change != 0 || stale {
-            self.snapshot = self.snapshot.with_presence(presence);
+        let before = self.presence;
+        let presence = &mut self.presence;
+        match (seat, touch) {
+            (Seat::Spectator, Touch::Opened) => presence.spectators += 1,
+            (Seat::Spectator, Touch::Closed) => {
+                presence.spectators = presence.spectators.saturating_sub(1)
+            }
+            (Seat::Player(p), Touch::Request) => presence.last_request[p.index()] = Some(now),
+            (Seat::Player(p), Touch::Opened) => presence.sockets[p.index()] += 1,
+            (Seat::Player(p), Touch::Closed) => {
+                let i = p.index();
+                presence.sockets[i] = presence.sockets[i].saturating_sub(1);
+                if presence.sockets[i] == 0 {
+                    presence.left_at[i] = now;
+                    presence.last_request[i] = None;
+                }
+            }
+            (Seat::Spectator, Touch::Request) | (Seat::Both, _) => return,
         }
-        if was_connected != is_connected {
+        let changed = before.spectators != self.presence.spectators
+            || Player::BOTH
+                .iter()
+                .any(|&p| before.is_present(p, now) != self.presence.is_present(p, now));
+        // The views read presence from the snapshot: refresh it when presence changes, or when
+        // the last request it holds grows old against the window (not on every request: that
+        // copy is not free).
+        let tolerance = (self.presence.window_ms / 10).min(5_000);
+        let stale = Player::BOTH.iter().any(|p| {
+            let i = p.index();
+            self.presence.last_request[i].unwrap_or(0)
+                - self.snapshot.presence.last_request[i].unwrap_or(0)
+                > tolerance
+        });
+        if changed || stale || touch != Touch::Request {
+            self.snapshot = self.snapshot.with_presence(self.presence);
+        }
+        if changed {
             self.publish(Published::Presence {
                 snapshot: self.snapshot.clone(),
             });
         }
+    }
+
+    /// When a player present only by an old request becomes away.
+    fn presence_deadline(&self) -> Option<tokio::time::Instant> {
+        if self.game.mode != Mode::Online || self.game.status.is_over() {
+            return None;
+        }
+        let now = self.services.clock.now_ms();
+        Player::BOTH
+            .iter()
+            .filter_map(|&p| self.presence.expires_at(p, now))
+            .min()
+            .map(|at| self.services.clock.instant_at(at))
+    }
+
+    /// A player's presence ran out: the views say so, and every socket is told.
+    fn presence_expired(&mut self) {
+        self.snapshot = self.snapshot.with_presence(self.presence);
+        self.publish(Published::Presence {
+            snapshot: self.snapshot.clone(),
+        });
     }
 
     async fn handle(&mut self, command: Command) {
@@ -108,7 +153,7 @@ impl GameActor {
                 reply,
             } => {
                 let result = self.seat(token.as_ref()).map(|seat| {
-                    self.touch(seat, 1);
+                    self.touch(seat, Touch::Opened);
                     Subscription {
                         seat,
                         snapshot: self.snapshot.clone(),
@@ -118,13 +163,27 @@ impl GameActor {
                 });
                 let _ = reply.send(result.map_err(GameError::from));
             }
-            Command::Unsubscribe { seat } => self.touch(seat, -1),
+            Command::Unsubscribe { seat } => self.touch(seat, Touch::Closed),
             Command::View { token, reply } => {
-                let view = self.seat(token.as_ref()).map(|seat| self.view(seat));
+                let view = self.seat(token.as_ref()).map(|seat| {
+                    self.touch(seat, Touch::Request);
+                    self.view(seat)
+                });
                 let _ = reply.send(view.map_err(GameError::from));
             }
-            Command::Events { since, reply } => {
-                let _ = reply.send(Ok(self.events_since(since)));
+            Command::Events {
+                token,
+                since,
+                limit,
+                reply,
+            } => {
+                let events = self.seat(token.as_ref()).map(|seat| {
+                    self.touch(seat, Touch::Request);
+                    let from = (since as usize).min(self.log.len());
+                    let to = from.saturating_add(limit).min(self.log.len());
+                    self.log[from..to].to_vec()
+                });
+                let _ = reply.send(events.map_err(GameError::from));
             }
             Command::Act {
                 token,
@@ -133,7 +192,7 @@ impl GameActor {
             } => {
                 let result = match self.seat(Some(&token)) {
                     Ok(seat) => {
-                        self.touch(seat, 0);
+                        self.touch(seat, Touch::Request);
                         self.act(seat, action).await.map(|version| super::Acted {
                             version,
                             seat,
@@ -145,7 +204,15 @@ impl GameActor {
                 let _ = reply.send(result);
             }
             Command::Join {
+                presented: Some(token),
+                reply,
+                ..
+            } => {
+                let _ = reply.send(self.seat_of_invite(&token));
+            }
+            Command::Join {
                 invite,
+                presented: None,
                 seat,
                 entropy,
                 reply,

@@ -7,7 +7,7 @@ use super::GameActor;
 use super::protocol::{Action, Published};
 use crate::game::error::{GameError, Refusal, error_chain};
 use crate::game::event::{GameEvent, VersionedEvent, event_rows};
-use crate::game::live::LiveGame;
+use crate::game::live::{LiveGame, RematchStep};
 use crate::game::restore::restore;
 use crate::game::view::Snapshot;
 use crate::game::{Seat, Status};
@@ -46,20 +46,19 @@ impl GameActor {
             Action::Draw => game.decide_draw(seat)?,
             Action::DrawDecline => game.decide_draw_decline(seat)?,
             Action::Undo => game.decide_undo(seat, now)?,
+            Action::UndoAccept => game.decide_undo_accept(seat, now)?,
+            Action::UndoDecline => game.decide_undo_decline(seat)?,
+            Action::RematchDecline => game.decide_rematch_decline(seat)?,
             Action::Abort => game.decide_abort(seat)?,
             Action::Claim => {
                 let Seat::Player(player) = seat else {
                     return Err(Refusal::ClaimOnlyOnline.into());
                 };
-                let needed = if game.clocks.is_some() {
-                    self.services.config.claim_after_timed
-                } else {
-                    self.services.config.claim_after_untimed
-                };
+                let away_since = self.presence.away_since(player.other(), now);
                 game.decide_claim(
                     seat,
-                    self.presence.gone_for(player.other(), now),
-                    needed.as_millis() as i64,
+                    away_since.map(|since| now - since),
+                    self.presence.window_ms,
                 )?
             }
             Action::Rematch => return self.rematch(seat).await,
@@ -199,8 +198,8 @@ impl GameActor {
         match redeemed {
             Ok(Redeemed::Joined { .. }) => {
                 self.seats[joiner.index()] = Some(seat);
-                self.presence.last_seen[joiner.index()] = now;
-                self.presence.last_seen[joiner.other().index()] = now;
+                // Both just showed up: the joiner joined, the creator is waiting for them.
+                self.presence.last_request = [Some(now); 2];
                 self.record(batch, before.version, now, None);
                 Ok(self.game.variant.side(joiner))
             }
@@ -220,15 +219,21 @@ impl GameActor {
         }
     }
 
+    /// The side of a seat token of this game presented with its invite (the creator opening their
+    /// own link, the joiner opening it again): nothing is redeemed.
+    pub(super) fn seat_of_invite(&self, token: &SecretHash) -> Result<Side, GameError> {
+        match self.seat(Some(token))? {
+            Seat::Player(player) => Ok(self.game.variant.side(player)),
+            Seat::Both | Seat::Spectator => Err(Refusal::NoSeat.into()),
+        }
+    }
+
+    /// An offer, or the rematch itself once both want it (its clocks start at its creation).
     async fn rematch(&mut self, seat: Seat) -> Result<u64, GameError> {
-        if seat == Seat::Spectator {
-            return Err(Refusal::NoSeat.into());
-        }
-        if !self.game.status.is_over() {
-            return Err(Refusal::RematchBeforeEnd.into());
-        }
-        if self.game.rematch.is_some() {
-            return Ok(self.game.version);
+        match self.game.decide_rematch(seat)? {
+            RematchStep::Offer(offer) => return self.commit(vec![offer], None).await,
+            RematchStep::AlreadyDone => return Ok(self.game.version),
+            RematchStep::Create => {}
         }
         let id = self
             .services

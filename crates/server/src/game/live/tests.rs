@@ -214,7 +214,7 @@ fn the_views_move_list_follows_moves_undo_and_a_rebuilt_history() {
     };
     let moves_in_view = |g: &LiveGame, list: &mut MoveList| {
         list.update(g);
-        let view = Snapshot::of(g, list, Presence::default()).render(both, 0);
+        let view = Snapshot::of(g, list, Presence::new(0, 60_000)).render(both, 0);
         let from_game: Vec<String> = g.moves().map(|m| m.to_string()).collect();
         assert_eq!(view["moves"], serde_json::json!(from_game));
         from_game

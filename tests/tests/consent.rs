@@ -1,0 +1,364 @@
+//! Real play between two people (issue 12, the server's half): own invite links, presence and
+//! claims, takeback and rematch by consent, a declined draw told to the one who offered, and the
+//! same actions over the WebSocket. Every scenario runs on SQLite and, when configured, Postgres.
+
+use ludus_server::config::ServeConfig;
+use ludus_tests::{
+    Api, Database, Reply, Socket, TestServer, game_id, on_both_databases, seat_token,
+};
+use serde_json::{Value, json};
+use std::time::Duration;
+
+async fn server(database: Database) -> TestServer {
+    TestServer::start(database).await
+}
+
+/// A server whose claim window is one second, so that presence can run out within a test.
+async fn server_with_short_claims(database: Database) -> TestServer {
+    TestServer::start_configured(database, |config| ServeConfig {
+        claim_after_timed_secs: 1,
+        claim_after_untimed_secs: 1,
+        ..config
+    })
+    .await
+}
+
+/// An online Petteia 6×6 game, joined: (game id, the creator's token, the joiner's token).
+async fn joined_game(api: &Api, clock: Value) -> (String, String, String) {
+    let created = api
+        .create(json!({ "variant": "petteia-6", "mode": "online", "clock": clock }))
+        .await;
+    let joined = api.join(&created).await;
+    (
+        game_id(&created).to_string(),
+        seat_token(&created).to_string(),
+        seat_token(&joined).to_string(),
+    )
+}
+
+fn join_path(created: &Value) -> String {
+    format!(
+        "/api/v1/invites/{}/join",
+        created["invite"].as_str().unwrap()
+    )
+}
+
+async fn opening_an_invite_with_a_seat_token_returns_that_seat(database: Database) {
+    let server = server(database).await;
+    let api = server.api();
+    let created = api
+        .create(json!({ "variant": "petteia-6", "mode": "online" }))
+        .await;
+    let (game, creator) = (game_id(&created), seat_token(&created));
+    // The creator opens their own link: their seat, and the invite is still there for the friend.
+    let (status, own) = api
+        .post(&join_path(&created), Some(creator), json!({}))
+        .await;
+    assert_eq!(status, 200, "{own}");
+    assert_eq!(
+        (seat_token(&own), &own["seat"]["side"]),
+        (creator, &json!("light"))
+    );
+    assert_eq!(own["game"]["status"], "waiting");
+    // A token of another game changes nothing.
+    let other = api
+        .create(json!({ "variant": "petteia-6", "mode": "local" }))
+        .await;
+    let (status, refused) = api
+        .post(&join_path(&created), Some(seat_token(&other)), json!({}))
+        .await;
+    assert_eq!(
+        (status, &refused["error"]["code"]),
+        (401, &json!("unauthorized"))
+    );
+    assert_eq!(api.view(game, None).await["status"], "waiting");
+    // The friend joins; opening the link again with their token lands them in their game.
+    let (status, joined) = api.post(&join_path(&created), None, json!({})).await;
+    assert_eq!((status, &joined["seat"]["side"]), (200, &json!("dark")));
+    let friend = seat_token(&joined);
+    let (status, again) = api
+        .post(&join_path(&created), Some(friend), json!({}))
+        .await;
+    assert_eq!((status, seat_token(&again)), (200, friend));
+    assert_eq!(again["seat"]["side"], "dark");
+    // The creator's link still gives the creator's seat; a stranger is told the seat is taken.
+    let (status, own) = api
+        .post(&join_path(&created), Some(creator), json!({}))
+        .await;
+    assert_eq!((status, &own["seat"]["side"]), (200, &json!("light")));
+    let (status, taken) = api.post(&join_path(&created), None, json!({})).await;
+    assert_eq!(
+        (status, &taken["error"]["code"]),
+        (409, &json!("seat_taken"))
+    );
+    server.stop().await;
+}
+
+async fn a_closed_socket_is_seen_at_once_and_the_claim_time_is_given(database: Database) {
+    let server = server_with_short_claims(database).await;
+    let api = server.api();
+    let (game, light, dark) = joined_game(&api, json!(null)).await;
+    let mut mine = Socket::connect(&server.base, &game, Some(&light), None).await;
+    let first = mine.next_of("snapshot").await;
+    assert_eq!(first["game"]["spectators"], 0);
+    let theirs = Socket::connect(&server.base, &game, Some(&dark), None).await;
+    let watcher = Socket::connect(&server.base, &game, None, None).await;
+    // The spectator is counted in the players' views.
+    loop {
+        let snapshot = mine.next_of("snapshot").await;
+        if snapshot["game"]["spectators"] == 1 {
+            break;
+        }
+    }
+    let (status, refused) = api.act(&game, Some(&light), "claim").await;
+    assert_eq!(
+        (status, &refused["error"]["code"]),
+        (403, &json!("forbidden"))
+    );
+    // The opponent's last connection closes: the other seat's socket is told at once.
+    theirs.close().await;
+    let away = loop {
+        let snapshot = mine.next_of("snapshot").await;
+        if snapshot["game"]["opponent_connected"] == false {
+            break snapshot["game"].clone();
+        }
+    };
+    let since = away["opponent_away_since"].as_i64().expect("since when");
+    assert_eq!(away["claim_allowed_at"].as_i64(), Some(since + 1_000));
+    // Before the window a claim is refused (unless this machine took the whole window to get
+    // here); after it, allowed.
+    let (mut status, mut claimed) = api.act(&game, Some(&light), "claim").await;
+    if status == 403 {
+        assert_eq!(claimed["error"]["code"], "forbidden");
+        tokio::time::sleep(Duration::from_millis(1_100)).await;
+        (status, claimed) = api.act(&game, Some(&light), "claim").await;
+    }
+    assert_eq!(status, 200, "{claimed}");
+    assert_eq!(claimed["result"]["termination"], "abandoned");
+    watcher.close().await;
+    server.stop().await;
+}
+
+async fn a_player_on_http_only_counts_as_present_while_active(database: Database) {
+    let server = server_with_short_claims(database).await;
+    let api = server.api();
+    let (game, light, dark) = joined_game(&api, json!(null)).await;
+    // Dark polls its view and the event log, within the window, while light tries to claim.
+    for _ in 0..4 {
+        tokio::time::sleep(Duration::from_millis(400)).await;
+        api.get(&format!("/api/v1/games/{game}"), Some(&dark)).await;
+        api.get(&format!("/api/v1/games/{game}/events?since=0"), Some(&dark))
+            .await;
+        let (status, refused) = api.act(&game, Some(&light), "claim").await;
+        assert_eq!(
+            status, 403,
+            "an active player is not claimed against: {refused}"
+        );
+        assert_eq!(
+            api.view(&game, Some(&light)).await["opponent_connected"],
+            true
+        );
+    }
+    // Dark stops: once the window has passed, light may claim, and the view says since when.
+    tokio::time::sleep(Duration::from_millis(1_200)).await;
+    let view = api.view(&game, Some(&light)).await;
+    assert_eq!(view["opponent_connected"], false, "{view}");
+    assert!(view["claim_allowed_at"].as_i64().is_some());
+    let (status, claimed) = api.act(&game, Some(&light), "claim").await;
+    assert_eq!(status, 200, "{claimed}");
+    server.stop().await;
+}
+
+async fn an_open_event_stream_counts_as_present(database: Database) {
+    let server = server_with_short_claims(database).await;
+    let api = server.api();
+    let (game, light, dark) = joined_game(&api, json!(null)).await;
+    let stream = reqwest::Client::new()
+        .get(format!(
+            "{}/api/v1/games/{game}/events?since=0",
+            server.base
+        ))
+        .header("accept", "application/x-ndjson")
+        .bearer_auth(&dark)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(stream.status(), 200);
+    tokio::time::sleep(Duration::from_millis(1_500)).await;
+    let (status, refused) = api.act(&game, Some(&light), "claim").await;
+    assert_eq!(status, 403, "the stream holder is present: {refused}");
+    drop(stream);
+    server.stop().await;
+}
+
+async fn online_takeback_asks_the_opponent(database: Database) {
+    let server = server(database).await;
+    let api = server.api();
+    let (game, light, dark) =
+        joined_game(&api, json!({ "initial_ms": 600_000, "increment_ms": 0 })).await;
+    let mut dark_socket = Socket::connect(&server.base, &game, Some(&dark), None).await;
+    dark_socket.next_of("snapshot").await;
+    let version = api.view(&game, Some(&light)).await["version"]
+        .as_u64()
+        .unwrap();
+    let (status, moved) = api.play(&game, &light, "A1-A2", version).await;
+    assert_eq!(status, 200, "{moved}");
+    // Light asks; dark is told, and declines; light asks again and dark accepts.
+    let (status, asked) = api.act(&game, Some(&light), "undo").await;
+    assert_eq!((status, &asked["undo_offer"]), (200, &json!("light")));
+    assert_eq!(
+        asked["moves"],
+        json!(["A1-A2"]),
+        "nothing is taken back yet"
+    );
+    assert_eq!(
+        next_event(&mut dark_socket, "undo_offered").await["side"],
+        "light"
+    );
+    let (status, again) = api.act(&game, Some(&light), "undo").await;
+    assert_eq!(
+        (status, &again["error"]["code"]),
+        (400, &json!("bad_request"))
+    );
+    let (status, declined) = api.act(&game, Some(&dark), "undo/decline").await;
+    assert_eq!((status, &declined["undo_offer"]), (200, &json!(null)));
+    assert_eq!(declined["moves"], json!(["A1-A2"]));
+    api.act(&game, Some(&light), "undo").await;
+    let before = api.view(&game, Some(&light)).await["clocks"]["light"]
+        .as_i64()
+        .unwrap();
+    let (status, accepted) = api.act(&game, Some(&dark), "undo/accept").await;
+    assert_eq!(status, 200, "{accepted}");
+    assert_eq!(
+        (&accepted["moves"], &accepted["to_move"]),
+        (&json!([]), &json!("light"))
+    );
+    assert!(
+        accepted["clocks"]["light"].as_i64().unwrap() <= before,
+        "no clock gets time back"
+    );
+    // A move withdraws a request: light moves, asks, and dark's move answers it.
+    let v = accepted["version"].as_u64().unwrap();
+    api.play(&game, &light, "A1-A2", v).await;
+    let (_, asked) = api.act(&game, Some(&light), "undo").await;
+    let v = asked["version"].as_u64().unwrap();
+    let (status, replied) = api.play(&game, &dark, "A6-A5", v).await;
+    assert_eq!((status, &replied["undo_offer"]), (200, &json!(null)));
+    let (status, _) = api.act(&game, Some(&dark), "undo/accept").await;
+    assert_eq!(status, 400, "no request is left to accept");
+    server.stop().await;
+}
+
+/// Skips socket messages until an event of `kind`; returns the event.
+async fn next_event(socket: &mut Socket, kind: &str) -> Value {
+    loop {
+        let message = socket.next_of("event").await;
+        if message["event"]["kind"] == kind {
+            return message["event"].clone();
+        }
+    }
+}
+
+async fn a_rematch_is_made_when_both_want_it(database: Database) {
+    let server = server(database).await;
+    let api = server.api();
+    let (game, light, dark) =
+        joined_game(&api, json!({ "initial_ms": 60_000, "increment_ms": 0 })).await;
+    api.act(&game, Some(&dark), "resign").await;
+    let mut light_socket = Socket::connect(&server.base, &game, Some(&light), None).await;
+    light_socket.next_of("snapshot").await;
+    let (_, offered) = api.act(&game, Some(&dark), "rematch").await;
+    assert_eq!(offered["rematch_offer"], "dark");
+    assert_eq!(
+        next_event(&mut light_socket, "rematch_offered").await["side"],
+        "dark"
+    );
+    let (status, declined) = api.act(&game, Some(&light), "rematch/decline").await;
+    assert_eq!((status, &declined["rematch_offer"]), (200, &json!(null)));
+    assert_eq!(
+        next_event(&mut light_socket, "rematch_declined").await["side"],
+        "light"
+    );
+    assert!(declined.get("rematch").is_none());
+    // Offered again and accepted over the socket: the new game exists, its clock just started.
+    api.act(&game, Some(&dark), "rematch").await;
+    light_socket
+        .send(json!({ "type": "rematch", "id": "r1" }))
+        .await;
+    assert_eq!(light_socket.next_of("ack").await["id"], "r1");
+    let made = next_event(&mut light_socket, "rematch").await;
+    let new_game = made["game_id"].as_str().expect("the new game's id");
+    let view = api.view(new_game, Some(&light)).await;
+    assert_eq!(
+        (&view["status"], &view["seat"]["side"]),
+        (&json!("playing"), &json!("dark"))
+    );
+    assert_eq!(view["clocks"]["running"], "light");
+    assert!(view["clocks"]["light"].as_i64().unwrap() > 55_000);
+    assert_eq!(api.view(&game, None).await["rematch"], json!(new_game));
+    server.stop().await;
+}
+
+async fn a_declined_draw_is_told_to_the_one_who_offered(database: Database) {
+    let server = server(database).await;
+    let api = server.api();
+    let (game, light, dark) = joined_game(&api, json!(null)).await;
+    let mut light_socket = Socket::connect(&server.base, &game, Some(&light), None).await;
+    light_socket.next_of("snapshot").await;
+    light_socket
+        .send(json!({ "type": "draw", "id": "d1" }))
+        .await;
+    assert_eq!(light_socket.next_of("ack").await["id"], "d1");
+    let mut dark_socket = Socket::connect(&server.base, &game, Some(&dark), None).await;
+    dark_socket.next_of("snapshot").await;
+    dark_socket.send(json!({ "type": "draw_decline" })).await;
+    dark_socket.next_of("ack").await;
+    assert_eq!(
+        next_event(&mut light_socket, "draw_declined").await["side"],
+        "dark"
+    );
+    server.stop().await;
+}
+
+async fn takeback_answers_work_over_the_socket(database: Database) {
+    let server = server(database).await;
+    let api = server.api();
+    let (game, light, dark) = joined_game(&api, json!(null)).await;
+    let version = api.view(&game, Some(&light)).await["version"]
+        .as_u64()
+        .unwrap();
+    api.play(&game, &light, "A1-A2", version).await;
+    let mut dark_socket = Socket::connect(&server.base, &game, Some(&dark), None).await;
+    dark_socket.next_of("snapshot").await;
+    let mut light_socket = Socket::connect(&server.base, &game, Some(&light), None).await;
+    light_socket.next_of("snapshot").await;
+    light_socket
+        .send(json!({ "type": "undo", "id": "u1" }))
+        .await;
+    assert_eq!(light_socket.next_of("ack").await["id"], "u1");
+    next_event(&mut dark_socket, "undo_offered").await;
+    dark_socket
+        .send(json!({ "type": "undo_accept", "id": "a1" }))
+        .await;
+    let reply: Value = dark_socket.next_of("ack").await;
+    assert_eq!(reply["id"], "a1");
+    let undone = next_event(&mut light_socket, "undo").await;
+    assert_eq!(
+        (&undone["side"], &undone["keep"]),
+        (&json!("light"), &json!(0))
+    );
+    let refused: Reply = api.act(&game, Some(&dark), "undo/decline").await;
+    assert_eq!(refused.0, 400);
+    server.stop().await;
+}
+
+on_both_databases!(
+    opening_an_invite_with_a_seat_token_returns_that_seat,
+    a_closed_socket_is_seen_at_once_and_the_claim_time_is_given,
+    a_player_on_http_only_counts_as_present_while_active,
+    an_open_event_stream_counts_as_present,
+    online_takeback_asks_the_opponent,
+    a_rematch_is_made_when_both_want_it,
+    a_declined_draw_is_told_to_the_one_who_offered,
+    takeback_answers_work_over_the_socket,
+);
