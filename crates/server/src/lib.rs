@@ -5,6 +5,7 @@
 pub mod analysis;
 pub mod api;
 pub mod config;
+pub mod connections;
 pub mod error;
 pub mod game;
 pub mod metrics;
@@ -13,9 +14,7 @@ pub mod variants;
 
 use api::AppState;
 use axum::Router;
-use axum::serve::ListenerExt;
 use std::future::Future;
-use std::net::SocketAddr;
 use std::path::Path;
 use tokio::net::TcpListener;
 use tower_http::services::{ServeDir, ServeFile};
@@ -29,9 +28,11 @@ pub fn app(state: AppState, static_dir: &Path) -> Router {
         .nest_service("/join", index.clone())
         .nest_service("/game", index.clone())
         .nest_service("/rules", index.clone())
-        .fallback_service(ServeDir::new(static_dir).not_found_service(index));
+        .fallback_service(ServeDir::new(static_dir).not_found_service(index))
+        .layer(axum::middleware::from_fn(api::refuse_unservable_paths));
     api::router(state)
         .fallback_service(client)
+        .layer(axum::middleware::from_fn(api::error_shape))
         .layer(
             TraceLayer::new_for_http().make_span_with(|request: &axum::http::Request<_>| {
                 let id = request
@@ -62,19 +63,19 @@ pub async fn run(
         tracing::info!("shutting down: closing sockets and finishing commands in flight");
         let _ = shutdown_sender.send(true);
     };
-    // Without TCP_NODELAY, Nagle's algorithm holds a small message (an event after an ack)
-    // until the previous one is acknowledged: milliseconds added to every move.
-    let listener = listener.tap_io(|tcp| {
-        if let Err(error) = tcp.set_nodelay(true) {
-            tracing::warn!(%error, "could not set TCP_NODELAY");
-        }
-    });
-    axum::serve(
-        listener,
-        app.into_make_service_with_connect_info::<SocketAddr>(),
-    )
-    .with_graceful_shutdown(signal)
-    .await?;
+    connections::serve(listener, app, state.limits.connections.clone(), signal).await;
+    // WebSockets close themselves on the signal. Stop the games only once they have (or after a
+    // bound), so that a socket's last word is "server shutting down", not its game going away.
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(5);
+    while state
+        .metrics
+        .sockets
+        .load(std::sync::atomic::Ordering::Relaxed)
+        > 0
+        && tokio::time::Instant::now() < deadline
+    {
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
     registry.shutdown().await;
     registry.store().close().await;
     Ok(())

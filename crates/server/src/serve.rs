@@ -3,6 +3,7 @@
 
 use crate::api::{ApiLimits, AppState};
 use crate::config::ServeConfig;
+use crate::connections::ConnectionLimits;
 use crate::game::registry::Registry;
 use crate::game::services::GameConfig;
 use crate::metrics::Metrics;
@@ -50,6 +51,11 @@ pub async fn serve_on(
         create_per_minute: config.create_per_minute,
         join_per_minute: config.join_per_minute,
         socket_messages_per_second: config.socket_messages_per_second,
+        connections: ConnectionLimits {
+            header_read_timeout: Duration::from_secs(config.header_read_timeout_secs),
+            per_address: config.connections_per_address,
+            trusted_proxies: config.trusted_proxies.clone(),
+        },
         ..ApiLimits::default()
     };
     let (shutdown_sender, shutdown_receiver) = tokio::sync::watch::channel(false);

@@ -56,6 +56,10 @@ fn entropy(text: Option<String>) -> Result<String, ApiError> {
             "entropy has at most {MAX_ENTROPY} bytes"
         )));
     }
+    // Postgres text cannot hold a NUL byte: refused here, not by the database.
+    if text.contains('\0') {
+        return Err(ApiError::BadRequest("entropy holds no NUL byte".into()));
+    }
     Ok(text)
 }
 
@@ -214,7 +218,7 @@ struct JoinBody {
     entropy: Option<String>,
 }
 
-#[utoipa::path(post, path = "/api/v1/invites/{invite}/join", tag = "games", params(("invite" = String, Path)), request_body(content = JoinBody, description = "Optional: the joiner's entropy"), responses((status = 200, body = Joined), (status = 404, body = ErrorBody), (status = 409, description = "seat_taken", body = ErrorBody), (status = 429, body = ErrorBody)))]
+#[utoipa::path(post, path = "/api/v1/invites/{invite}/join", tag = "games", params(("invite" = String, Path)), request_body(content = Option<JoinBody>, description = "Optional: the joiner's entropy"), responses((status = 400, body = ErrorBody), (status = 200, body = Joined), (status = 404, body = ErrorBody), (status = 409, description = "seat_taken", body = ErrorBody), (status = 429, body = ErrorBody)))]
 pub async fn join(
     State(state): State<AppState>,
     ClientAddress(address): ClientAddress,
@@ -245,7 +249,7 @@ pub async fn join(
     }))
 }
 
-#[utoipa::path(get, path = "/api/v1/games/{id}", tag = "games", params(("id" = String, Path)), security((), ("bearer" = [])), responses((status = 200, body = GameView), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
+#[utoipa::path(get, path = "/api/v1/games/{id}", tag = "games", params(("id" = String, Path)), security((), ("bearer" = [])), responses((status = 400, description = "a malformed game id or query", body = ErrorBody), (status = 200, body = GameView), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn view(
     State(state): State<AppState>,
     GamePath(id): GamePath,
@@ -333,7 +337,7 @@ action_endpoint! {
 }
 
 /// A suggested move for the seat to move, from the computer at level 5 (computer and local games).
-#[utoipa::path(get, path = "/api/v1/games/{id}/hint", tag = "games", params(("id" = String, Path)), security(("bearer" = [])), responses((status = 200, body = Hint), (status = 401, body = ErrorBody), (status = 403, description = "forbidden (an online game) or not_your_turn", body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, description = "game_over", body = ErrorBody)))]
+#[utoipa::path(get, path = "/api/v1/games/{id}/hint", tag = "games", params(("id" = String, Path)), security(("bearer" = [])), responses((status = 400, description = "a malformed game id or query", body = ErrorBody), (status = 200, body = Hint), (status = 401, body = ErrorBody), (status = 403, description = "forbidden (an online game) or not_your_turn", body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, description = "game_over", body = ErrorBody)))]
 pub async fn hint(
     State(state): State<AppState>,
     GamePath(id): GamePath,
@@ -343,7 +347,7 @@ pub async fn hint(
 }
 
 /// The text record of docs/RULES.md §4.
-#[utoipa::path(get, path = "/api/v1/games/{id}/record", tag = "games", params(("id" = String, Path)), responses((status = 200, description = "The text record of docs/RULES.md §4", content_type = "text/plain", body = String), (status = 404, body = ErrorBody)))]
+#[utoipa::path(get, path = "/api/v1/games/{id}/record", tag = "games", params(("id" = String, Path)), responses((status = 400, description = "a malformed game id or query", body = ErrorBody), (status = 200, description = "The text record of docs/RULES.md §4", content_type = "text/plain", body = String), (status = 404, body = ErrorBody)))]
 pub async fn record(
     State(state): State<AppState>,
     GamePath(id): GamePath,
@@ -357,6 +361,7 @@ pub async fn record(
 }
 
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct EventsQuery {
     #[serde(default)]
     since: u64,
@@ -364,7 +369,7 @@ pub struct EventsQuery {
 
 /// The events after `since`: a JSON array, or with `Accept: application/x-ndjson` a stream that
 /// sends each new event as a line, keep-alive empty lines, and ends when the game does.
-#[utoipa::path(get, path = "/api/v1/games/{id}/events", tag = "games", params(("id" = String, Path), EventsQuery), responses((status = 200, description = "The events after `since`: a JSON array, or with `Accept: application/x-ndjson` a stream of lines that ends with the game", body = Vec<VersionedEvent>), (status = 404, body = ErrorBody)))]
+#[utoipa::path(get, path = "/api/v1/games/{id}/events", tag = "games", params(("id" = String, Path), EventsQuery), responses((status = 400, description = "a malformed game id or query", body = ErrorBody), (status = 200, description = "The events after `since`: a JSON array, or with `Accept: application/x-ndjson` a stream of lines that ends with the game", body = Vec<VersionedEvent>), (status = 404, body = ErrorBody)))]
 pub async fn events(
     State(state): State<AppState>,
     GamePath(id): GamePath,
@@ -444,6 +449,7 @@ where
 }
 
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct ListQuery {
     /// waiting, playing, finished (the default) or aborted.
     #[serde(default)]
