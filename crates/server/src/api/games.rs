@@ -454,7 +454,9 @@ pub struct ListQuery {
     /// waiting, playing, finished (the default) or aborted.
     #[serde(default)]
     status: Option<String>,
+    /// 1 to 200 (50 by default).
     #[serde(default)]
+    #[param(minimum = 1, maximum = 200)]
     limit: Option<i64>,
     #[serde(default)]
     before: Option<i64>,
