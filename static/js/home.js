@@ -91,7 +91,7 @@ export async function showHome(app, signal) {
         html('span', { class: 'variant-text' }, [
           html('strong', { text: t(`variant.${v.id}`) }),
           html('span', { class: 'summary', text: t(`summary.${v.id === 'petteia-8' ? 'petteia-6' : v.id}`) }),
-          html('em', { class: 'reconstruction', text: t(`label.help.${KIND[v.id]}`) }),
+          html('em', { class: 'reconstruction', text: t(`label.help.${/** @type {Record<string, string>} */ (KIND)[v.id]}`) }),
           html('a', { href: `/rules/${v.id}`, class: 'rules-link', text: t('home.rules_link') }),
         ]),
       ]),
