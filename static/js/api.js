@@ -132,9 +132,9 @@ export const gameHint = (id, token) => request('GET', `${gamePath(id)}/hint`, { 
 export const gameAction = (id, token, action) => request('POST', `${gamePath(id)}/${action}`, { token, body: {} });
 
 /**
- * The body with the dice, when there are any.
- * @param {object} body
- * @param {number[] | undefined} dice
+ * A body with the dice added when there are any.
+ * @param {Record<string, unknown>} body
+ * @param {number[] | null | undefined} dice
  */
 const withDice = (body, dice) => (dice && dice.length ? { ...body, dice } : body);
 
@@ -150,8 +150,9 @@ export const analysis = (variant, position, dice) =>
  * The analysis after `moves` from `position` (a 422 names the first illegal move).
  * @param {string} variant
  * @param {string} position
- * @param {number[] | undefined} dice
+ * @param {number[] | null | undefined} dice
  * @param {string[]} moves
+ * @returns {Promise<{ position: string, legal_moves: string[] }>}
  */
 export const analysisPlay = (variant, position, dice, moves) =>
   request('POST', '/api/v1/analysis/play', { body: withDice({ variant, position, moves }, dice) });
@@ -161,7 +162,8 @@ export const analysisPlay = (variant, position, dice, moves) =>
  * @param {string} variant
  * @param {string} position
  * @param {number[] | undefined} dice
- * @param {number} level
+ * @param {number} level 1..5
+ * @returns {Promise<{ move: string, level: number }>}
  */
 export const suggestMove = (variant, position, dice, level) =>
   request('POST', '/api/v1/analysis/suggest', { body: withDice({ variant, position, level }, dice) });

@@ -186,6 +186,7 @@ export default {
     'A safety cap of 2,000 plies ends an endless game as a draw: not historical.',
   ],
   'evidence.pente.sources': [
+    'Pollux, Onomasticon 9.97 (the five lines and the sacred line), as summarised in modern studies.',
     'Schädler’s and Kidd’s texts as quoted in the navpil.github.io posts on Five Lines.',
     'Ludii: Pente Grammai.lud. TabletopGames: the pentegrammai module.',
   ],

@@ -186,6 +186,7 @@ export default {
     'Une limite de 2 000 demi-coups termine une partie sans fin par la nulle : ce n’est pas historique.',
   ],
   'evidence.pente.sources': [
+    'Pollux, Onomasticon 9.97 (les cinq lignes et la ligne sacrée), tel que résumé par les études modernes.',
     'Les textes de Schädler et de Kidd cités dans les articles de navpil.github.io sur les Cinq lignes.',
     'Ludii : Pente Grammai.lud. TabletopGames : le module pentegrammai.',
   ],
