@@ -163,6 +163,13 @@ macro_rules! insert_event {
     }};
 }
 
+#[macro_use]
+mod accounts;
+pub use accounts::{
+    AccountRow, ChallengeAnswer, ChallengeRow, Leader, PlayedGame, RatingPoint, RatingRow,
+    SeatHolder, TokenRow, TokenSeat, VariantRating,
+};
+
 impl Store {
     /// Opens `sqlite://path` (created if missing) or `postgres://…`, and runs that backend's migrations.
     pub async fn connect(url: &str) -> Result<Store, StoreError> {
@@ -332,6 +339,10 @@ impl Store {
                 if updated.rows_affected() != 1 {
                     tx.rollback().await?;
                     return Err(StoreError::Conflict);
+                }
+                // A game's end settles its players' ratings with its result, never a move.
+                if change.status == "finished" {
+                    settle_ratings!(tx, game_id, change.finished_at.unwrap_or_default());
                 }
             }
             tx.commit().await?;
