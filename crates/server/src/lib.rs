@@ -8,6 +8,7 @@ pub mod config;
 pub mod error;
 pub mod game;
 pub mod metrics;
+pub mod players;
 pub mod serve;
 pub mod variants;
 

@@ -49,6 +49,7 @@ pub async fn serve_on(
         create_per_minute: config.create_per_minute,
         join_per_minute: config.join_per_minute,
         socket_messages_per_second: config.socket_messages_per_second,
+        sign_in_per_minute: config.sign_in_per_minute,
         ..ApiLimits::default()
     };
     let (shutdown_sender, shutdown_receiver) = tokio::sync::watch::channel(false);

@@ -1,5 +1,7 @@
 //! The game endpoints: create, join, view, move, the other actions, events and results.
 
+use super::accounts::MaybeIdentity;
+use super::players::take_seat;
 use super::{ApiJson, AppState, Bearer, ClientAddress};
 use crate::error::ApiError;
 use crate::game::actor::{Acted, Action, Published};
@@ -31,6 +33,9 @@ pub struct CreateBody {
     level: Option<u8>,
     #[serde(default)]
     entropy: Option<String>,
+    /// Online games between two accounts are rated unless this is false.
+    #[serde(default)]
+    rated: Option<bool>,
 }
 
 #[derive(Debug, Default, Deserialize, PartialEq, Eq, Clone, Copy, utoipa::ToSchema)]
@@ -52,7 +57,7 @@ fn entropy(text: Option<String>) -> Result<String, ApiError> {
     Ok(text)
 }
 
-fn validate(body: CreateBody) -> Result<NewGameRequest, ApiError> {
+pub(super) fn validate(body: CreateBody) -> Result<NewGameRequest, ApiError> {
     let variant: Variant = body
         .variant
         .parse()
@@ -115,12 +120,23 @@ fn rate_limited(result: Result<(), u64>) -> Result<(), ApiError> {
 pub async fn create(
     State(state): State<AppState>,
     ClientAddress(address): ClientAddress,
+    MaybeIdentity(identity): MaybeIdentity,
     ApiJson(body): ApiJson<CreateBody>,
 ) -> Result<Response, ApiError> {
     rate_limited(state.create_limiter.check(address, state.registry.now_ms()))?;
+    let unrated = body.rated == Some(false);
     let request = validate(body)?;
     let variant = request.variant;
     let created = state.registry.create(request).await?;
+    let account = identity.as_ref().map(|i| i.account.id.as_str());
+    take_seat(&state, account, &created.game_id, variant, created.side).await?;
+    if unrated {
+        state
+            .registry
+            .store()
+            .mark_unrated(&created.game_id)
+            .await?;
+    }
     let base = &state.public_url;
     let mut body = json!({
         "game_id": created.game_id,
@@ -149,6 +165,7 @@ struct JoinBody {
 pub async fn join(
     State(state): State<AppState>,
     ClientAddress(address): ClientAddress,
+    MaybeIdentity(identity): MaybeIdentity,
     Path(invite): Path<String>,
     body: Bytes,
 ) -> Result<Json<Value>, ApiError> {
@@ -162,8 +179,12 @@ pub async fn join(
     if !crate::game::token::looks_like_secret(&invite) {
         return Err(ApiError::NotFound("invite".into()));
     }
-    let (game_id, _side, token) = state.registry.join(&invite, entropy(body.entropy)?).await?;
+    let (game_id, side, token) = state.registry.join(&invite, entropy(body.entropy)?).await?;
     let view = state.registry.view(&game_id, Some(&token)).await?;
+    if let Some(variant) = view["variant"].as_str().and_then(|v| v.parse().ok()) {
+        let account = identity.as_ref().map(|i| i.account.id.as_str());
+        take_seat(&state, account, &game_id, variant, side).await?;
+    }
     Ok(Json(json!({
         "game_id": game_id,
         "seat": { "side": view["seat"]["side"], "token": token },
@@ -352,7 +373,7 @@ fn line(event: &crate::game::event::VersionedEvent) -> Bytes {
 }
 
 /// A streamed body fed by a task through a small channel.
-fn async_stream<F, Fut>(produce: F) -> Body
+pub(super) fn async_stream<F, Fut>(produce: F) -> Body
 where
     F: FnOnce(tokio::sync::mpsc::Sender<Bytes>) -> Fut,
     Fut: std::future::Future<Output = ()> + Send + 'static,

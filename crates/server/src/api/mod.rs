@@ -1,10 +1,13 @@
 //! The HTTP and WebSocket API of docs/API.md: routes, the extractors that turn requests into typed
 //! values (refusing bad input with the one error shape), and the application state they share.
 
+mod accounts;
+mod challenges;
 pub mod docs;
 mod games;
 pub mod limits;
 mod operations;
+mod players;
 mod socket;
 
 use crate::error::ApiError;
@@ -36,6 +39,8 @@ pub struct ApiLimits {
     pub max_socket_message: usize,
     /// A socket that sends nothing (not even a pong) for this long is closed.
     pub socket_idle: std::time::Duration,
+    /// Sign-ups and sign-ins one address may attempt per minute.
+    pub sign_in_per_minute: u32,
 }
 
 impl Default for ApiLimits {
@@ -46,6 +51,7 @@ impl Default for ApiLimits {
             socket_messages_per_second: 20,
             max_socket_message: 4096,
             socket_idle: std::time::Duration::from_secs(60),
+            sign_in_per_minute: 10,
         }
     }
 }
@@ -60,6 +66,9 @@ pub struct AppState {
     pub limits: ApiLimits,
     create_limiter: Arc<AddressLimiter>,
     join_limiter: Arc<AddressLimiter>,
+    credentials_limiter: Arc<AddressLimiter>,
+    /// Challenges and game starts for signed-in players' event streams.
+    pub notifier: Arc<crate::players::notifier::Notifier>,
     /// Turns true when the server shuts down: sockets close with a reason.
     pub shutdown: watch::Receiver<bool>,
 }
@@ -79,6 +88,10 @@ impl AppState {
             join_limiter: Arc::new(AddressLimiter::new(Rate::per_minute(
                 limits.join_per_minute,
             ))),
+            credentials_limiter: Arc::new(AddressLimiter::new(Rate::per_minute(
+                limits.sign_in_per_minute,
+            ))),
+            notifier: Arc::default(),
             registry,
             metrics,
             public_url: public_url.trim_end_matches('/').to_string(),
@@ -105,6 +118,21 @@ pub fn router(state: AppState) -> Router {
         .routes(routes!(games::hint))
         .routes(routes!(socket::upgrade))
         .routes(routes!(games::join))
+        .routes(routes!(accounts::sign_up))
+        .routes(routes!(accounts::sign_in, accounts::sign_out))
+        .routes(routes!(accounts::account, accounts::delete_account))
+        .routes(routes!(accounts::create_token, accounts::list_tokens))
+        .routes(routes!(accounts::revoke_token))
+        .routes(routes!(players::attach_seats))
+        .routes(routes!(players::profile))
+        .routes(routes!(players::games))
+        .routes(routes!(players::leaderboard))
+        .routes(routes!(players::seat_holders))
+        .routes(routes!(challenges::create))
+        .routes(routes!(challenges::accept))
+        .routes(routes!(challenges::decline))
+        .routes(routes!(challenges::cancel))
+        .routes(routes!(challenges::stream))
         .routes(routes!(operations::variants))
         .routes(routes!(operations::analysis))
         .routes(routes!(operations::analysis_play))
@@ -163,7 +191,13 @@ impl<S: Send + Sync> FromRequestParts<S> for Bearer {
             .to_str()
             .ok()
             .and_then(|h| h.strip_prefix("Bearer "))
-            .map(str::trim)
+            .map(str::trim);
+        // A personal token names an account, not a seat: the game sees a spectator.
+        if token.is_some_and(|t| t.starts_with(crate::players::credentials::PERSONAL_TOKEN_PREFIX))
+        {
+            return Ok(Bearer(None));
+        }
+        let token = token
             .filter(|t| crate::game::token::looks_like_secret(t))
             .ok_or(ApiError::Unauthorized)?;
         Ok(Bearer(Some(token.to_string())))
