@@ -6,6 +6,11 @@ import { showGame, joinAndShow } from './game/screen.js';
 import { showRules } from './rules.js';
 import { showNotFound } from './notfound.js';
 import { variants } from './api.js';
+import { showCredentialsForm } from './accounts/forms.js';
+import { showAccount } from './accounts/account.js';
+import { showProfile } from './accounts/profile.js';
+import { showLeaderboard } from './accounts/leaderboard.js';
+import { refreshAccountLink } from './accounts/header.js';
 
 /**
  * The rules page of a variant the server knows, or the not-found page.
@@ -26,7 +31,13 @@ const ROUTES = [
   ['/rules', (app) => showRules(app, undefined, false)],
   ['/rules/:variant', rulesPage(false)],
   ['/rules/:variant/print', rulesPage(true)],
+  ['/signup', (app) => showCredentialsForm(app, 'signup')],
+  ['/signin', (app) => showCredentialsForm(app, 'signin')],
+  ['/account', (app) => showAccount(app)],
+  ['/@/:username', (app, { username }) => showProfile(app, username)],
+  ['/leaderboard', (app) => showLeaderboard(app)],
 ];
 
 const app = document.getElementById('app');
 if (app) startRouter(app, ROUTES, (page) => showNotFound(page));
+refreshAccountLink();

@@ -30,6 +30,11 @@ pub fn app(state: AppState, static_dir: &Path) -> Router {
         .nest_service("/join", index.clone())
         .nest_service("/game", index.clone())
         .nest_service("/rules", index.clone())
+        .nest_service("/@", index.clone())
+        .nest_service("/leaderboard", index.clone())
+        .nest_service("/account", index.clone())
+        .nest_service("/signin", index.clone())
+        .nest_service("/signup", index.clone())
         .fallback_service(ServeDir::new(static_dir).not_found_service(index));
     api::router(state)
         .fallback_service(client)

@@ -9,6 +9,7 @@ import {
 import { GameConnection } from '../connection.js';
 import { html, moveEnds } from '../svg.js';
 import { boardFor, sideName } from '../boards/index.js';
+import { seatLabels } from '../accounts/api.js';
 import { FACES } from '../boards/duodecim.js';
 import { navigate } from '../router.js';
 import { showNotFound } from '../notfound.js';
@@ -132,6 +133,9 @@ class GameScreen {
     this.receivedAt = performance.now();
     this.awaySeenAt = Date.now();
     this.claimShown = false;
+    /** @type {Record<string, string>} each account-held side's player: "Ann (1662)" */
+    this.players = {};
+    seatLabels(gameId).then((labels) => { this.players = labels; });
     this.build(linkNote);
     this.input = new BoardInput(this.boardHolder, {
       legal: () => this.legal(),
@@ -453,6 +457,7 @@ class GameScreen {
     const elapsed = performance.now() - this.receivedAt;
     const show = (/** @type {HTMLElement} */ el, /** @type {string} */ side) => {
       let label = sideName(side);
+      if (this.players[side]) label += ` — ${this.players[side]}`;
       if (me === side) label += ' (you)';
       else if (v.mode === 'computer' && me) label += ' (computer)';
       const { ms, running } = clockReading(v, side, elapsed);
