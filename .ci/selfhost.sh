@@ -8,12 +8,12 @@ cd "$(dirname "$0")/.."
 ADMIN_URL="${TEST_POSTGRES_URL:-postgres://postgres@127.0.0.1:5432/test}"
 DB="ludus_selfhost_$$"
 psql "$ADMIN_URL" -qc "CREATE DATABASE $DB" >/dev/null
-trap 'psql "$ADMIN_URL" -qc "DROP DATABASE IF EXISTS $DB WITH (FORCE)" >/dev/null 2>&1 || true' EXIT
+LOG=$(mktemp)
+trap 'rm -f "$LOG"; psql "$ADMIN_URL" -qc "DROP DATABASE IF EXISTS $DB WITH (FORCE)" >/dev/null 2>&1 || true' EXIT
 
 cargo build -q -p ludus-server
 BIN=target/debug/ludus
 PORT=18$(( RANDOM % 900 + 100 ))
-LOG=$(mktemp)
 
 # The environment of the `ludus` service in docker-compose.yml (the database and port adapted).
 DATABASE_URL="${ADMIN_URL%/*}/$DB" \

@@ -57,7 +57,7 @@ export async function request(method, path, { body, token } = {}) {
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await response.text();
-  let data = null;
+  let data;
   try {
     data = text ? JSON.parse(text) : null;
   } catch {
@@ -131,13 +131,23 @@ export const gameHint = (id, token) => request('GET', `${gamePath(id)}/hint`, { 
  */
 export const gameAction = (id, token, action) => request('POST', `${gamePath(id)}/${action}`, { token, body: {} });
 
+const withDice = (body, dice) => (dice && dice.length ? { ...body, dice } : body);
+
 /**
  * @param {string} variant
  * @param {string} position
  * @param {number[]} [dice]
  */
 export const analysis = (variant, position, dice) =>
-  request('POST', '/api/v1/analysis', { body: dice && dice.length ? { variant, position, dice } : { variant, position } });
+  request('POST', '/api/v1/analysis', { body: withDice({ variant, position }, dice) });
+
+/** The analysis after `moves` from `position` (a 422 names the first illegal move). */
+export const analysisPlay = (variant, position, dice, moves) =>
+  request('POST', '/api/v1/analysis/play', { body: withDice({ variant, position, moves }, dice) });
+
+/** The computer's move at `level` for a position given alone. */
+export const suggestMove = (variant, position, dice, level) =>
+  request('POST', '/api/v1/analysis/suggest', { body: withDice({ variant, position, level }, dice) });
 
 const TOKEN_PREFIX = 'ludus.token.';
 const OPENED_PREFIX = 'ludus.opened.';

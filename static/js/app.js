@@ -1,9 +1,11 @@
 // @ts-check
 // The one page: which screen each address shows. Adding a page is one line in ROUTES.
-import { startRouter } from './router.js';
+import { startRouter, navigate } from './router.js';
 import { showHome } from './home.js';
 import { showGame, joinAndShow } from './game/screen.js';
 import { showRules } from './rules.js';
+import { showAnalysis } from './analysis.js';
+import { translateStatic, languageSwitch } from './i18n.js';
 import { showNotFound } from './notfound.js';
 import { variants } from './api.js';
 import { showCredentialsForm } from './accounts/forms.js';
@@ -20,7 +22,7 @@ import { refreshAccountLink } from './accounts/header.js';
 const rulesPage = (printable) => async (app, { variant }) => {
   const known = await variants().then((list) => list.some((v) => v.id === variant), () => true);
   if (!known) return showNotFound(app, `There are no rules called “${variant}”.`);
-  return showRules(app, variant, printable);
+  return showRules(app, variant, printable ? 'print' : undefined);
 };
 
 /** @type {import('./router.js').Route[]} */
@@ -28,7 +30,9 @@ const ROUTES = [
   ['/', (app, _, signal) => showHome(app, signal)],
   ['/join/:invite', (app, { invite }) => joinAndShow(app, invite)],
   ['/game/:id', (app, { id }, signal) => showGame(app, id, signal)],
-  ['/rules', (app) => showRules(app, undefined, false)],
+  ['/rules', (app) => showRules(app, undefined)],
+  ['/rules/evidence', (app) => showRules(app, 'evidence')],
+  ['/analysis', (app) => showAnalysis(app, new URLSearchParams(location.search))],
   ['/rules/:variant', rulesPage(false)],
   ['/rules/:variant/print', rulesPage(true)],
   ['/signup', (app) => showCredentialsForm(app, 'signup')],
@@ -39,5 +43,11 @@ const ROUTES = [
 ];
 
 const app = document.getElementById('app');
+translateStatic();
+// The header's language switch re-draws the page in the chosen language.
+document.getElementById('language-switch')?.append(languageSwitch(() => {
+  translateStatic();
+  navigate(location.pathname + location.search, { replace: true });
+}));
 if (app) startRouter(app, ROUTES, (page) => showNotFound(page));
 refreshAccountLink();

@@ -10,6 +10,7 @@ import { orderMyGames, gameLine } from './mygames.js';
 /** How many saved seats the home page asks the server about. */
 const SEATS_LOOKED_UP = 20;
 
+/** @type {[string, string, { initial_ms: number, increment_ms: number } | null | 'custom'][]} */
 const CLOCKS = [
   ['none', 'No clock', null],
   ['3+2', '3+2', { initial_ms: 180000, increment_ms: 2000 }],
@@ -45,7 +46,8 @@ function myGames(list, signal) {
   Promise.all(seats.map((seat) => gameView(seat.gameId, seat.token).then((view) => ({ view, opened: seat.opened }), () => null)))
     .then((found) => {
       if (signal.aborted) return;
-      const { playing, finished } = orderMyGames(found.filter((g) => g !== null && g.view.seat !== null));
+      const held = /** @type {import('./mygames.js').SeatGame[]} */ (found.filter((g) => g !== null && g.view.seat !== null));
+      const { playing, finished } = orderMyGames(held);
       const item = (/** @type {import('./mygames.js').SeatGame} */ { view }) => html('li', { 'data-game-id': view.game_id, 'data-status': view.status }, [
         html('a', { href: `/game/${encodeURIComponent(view.game_id)}`, text: (list.find((v) => v.id === view.variant) || { name: view.variant }).name }),
         ' ',
@@ -113,7 +115,7 @@ export async function showHome(app, signal) {
 
   const sides = html('fieldset', { class: 'sides' }, [html('legend', { text: 'Your side' })]);
   const sideLabels = () => {
-    const v = list.find((x) => x.id === form.elements.variant.value) || list[0];
+    const v = list.find((x) => x.id === new FormData(form).get('variant')) || list[0];
     sides.querySelectorAll('.side-first span').forEach((s) => { s.textContent = `${sideName(v.players[0])}${v.first === v.players[0] ? ' (moves first)' : ''}`; });
     sides.querySelectorAll('.side-second span').forEach((s) => { s.textContent = `${sideName(v.players[1])}${v.first === v.players[1] ? ' (moves first)' : ''}`; });
   };
@@ -123,26 +125,28 @@ export async function showHome(app, signal) {
   second.classList.add('side-second');
   sides.append(first, second, radio('side', 'random', 'Random', false));
 
-  const submit = html('button', { type: 'submit', class: 'primary', id: 'create', text: 'Start the game' });
+  const submit = /** @type {HTMLButtonElement} */ (html('button', { type: 'submit', class: 'primary', id: 'create', text: 'Start the game' }));
   form.append(games, modes, clocks, sides, submit, status);
   app.append(form);
   sideLabels();
   form.addEventListener('change', sideLabels);
-  level.addEventListener('change', () => { form.elements.mode.value = 'computer'; });
+  level.addEventListener('change', () => {
+    /** @type {HTMLInputElement} */ (form.querySelector('#mode-computer')).checked = true;
+  });
 
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     const data = new FormData(form);
     const mode = data.get('mode');
-    let clock = CLOCKS.find(([value]) => value === data.get('clock'))[2];
+    let clock = (CLOCKS.find(([value]) => value === data.get('clock')) || CLOCKS[0])[2];
     if (clock === 'custom') {
       clock = {
         initial_ms: Math.round(Number(data.get('minutes')) * 60000),
         increment_ms: Math.round(Number(data.get('increment')) * 1000),
       };
     }
-    const body = { variant: data.get('variant'), mode, clock, side: data.get('side'), entropy: entropy() };
-    if (mode === 'computer') body.level = Number(data.get('level'));
+    const level = mode === 'computer' ? Number(data.get('level')) : undefined;
+    const body = { variant: data.get('variant'), mode, clock, side: data.get('side'), entropy: entropy(), level };
     submit.disabled = true;
     status.textContent = 'Creating the game…';
     status.classList.remove('error');

@@ -1,3 +1,4 @@
+// @ts-check
 // A QR code for the invitation link, drawn as SVG: byte mode, error correction level M,
 // versions 1–9 (up to 180 bytes), after the reference algorithm of ISO/IEC 18004 as Project
 // Nayuki's qrcodegen lays it out. Nothing is fetched from elsewhere.
@@ -7,8 +8,10 @@ const ECC_PER_BLOCK = [0, 10, 16, 26, 18, 24, 16, 18, 22, 22];
 const BLOCKS = [0, 1, 1, 1, 2, 2, 4, 4, 4, 5];
 const FORMAT_M = 0;
 
+/** @type {(x: number, i: number) => boolean} */
 const bit = (x, i) => ((x >>> i) & 1) !== 0;
 
+/** @param {number} ver */
 function rawModules(ver) {
   let result = (16 * ver + 128) * ver + 64;
   if (ver >= 2) {
@@ -19,8 +22,13 @@ function rawModules(ver) {
   return result;
 }
 
+/** @param {number} ver */
 const dataCodewords = (ver) => Math.floor(rawModules(ver) / 8) - ECC_PER_BLOCK[ver] * BLOCKS[ver];
 
+/**
+ * @param {number} x
+ * @param {number} y
+ */
 function gfMultiply(x, y) {
   let z = 0;
   for (let i = 7; i >= 0; i -= 1) {
@@ -30,6 +38,10 @@ function gfMultiply(x, y) {
   return z;
 }
 
+/**
+ * @param {number} degree
+ * @returns {number[]}
+ */
 function rsDivisor(degree) {
   const result = new Array(degree).fill(0);
   result[degree - 1] = 1;
@@ -44,16 +56,25 @@ function rsDivisor(degree) {
   return result;
 }
 
+/**
+ * @param {number[]} data
+ * @param {number[]} divisor
+ */
 function rsRemainder(data, divisor) {
   const result = divisor.map(() => 0);
   for (const b of data) {
-    const factor = b ^ result.shift();
+    const factor = b ^ (result.shift() || 0);
     result.push(0);
     divisor.forEach((coef, i) => { result[i] ^= gfMultiply(coef, factor); });
   }
   return result;
 }
 
+/**
+ * @param {number} ver
+ * @param {number} size
+ * @returns {number[]}
+ */
 function alignmentPositions(ver, size) {
   if (ver === 1) return [];
   const count = Math.floor(ver / 7) + 2;
@@ -63,10 +84,11 @@ function alignmentPositions(ver, size) {
   return result;
 }
 
+/** @type {((x: number, y: number) => boolean)[]} */
 const MASKS = [
   (x, y) => (x + y) % 2 === 0,
   (x, y) => y % 2 === 0,
-  (x) => x % 3 === 0,
+  (x, _y) => x % 3 === 0,
   (x, y) => (x + y) % 3 === 0,
   (x, y) => (Math.floor(x / 3) + Math.floor(y / 2)) % 2 === 0,
   (x, y) => ((x * y) % 2) + ((x * y) % 3) === 0,
@@ -74,14 +96,20 @@ const MASKS = [
   (x, y) => (((x + y) % 2) + ((x * y) % 3)) % 2 === 0,
 ];
 
-/** The modules of the QR code for `text` (true = dark), or null when the text is too long. */
+/**
+ * The modules of the QR code for `text` (true = dark), or null when the text is too long.
+ * @param {string} text
+ * @returns {boolean[][] | null}
+ */
 export function qrModules(text) {
   const bytes = Array.from(new TextEncoder().encode(text));
   let ver = 1;
   while (ver <= 9 && 4 + 8 + bytes.length * 8 > dataCodewords(ver) * 8) ver += 1;
   if (ver > 9) return null;
   const capacity = dataCodewords(ver) * 8;
+  /** @type {number[]} */
   const bits = [];
+  /** @type {(value: number, length: number) => void} */
   const push = (value, length) => { for (let i = length - 1; i >= 0; i -= 1) bits.push((value >>> i) & 1); };
   push(0b0100, 4);
   push(bytes.length, 8);
@@ -89,6 +117,7 @@ export function qrModules(text) {
   push(0, Math.min(4, capacity - bits.length));
   push(0, (8 - (bits.length % 8)) % 8);
   for (let pad = 0xec; bits.length < capacity; pad ^= 0xec ^ 0x11) push(pad, 8);
+  /** @type {number[]} */
   const data = [];
   for (let i = 0; i < bits.length; i += 8) data.push(bits.slice(i, i + 8).reduce((a, b) => (a << 1) | b, 0));
 
@@ -99,6 +128,7 @@ export function qrModules(text) {
   const shortBlocks = blockCount - (raw % blockCount);
   const shortLen = Math.floor(raw / blockCount);
   const divisor = rsDivisor(eccLen);
+  /** @type {number[][]} */
   const blocks = [];
   for (let i = 0, k = 0; i < blockCount; i += 1) {
     const chunk = data.slice(k, k + shortLen - eccLen + (i < shortBlocks ? 0 : 1));
@@ -107,6 +137,7 @@ export function qrModules(text) {
     if (i < shortBlocks) chunk.push(0);
     blocks.push(chunk.concat(ecc));
   }
+  /** @type {number[]} */
   const codewords = [];
   for (let i = 0; i < blocks[0].length; i += 1) {
     blocks.forEach((block, j) => {
@@ -118,6 +149,7 @@ export function qrModules(text) {
   const size = ver * 4 + 17;
   const modules = Array.from({ length: size }, () => new Array(size).fill(false));
   const isFunction = Array.from({ length: size }, () => new Array(size).fill(false));
+  /** @type {(x: number, y: number, dark: boolean) => void} */
   const set = (x, y, dark) => { modules[y][x] = dark; isFunction[y][x] = true; };
   for (let i = 0; i < size; i += 1) {
     set(6, i, i % 2 === 0);
@@ -139,7 +171,7 @@ export function qrModules(text) {
     if ((i === 0 && j === 0) || (i === 0 && j === last) || (i === last && j === 0)) return;
     for (let dy = -2; dy <= 2; dy += 1) for (let dx = -2; dx <= 2; dx += 1) set(ax + dx, ay + dy, Math.max(Math.abs(dx), Math.abs(dy)) !== 1);
   }));
-  const drawFormat = (mask) => {
+  const drawFormat = (/** @type {number} */ mask) => {
     const value = (FORMAT_M << 3) | mask;
     let rem = value;
     for (let i = 0; i < 10; i += 1) rem = (rem << 1) ^ ((rem >>> 9) * 0x537);
@@ -184,14 +216,14 @@ export function qrModules(text) {
   }
 
   // The mask with the lowest penalty (runs, 2×2 blocks and balance).
-  const applyMask = (mask) => {
+  const applyMask = (/** @type {number} */ mask) => {
     for (let y = 0; y < size; y += 1) for (let x = 0; x < size; x += 1) if (!isFunction[y][x] && MASKS[mask](x, y)) modules[y][x] = !modules[y][x];
   };
   const penalty = () => {
     let score = 0;
     let dark = 0;
     for (let a = 0; a < size; a += 1) {
-      for (const line of [(k) => modules[a][k], (k) => modules[k][a]]) {
+      for (const line of [(/** @type {number} */ k) => modules[a][k], (/** @type {number} */ k) => modules[k][a]]) {
         let run = 1;
         for (let k = 1; k <= size; k += 1) {
           if (k < size && line(k) === line(k - 1)) run += 1;
@@ -233,6 +265,10 @@ export function qrModules(text) {
 }
 
 /** The QR code as an SVG element, with its quiet zone. */
+/**
+ * @param {string} text
+ * @param {string} label
+ */
 export function qrSvg(text, label) {
   const modules = qrModules(text);
   if (!modules) return null;

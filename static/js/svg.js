@@ -20,11 +20,19 @@ export function svg(tag, attrs = {}, children = []) {
   for (const [key, value] of Object.entries(attrs)) {
     if (value !== undefined && value !== null && value !== false) node.setAttribute(key, String(value));
   }
-  for (const child of [].concat(children)) {
+  appendChildren(node, children);
+  return node;
+}
+
+/**
+ * @param {Element} node
+ * @param {Child | Child[]} children
+ */
+function appendChildren(node, children) {
+  for (const child of Array.isArray(children) ? children : [children]) {
     if (child === null || child === undefined || child === false) continue;
     node.append(typeof child === 'string' ? document.createTextNode(child) : child);
   }
-  return node;
 }
 
 /**
@@ -42,16 +50,13 @@ export function html(tag, attrs = {}, children = []) {
     else if (key === 'text') node.textContent = String(value);
     else node.setAttribute(key, value === true ? '' : String(value));
   }
-  for (const child of [].concat(children)) {
-    if (child === null || child === undefined || child === false) continue;
-    node.append(typeof child === 'string' ? document.createTextNode(child) : child);
-  }
+  appendChildren(node, children);
   return node;
 }
 
 /**
  * What a board is drawn with: whose side is at the bottom, and what the player may do.
- * @typedef {{ bottom: string, movable?: Set<string>, destinations?: Map<string, string[]>,
+ * @typedef {{ bottom: string, movable?: Set<string | undefined>, destinations?: Map<string, string[]>,
  *   selected?: string | null, threatened?: Set<string> | null,
  *   odds?: Record<string, { hits: number, of: number }> | null, face?: string,
  *   lastMove?: Set<string | undefined> | null }} BoardContext

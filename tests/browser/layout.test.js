@@ -22,7 +22,7 @@ async function openGame(p, variant) {
 }
 
 for (const [width, height] of [[1280, 800], [1366, 768]]) {
-  test(`at ${width}×${height} the board and both clocks of every variant are in the window`, async () => {
+  test(`at ${width}×${height} the board and both clocks of every variant are in the window`, async (t) => {
     const p = await page({ viewport: { width, height } });
     for (const variant of list) {
       await openGame(p, variant.id);
@@ -30,6 +30,7 @@ for (const [width, height] of [[1280, 800], [1366, 768]]) {
         const box = (selector) => document.querySelector(selector).getBoundingClientRect();
         return { top: box('.clock-top').top, board: box('.board-holder svg').bottom, bottom: box('.clock-bottom').bottom, scrollY: window.scrollY, inner: window.innerHeight };
       });
+      t.diagnostic(`${variant.id}: top clock at ${Math.round(boxes.top)} px, bottom clock ends at ${Math.round(boxes.bottom)} of ${boxes.inner} px`);
       assert.equal(boxes.scrollY, 0);
       assert.ok(boxes.top >= 0, `${variant.id}: the top clock is in the window`);
       assert.ok(boxes.board <= boxes.bottom && boxes.bottom <= boxes.inner, `${variant.id}: board and bottom clock end at ${boxes.bottom} of ${boxes.inner}`);
@@ -39,12 +40,13 @@ for (const [width, height] of [[1280, 800], [1366, 768]]) {
   });
 }
 
-test('on a 390-px phone no variant scrolls sideways, and Start is within two screens of the home page', async () => {
+test('on a 390-px phone no variant scrolls sideways, and Start is within two screens of the home page', async (t) => {
   const phone = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 };
   const p = await page(phone);
   for (const variant of list) {
     await openGame(p, variant.id);
     const width = await p.evaluate(() => document.documentElement.scrollWidth);
+    t.diagnostic(`${variant.id}: ${width} px wide`);
     assert.ok(width <= 390, `${variant.id} is ${width} px wide`);
     await shot(p, `layout-phone-${variant.id}`);
   }
@@ -52,6 +54,7 @@ test('on a 390-px phone no variant scrolls sideways, and Start is within two scr
   await home.goto('/');
   await home.waitForSelector('#create');
   const start = await home.locator('#create').boundingBox();
+  t.diagnostic(`Start ends ${Math.round(start.y + start.height)} px down the home page (two screens: ${2 * 844} px)`);
   assert.ok(start.y + start.height <= 2 * 844, `Start ends ${start.y + start.height} px down`);
   assert.ok(await home.evaluate(() => document.documentElement.scrollWidth) <= 390);
   await shot(home, 'layout-phone-home');

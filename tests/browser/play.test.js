@@ -11,6 +11,10 @@ import {
 } from './support.js';
 
 const { server, page, assertNoProblems } = await browserSuite();
+// The two people use the window sizes the issue names: a laptop each, or a laptop and a phone.
+const LAPTOP = { viewport: { width: 1280, height: 800 } };
+const WIDE = { viewport: { width: 1366, height: 768 } };
+const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 };
 
 /** A friend opens the invite of the host's waiting game. */
 async function joinFrom(host, guest) {
@@ -30,8 +34,18 @@ async function seatInPage(p, body) {
   return { id, token: seat.token };
 }
 
+/** A Petteia 6×6 game view as the server shapes it, Light's seat, for the stand-in endpoints. */
+function petteiaView(gameId, extra) {
+  return {
+    game_id: gameId, variant: 'petteia-6', mode: 'online', status: 'playing', version: 4,
+    position: 'DDDDDD/6/6/6/L5/1LLLLL d 0 1', to_move: 'dark', first: 'light', sides: ['light', 'dark'], moves: ['A1-A2'],
+    clocks: null, result: null, draw_offer: null, seat: { side: 'light', bottom: 'light' }, legal_moves: [], opponent_connected: true,
+    ...extra,
+  };
+}
+
 test('opening your own invite link shows your waiting game; the friend opening it again lands in the game', async () => {
-  const host = await page();
+  const host = await page(WIDE);
   await startFromHome(host, { variant: 'petteia-6', mode: 'online' });
   const gamePath = new URL(host.url()).pathname;
   const link = await host.inputValue('#invite-link');
@@ -42,13 +56,14 @@ test('opening your own invite link shows your waiting game; the friend opening i
   assert.equal(await host.inputValue('#invite-link'), link);
   await shot(host, 'play-01-own-invite-still-waiting');
 
-  const guest = await page();
+  const guest = await page(PHONE);
   await joinFrom(host, guest);
   assert.equal((await shown(guest)).seat, 'dark');
   await guest.goto(link);
   await guest.waitForURL((url) => url.pathname === gamePath);
   await waitSeat(guest, 'dark');
   assert.equal(await guest.locator('text=Cannot join').count(), 0);
+  await shot(guest, 'play-01b-friend-reopens-invite-phone');
   assert.equal((await shown(host)).seat, 'light');
   assertNoProblems(host, guest);
 });
@@ -98,9 +113,9 @@ test('the home page lists the games this browser holds seats in: playing first, 
 });
 
 test('a move made while the link silently drops packets shows as pending and is resent with the same id', async () => {
-  const host = await page();
+  const host = await page(LAPTOP);
   await startFromHome(host, { variant: 'petteia-6', mode: 'online', clock: '5+3' });
-  const guest = await page();
+  const guest = await page(PHONE);
   const link = await proxySocket(guest);
   await joinFrom(host, guest);
   await clickMove(host, 'A1', 'A3');
@@ -113,8 +128,7 @@ test('a move made while the link silently drops packets shows as pending and is 
   await guest.waitForSelector('.move-list .pending');
   assert.equal((await shown(guest)).pending, 'B6-B4');
   assert.match(await guest.textContent('#status'), /Sending your move B6-B4/);
-  await shot(guest, 'play-03-move-pending');
-  await guest.waitForSelector('.connection[data-state="reconnecting"]', { timeout: 10000 });
+  await shot(guest, 'play-03a-move-pending-phone');
   await guest.waitForSelector('section.game[data-pending=""]', { timeout: 15000 });
   await guest.waitForSelector('.connection[data-state="connected"]');
   const sent = link.sent.filter((m) => m.type === 'move');
@@ -122,29 +136,37 @@ test('a move made while the link silently drops packets shows as pending and is 
   assert.equal(sent[0].id, sent[1].id);
   assert.ok(link.connections >= 2);
 
-  // Now nothing gets through at all: the move reaches the server only after the reconnect.
+  // Now nothing gets through at all, on this connection or the next ones, until the link heals:
+  // the page says it is reconnecting, and the move reaches the server only afterwards.
   await clickMove(host, 'F1', 'F3');
   await waitVersion(guest, (await shown(host)).version);
-  link.cut();
+  link.setDown(true);
   await guest.click('.board-holder [data-place="C6"]');
   await guest.click('.board-holder [data-place="C4"].dest');
   await guest.waitForSelector('.move-list .pending');
-  await host.waitForSelector('.move-list :text("C6-C4")', { timeout: 15000 });
+  await guest.waitForSelector('.connection[data-state="reconnecting"]', { timeout: 10000 });
+  assert.equal(await guest.textContent('.connection'), 'Reconnecting…');
+  await shot(guest, 'play-03-move-pending-phone');
+  assert.equal(await host.locator('.move-list :text("C6-C4")').count(), 0);
+  link.setDown(false);
+  await host.waitForSelector('.move-list :text("C6-C4")', { timeout: 20000 });
   await guest.waitForSelector('section.game[data-pending=""]');
   assert.deepEqual((await view(host)).moves, ['A1-A3', 'B6-B4', 'F1-F3', 'C6-C4']);
   assert.equal(await host.locator('.move-list :text("B6-B4")').count(), 1);
+  await shot(host, 'play-03b-after-resend-laptop', { fullPage: false });
   assertNoProblems(host, guest);
 });
 
 test('a declined draw offer is told to the one who offered it', async () => {
-  const host = await page();
-  await startFromHome(host, { variant: 'petteia-6', mode: 'online' });
-  const guest = await page();
+  const host = await page(WIDE);
+  await startFromHome(host, { variant: 'petteia-8', mode: 'online', clock: '10+5' });
+  const guest = await page(LAPTOP);
   await joinFrom(host, guest);
   await host.click('#draw');
   await guest.click('#draw-decline');
   await host.waitForSelector('.offer-note:has-text("declined your draw offer")');
   assert.equal(await guest.locator('.offer-note:has-text("declined")').count(), 0);
+  await shot(host, 'play-04a-draw-declined-wide', { fullPage: false });
   assertNoProblems(host, guest);
 });
 
@@ -215,11 +237,9 @@ test('the end of a game: result, how it ended, Rematch, New game and the record'
 test('the move list numbers turns, keeps every digit past move 100 and scrolls to the latest', async () => {
   const p = await page();
   const moves = Array.from({ length: 211 }, (_, i) => (i % 2 ? 'B6-B5' : 'A1-A2'));
-  const long = {
-    game_id: 'MockLongGame1', variant: 'petteia-6', mode: 'local', status: 'playing', version: 300,
-    position: 'DDDDDD/6/6/6/6/LLLLLL d 0 1', to_move: 'dark', first: 'light', sides: ['light', 'dark'], moves,
-    clocks: null, result: null, draw_offer: null, seat: { side: 'light', bottom: 'light', both: true }, legal_moves: [],
-  };
+  const long = petteiaView('MockLongGame1', {
+    mode: 'local', version: 300, position: 'DDDDDD/6/6/6/6/LLLLLL d 0 1', moves, seat: { side: 'light', bottom: 'light', both: true },
+  });
   await mockGame(p, 'MockLongGame1', [long]);
   const last = p.locator('.move-list li').last();
   assert.equal(await last.locator('.turn-number').textContent(), '106.');
@@ -241,12 +261,9 @@ test('the move list numbers turns, keeps every digit past move 100 and scrolls t
 
 test('presence: the absence counts, Claim appears when allowed without a reload, and clears on return', async () => {
   const p = await page();
-  const away = {
-    game_id: 'MockPresence1', variant: 'petteia-6', mode: 'online', status: 'playing', version: 4,
-    position: 'DDDDDD/6/6/6/L5/1LLLLL d 0 1', to_move: 'dark', first: 'light', sides: ['light', 'dark'], moves: ['A1-A2'],
-    clocks: null, result: null, draw_offer: null, seat: { side: 'light', bottom: 'light' }, legal_moves: [],
+  const away = petteiaView('MockPresence1', {
     opponent_connected: false, opponent_away_since: Date.now() - 12000, claim_allowed_at: Date.now(), spectators: 2,
-  };
+  });
   const game = await mockGame(p, 'MockPresence1', [away]);
   // Times from now on the page's clock: away 12 s, a claim allowed 3 s from now.
   game.push({ type: 'snapshot', game: { ...away, version: 5, opponent_away_since: Date.now() - 12000, claim_allowed_at: Date.now() + 3000 } });
@@ -265,11 +282,9 @@ test('presence: the absence counts, Claim appears when allowed without a reload,
 test('takeback and rematch by consent: offers shown with Accept and Decline, answers told to the asker', async () => {
   const p = await page();
   const actions = [];
-  const base = {
-    game_id: 'MockConsent1', variant: 'petteia-6', mode: 'online', status: 'playing', version: 6,
-    position: 'DDDDDD/6/6/6/L5/1LLLLL l 0 1', to_move: 'light', first: 'light', sides: ['light', 'dark'], moves: ['A1-A2', 'A6-A5'],
-    clocks: null, result: null, draw_offer: null, seat: { side: 'light', bottom: 'light' }, legal_moves: ['A2-A3'], opponent_connected: true,
-  };
+  const base = petteiaView('MockConsent1', {
+    version: 6, position: 'DDDDDD/6/6/6/L5/1LLLLL l 0 1', to_move: 'light', moves: ['A1-A2', 'A6-A5'], legal_moves: ['A2-A3'],
+  });
   const game = await mockGame(p, 'MockConsent1', [base], { actions });
   // The opponent asks to take back.
   game.push({ type: 'event', version: 7, event: { version: 7, kind: 'undo_offered', side: 'dark' }, game: { ...base, version: 7 } });
@@ -304,11 +319,9 @@ test('takeback and rematch by consent: offers shown with Accept and Decline, ans
 test('the rematch offerer is told when it is declined', async () => {
   const p = await page();
   const actions = [];
-  const over = {
-    game_id: 'MockConsent3', variant: 'petteia-6', mode: 'online', status: 'finished', version: 9,
-    position: 'DDDDDD/6/6/6/L5/1LLLLL l 0 1', to_move: null, first: 'light', sides: ['light', 'dark'], moves: ['A1-A2'],
-    clocks: null, result: { winner: 'dark', termination: 'resignation' }, draw_offer: null, seat: { side: 'light', bottom: 'light' }, opponent_connected: true,
-  };
+  const over = petteiaView('MockConsent3', {
+    status: 'finished', version: 9, to_move: null, result: { winner: 'dark', termination: 'resignation' },
+  });
   const game = await mockGame(p, 'MockConsent3', [over], { actions });
   await p.click('#rematch');
   await p.waitForSelector('.offer-note:has-text("You offered a rematch")');

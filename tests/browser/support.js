@@ -257,26 +257,33 @@ export async function createViaApi(base, body) {
 
 /**
  * Routes the page's game sockets through a relay the test controls. `sent` holds every message
- * the page sent (parsed); `rewrite` may change one on its way to the server; `cut()` makes the
+ * the page sent (parsed); `rewrite` may change one on its way to the server. `cut()` makes the
  * current connection a link that silently drops packets: nothing reaches the page any more and,
  * unless `pageStillHeard`, nothing reaches the server, yet neither side sees a close.
+ * `setDown(true)` does that to the current connection and every new one until `setDown(false)`.
  */
 export async function proxySocket(page) {
+  const links = [];
   const relay = {
     sent: [],
     connections: 0,
+    down: false,
     rewrite: (message) => message,
-    current: null,
     cut({ pageStillHeard = false } = {}) {
-      relay.current.toPage = false;
-      relay.current.toServer = pageStillHeard;
+      const link = links[links.length - 1];
+      link.toPage = false;
+      link.toServer = pageStillHeard;
+    },
+    setDown(down) {
+      relay.down = down;
+      if (down) relay.cut();
     },
   };
   await page.routeWebSocket(/\/api\/v1\/games\/[^/]+\/ws$/, (ws) => {
     const server = ws.connectToServer();
-    const link = { toPage: true, toServer: true };
+    const link = { toPage: !relay.down, toServer: !relay.down };
+    links.push(link);
     relay.connections += 1;
-    relay.current = link;
     ws.onMessage((text) => {
       const message = relay.rewrite(JSON.parse(text));
       relay.sent.push(message);

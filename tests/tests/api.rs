@@ -31,7 +31,7 @@ async fn play_first_moves(api: &ludus_tests::Api, game: &str, token: &str, limit
 }
 
 async fn a_finished_dice_game_record_verifies_and_an_altered_die_fails(database: Database) {
-    let server = TestServer::start(database).await.expect("configured");
+    let server = TestServer::start(database).await;
     let api = server.api();
     let created = api
         .create(
@@ -97,7 +97,7 @@ async fn a_finished_dice_game_record_verifies_and_an_altered_die_fails(database:
 async fn the_event_stream_delivers_every_event_once_in_order_across_a_reconnect(
     database: Database,
 ) {
-    let server = TestServer::start(database).await.expect("configured");
+    let server = TestServer::start(database).await;
     let api = server.api();
     let created = api
         .create(json!({ "variant": "petteia-6", "mode": "local" }))
@@ -159,7 +159,7 @@ async fn the_event_stream_delivers_every_event_once_in_order_across_a_reconnect(
 }
 
 async fn variants_and_analysis_answer_and_refuse_bad_input(database: Database) {
-    let server = TestServer::start(database).await.expect("configured");
+    let server = TestServer::start(database).await;
     let api = server.api();
     let (status, variants) = api.get("/api/v1/variants", None).await;
     assert_eq!(status, 200);
@@ -234,7 +234,7 @@ async fn variants_and_analysis_answer_and_refuse_bad_input(database: Database) {
 }
 
 async fn the_openapi_document_parses_and_covers_every_route(database: Database) {
-    let server = TestServer::start(database).await.expect("configured");
+    let server = TestServer::start(database).await;
     let api = server.api();
     let (status, document) = api.get("/api/v1/openapi.json", None).await;
     assert_eq!(status, 200);
@@ -309,7 +309,7 @@ async fn the_openapi_document_parses_and_covers_every_route(database: Database) 
 async fn a_hint_is_a_legal_move_for_the_seat_to_move_in_computer_and_local_games(
     database: Database,
 ) {
-    let server = TestServer::start(database).await.expect("configured");
+    let server = TestServer::start(database).await;
     let api = server.api();
     for (variant, mode) in [("petteia-6", "computer"), ("duodecim-scripta", "local")] {
         let created = api
@@ -376,13 +376,13 @@ on_both_databases!(
 /// `/readyz` says 503 when the database is gone, and ready again once it is back (Postgres only:
 /// a test can take a Postgres database away under the server; a SQLite file cannot be).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs TEST_DATABASE_URL (Postgres); run with -- --include-ignored"]
 async fn readiness_follows_the_database() {
-    let Some(admin) = ludus_tests::postgres_url() else {
-        eprintln!("note: TEST_DATABASE_URL is not set; the Postgres readiness test was skipped");
-        return;
-    };
-    let url = ludus_tests::fresh_postgres_database(&admin).await;
-    let server = TestServer::start_with(ludus_tests::test_config(url.clone())).await;
+    let server = TestServer::start(Database::Postgres).await;
+    let (admin, url) = (
+        ludus_tests::postgres_url().expect("TEST_DATABASE_URL"),
+        server.database_url.clone(),
+    );
     let ready = |base: String| async move {
         reqwest::get(format!("{base}/readyz"))
             .await

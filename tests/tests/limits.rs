@@ -1,14 +1,13 @@
 //! Bad input over the socket and the body limit: a clear, structured error, nothing changed,
 //! and a connection that cannot harm the others. Graceful shutdown closes sockets with a reason.
 
-use ludus_tests::{
-    Database, Socket, TestServer, game_id, on_both_databases, seat_token, test_config,
-};
+use ludus_server::config::ServeConfig;
+use ludus_tests::{Database, Socket, TestServer, game_id, on_both_databases, seat_token};
 use serde_json::json;
 use tokio_tungstenite::tungstenite::Message;
 
 async fn bad_socket_messages_get_errors_and_change_nothing(database: Database) {
-    let server = TestServer::start(database).await.expect("configured");
+    let server = TestServer::start(database).await;
     let api = server.api();
     let created = api
         .create(json!({ "variant": "petteia-6", "mode": "local" }))
@@ -55,13 +54,10 @@ async fn bad_socket_messages_get_errors_and_change_nothing(database: Database) {
 }
 
 async fn a_flood_is_rate_limited_and_the_game_is_unharmed(database: Database) {
-    let Some(url) = ludus_tests::database_url(database).await else {
-        return;
-    };
     // The default rate (test_config raises it for the tests that play fast).
-    let server = TestServer::start_with(ludus_server::config::ServeConfig {
+    let server = TestServer::start_configured(database, |config| ServeConfig {
         socket_messages_per_second: 20,
-        ..test_config(url)
+        ..config
     })
     .await;
     let api = server.api();
@@ -94,12 +90,9 @@ async fn a_flood_is_rate_limited_and_the_game_is_unharmed(database: Database) {
 }
 
 async fn creating_games_too_fast_is_rate_limited(database: Database) {
-    let Some(url) = ludus_tests::database_url(database).await else {
-        return;
-    };
-    let server = TestServer::start_with(ludus_server::config::ServeConfig {
+    let server = TestServer::start_configured(database, |config| ServeConfig {
         create_per_minute: 2,
-        ..test_config(url)
+        ..config
     })
     .await;
     let api = server.api();
@@ -114,7 +107,7 @@ async fn creating_games_too_fast_is_rate_limited(database: Database) {
 }
 
 async fn shutdown_closes_sockets_with_a_reason(database: Database) {
-    let server = TestServer::start(database).await.expect("configured");
+    let server = TestServer::start(database).await;
     let api = server.api();
     let created = api
         .create(json!({ "variant": "petteia-6", "mode": "local" }))

@@ -6,9 +6,7 @@ use rand::{Rng, SeedableRng};
 use serde_json::{Value, json};
 
 async fn server(database: Database) -> TestServer {
-    TestServer::start(database)
-        .await
-        .expect("the database is configured")
+    TestServer::start(database).await
 }
 
 /// Creates an online game and joins it; returns (created, joined).

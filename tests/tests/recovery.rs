@@ -1,7 +1,7 @@
 //! Nothing lost: the server process is killed with SIGKILL while moves are in flight; after a
 //! restart on the same database every acknowledged move is there, and play goes on.
 
-use ludus_tests::{Api, Database, game_id, on_both_databases, seat_token};
+use ludus_tests::{Api, Database, TestDatabase, game_id, on_both_databases, seat_token};
 use serde_json::json;
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
@@ -54,10 +54,9 @@ impl Drop for ServerProcess {
 }
 
 async fn every_acknowledged_move_survives_a_sigkill(database: Database) {
-    let url = ludus_tests::database_url(database)
-        .await
-        .expect("configured");
-    let mut first = ServerProcess::start(&url);
+    let database = TestDatabase::create(database).await;
+    let url = database.url();
+    let mut first = ServerProcess::start(url);
     let api = Api::new(&first.base);
     let created = api
         .create(json!({ "variant": "petteia-8", "mode": "local" }))
@@ -65,7 +64,9 @@ async fn every_acknowledged_move_survives_a_sigkill(database: Database) {
     let game = game_id(&created).to_string();
     let token = seat_token(&created).to_string();
 
-    // Play as fast as the answers come, in a task, and kill the process mid-stream.
+    // Play as fast as the answers come, in a task, and kill the process mid-stream: once a few
+    // moves are acknowledged, while the next are in flight.
+    let (acknowledged_count, mut progress) = tokio::sync::watch::channel(0_usize);
     let player = {
         let (api, game, token) = (api.clone(), game.clone(), token.clone());
         tokio::spawn(async move {
@@ -90,6 +91,7 @@ async fn every_acknowledged_move_survives_a_sigkill(database: Database) {
                 match tokio::time::timeout(std::time::Duration::from_secs(5), request).await {
                     Ok(Some((200, next))) => {
                         acknowledged.push(mv);
+                        acknowledged_count.send_replace(acknowledged.len());
                         view = next;
                     }
                     _ => return acknowledged,
@@ -97,7 +99,15 @@ async fn every_acknowledged_move_survives_a_sigkill(database: Database) {
             }
         })
     };
-    tokio::time::sleep(std::time::Duration::from_millis(400)).await;
+    let enough = tokio::time::timeout(
+        std::time::Duration::from_secs(30),
+        progress.wait_for(|count| *count >= 5),
+    )
+    .await;
+    assert!(
+        matches!(enough, Ok(Ok(_))),
+        "the server acknowledges moves before it is killed"
+    );
     first.kill();
     // Requests to a dead server fail fast; the task returns what was acknowledged.
     let acknowledged = tokio::time::timeout(std::time::Duration::from_secs(10), player)
@@ -110,7 +120,7 @@ async fn every_acknowledged_move_survives_a_sigkill(database: Database) {
         acknowledged.len()
     );
 
-    let second = ServerProcess::start(&url);
+    let second = ServerProcess::start(url);
     let api = Api::new(&second.base);
     let view = api.view(&game, Some(&token)).await;
     let stored: Vec<String> = view["moves"]

@@ -221,7 +221,7 @@ impl<'e, E> Expectimax<'e, E> {
         E: Evaluate<G>,
     {
         let mut child = game.clone();
-        child.play(mv).expect("a legal move");
+        child.play_listed(mv);
         self.value(&child, depth, alpha, beta)
     }
 
@@ -267,7 +267,7 @@ impl<'e, E> Expectimax<'e, E> {
             .iter()
             .map(|&mv| {
                 let mut child = game.clone();
-                child.play(mv).expect("a legal move");
+                child.play_listed(mv);
                 child
             })
             .collect();

@@ -3,9 +3,9 @@
 //! stacks that block it.
 //!
 //! A piece on step s still needs 37 − s pips (a piece in reserve 37, one borne off none), and a
-//! roll of three dice brings about [`PIPS_PER_TURN`]. The lead in pips, with the side about to roll
-//! counted half a roll ahead, is measured against the spread a race of that length has, so that
-//! the same lead weighs more near the end than at the start.
+//! roll of three dice brings about 10.5 (`PIPS_PER_TURN`). The lead in pips, with the side about
+//! to roll counted half a roll ahead, is measured against the spread a race of that length has, so
+//! that the same lead weighs more near the end than at the start.
 
 use crate::Level;
 use crate::chance::{Evaluate, Settings};

@@ -20,7 +20,6 @@ const MEASURE_FOR: Duration = Duration::from_secs(3);
 fn playout<G: Game>(
     game: &mut G,
     rng: &mut SmallRng,
-    moves: &mut Vec<G::Move>,
     roll: &impl Fn(&mut G, &mut SmallRng),
 ) -> u64 {
     let mut plies = 0;
@@ -29,10 +28,10 @@ fn playout<G: Game>(
             ludus_engine::Phase::Over(_) => return plies,
             ludus_engine::Phase::AwaitingRoll => roll(game, rng),
             ludus_engine::Phase::AwaitingMove => {
-                moves.clear();
-                game.legal_moves(moves);
-                let mv = moves[rng.random_range(0..moves.len())];
-                game.play(mv).expect("a listed move is legal");
+                let mv = game
+                    .pick_legal_move(|n| rng.random_range(0..n))
+                    .expect("a move is awaited");
+                game.play_listed(mv);
                 plies += 1;
             }
         }
@@ -77,11 +76,26 @@ fn random_positions<G: Game>(
 
 /// `cargo bench -p ludus-engine -- duodecim` runs only the variants whose name contains a word given.
 fn wanted(name: &str) -> bool {
-    let filters: Vec<String> = std::env::args()
-        .skip(1)
-        .filter(|a| !a.starts_with('-'))
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let filters: Vec<&String> = args
+        .iter()
+        .enumerate()
+        .filter(|&(i, a)| !a.starts_with('-') && (i == 0 || args[i - 1] != "--playouts"))
+        .map(|(_, a)| a)
         .collect();
     filters.is_empty() || filters.iter().any(|f| name.contains(f.as_str()))
+}
+
+/// `--playouts N`: play exactly N seeded playouts per variant and time nothing, for an instruction
+/// count that the machine's load does not move (`valgrind --tool=callgrind`, total ÷ N).
+fn fixed_playouts() -> Option<u64> {
+    let args: Vec<String> = std::env::args().collect();
+    let at = args.iter().position(|a| a == "--playouts")?;
+    Some(
+        args.get(at + 1)
+            .and_then(|n| n.parse().ok())
+            .expect("--playouts takes a number"),
+    )
 }
 
 fn bench_variant<G: Game>(name: &str, start: impl Fn() -> G, roll: impl Fn(&mut G, &mut SmallRng)) {
@@ -89,6 +103,13 @@ fn bench_variant<G: Game>(name: &str, start: impl Fn() -> G, roll: impl Fn(&mut 
         return;
     }
     let mut rng = SmallRng::seed_from_u64(0x1ad05);
+    if let Some(games) = fixed_playouts() {
+        let plies: u64 = (0..games)
+            .map(|_| playout(&mut start(), &mut rng, &roll))
+            .sum();
+        println!("{name:<26} {games} playouts, {plies} plies");
+        return;
+    }
     let mut moves = Vec::new();
 
     // Mid-game positions: 20–60 random plies from the start, games still going.
@@ -114,7 +135,7 @@ fn bench_variant<G: Game>(name: &str, start: impl Fn() -> G, roll: impl Fn(&mut 
     let began = Instant::now();
     while began.elapsed() < MEASURE_FOR {
         let mut game = start();
-        plies += playout(&mut game, &mut rng, &mut moves, &roll);
+        plies += playout(&mut game, &mut rng, &roll);
         games += 1;
     }
     let seconds = began.elapsed().as_secs_f64();
@@ -190,7 +211,7 @@ fn main() {
         || Duodecim::new(Player::First),
         roll_three,
     );
-    if wanted("duodecim-scripta") {
+    if wanted("duodecim-scripta") && fixed_playouts().is_none() {
         bench_duodecim_threats();
     }
 }

@@ -110,6 +110,28 @@ pub trait Game: Clone {
     /// Plays `mv` if it is legal; otherwise says why and leaves the game unchanged.
     fn play(&mut self, mv: Self::Move) -> Result<(), Self::Illegal>;
 
+    /// Plays a move that this very state listed ([`Game::legal_moves`], [`Game::pick_legal_move`])
+    /// without checking it again: the path of search and playouts, which only ever play such moves.
+    /// Anything from outside goes through [`Game::play`]; an unlisted move here breaks the game
+    /// (debug builds assert it is legal).
+    fn play_listed(&mut self, mv: Self::Move) {
+        self.play(mv).expect("a listed move is legal");
+    }
+
+    /// One of the `n` legal moves, chosen by `pick(n)`, which returns an index below `n`; `None`
+    /// when there are none. Each index gives a different move (not necessarily in the order of
+    /// [`Game::legal_moves`]), so a `pick` that draws uniformly gives a uniform legal move. Games
+    /// override it to find the move without building the list: a random playout then costs a
+    /// count, not a list.
+    fn pick_legal_move(&self, pick: impl FnOnce(usize) -> usize) -> Option<Self::Move> {
+        let mut moves = Vec::new();
+        self.legal_moves(&mut moves);
+        if moves.is_empty() {
+            return None;
+        }
+        Some(moves[pick(moves.len())])
+    }
+
     fn outcome(&self) -> Option<Outcome> {
         match self.phase() {
             Phase::Over(outcome) => Some(outcome),

@@ -17,7 +17,7 @@ pub fn perft<G: Game>(game: &G, depth: u32) -> u64 {
         .into_iter()
         .map(|mv| {
             let mut next = game.clone();
-            next.play(mv).expect("a listed move is legal");
+            next.play_listed(mv);
             perft(&next, depth - 1)
         })
         .sum()
@@ -54,7 +54,7 @@ fn walk<G: Chance>(game: &G, depth: u32, dice: &[u8], used: usize) -> Result<u64
             let mut nodes = 0;
             for mv in moves {
                 let mut next = game.clone();
-                next.play(mv).expect("a listed move is legal");
+                next.play_listed(mv);
                 nodes += walk(&next, depth - 1, dice, used)?;
             }
             Ok(nodes)

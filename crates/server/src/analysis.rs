@@ -1,8 +1,14 @@
 //! Analysis of a position given alone: its canonical form, the side to move, the legal moves, the
 //! outcome and the threatened pieces. One function serves `ludus analyze` and the HTTP API.
+//! The computer's suggestion for such a position is here too (it needs the server's search queue).
 
+use crate::api::{ApiJson, AppState};
+use crate::error::ApiError;
+use axum::Json;
+use axum::extract::State;
+use ludus_ai::Level;
 use ludus_engine::{AnyGame, MoveError, Outcome, PositionError, Side, Variant};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// What `POST /api/v1/analysis` and `ludus analyze` answer (docs/API.md).
@@ -90,4 +96,62 @@ pub fn describe(game: &AnyGame) -> Analysis {
         threatened,
         threat_odds,
     }
+}
+
+/// `POST /api/v1/analysis/suggest`: a position given alone (with the dice it awaits, if any).
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SuggestBody {
+    variant: String,
+    position: String,
+    #[serde(default)]
+    dice: Option<Vec<u8>>,
+    /// 1 to 5; the strongest when absent.
+    #[serde(default)]
+    level: Option<u8>,
+}
+
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct Suggestion {
+    #[serde(rename = "move")]
+    pub notation: String,
+    pub level: u8,
+}
+
+/// The computer's move in a position typed on the analysis board, searched through the same
+/// one-permit-per-core queue as the computer seats and hints, so analysis cannot starve games.
+#[utoipa::path(post, path = "/api/v1/analysis/suggest", tag = "analysis", request_body = SuggestBody, responses((status = 200, description = "The move the computer would play at that level", body = Suggestion), (status = 400, description = "bad variant, position, dice or level; or a position that awaits its dice", body = crate::api::docs::ErrorBody), (status = 409, description = "game_over: the position is finished", body = crate::api::docs::ErrorBody)))]
+pub async fn suggest(
+    State(state): State<AppState>,
+    ApiJson(body): ApiJson<SuggestBody>,
+) -> Result<Json<Suggestion>, ApiError> {
+    let variant: Variant = body
+        .variant
+        .parse()
+        .map_err(|e: ludus_engine::UnknownVariant| ApiError::BadRequest(e.to_string()))?;
+    let level = match body.level {
+        None => Level::MAX,
+        Some(number) => Level::new(number).ok_or_else(|| {
+            ApiError::BadRequest(format!("a level is a number from 1 to 5, not {number}"))
+        })?,
+    };
+    let game = AnyGame::from_position(variant, &body.position, body.dice.as_deref())
+        .map_err(|e| ApiError::BadRequest(format!("position: {e}")))?;
+    if game.outcome().is_some() {
+        return Err(ApiError::GameOver);
+    }
+    if game.legal_moves().is_empty() {
+        return Err(ApiError::BadRequest(
+            "the position awaits its dice: give them in \"dice\"".into(),
+        ));
+    }
+    let mv = state
+        .registry
+        .suggest(game, level)
+        .await
+        .ok_or(ApiError::Unavailable)?;
+    Ok(Json(Suggestion {
+        notation: mv.to_string(),
+        level: level.number(),
+    }))
 }

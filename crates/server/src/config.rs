@@ -28,7 +28,7 @@ pub struct ServeConfig {
         default_value = "sqlite://ludus.db"
     )]
     pub database_url: String,
-    /// The base of invite links, e.g. https://ludus.example.org (default: from the listen address).
+    /// The base of invite links, e.g. `https://ludus.example.org` (default: from the listen address).
     #[arg(long, global = true, env = "LUDUS_PUBLIC_URL")]
     pub public_url: Option<String>,
     /// The browser client's files (default: ./static, else the one beside the source).

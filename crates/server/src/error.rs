@@ -1,11 +1,17 @@
 //! The one error shape of the API: `{"error": {"code", "message", ...}}` with a fitting status.
-//! Every layer's errors are mapped here once; bad input never becomes a 500.
+//! Every layer's errors are mapped here once; bad input never becomes a 500. A fault of the
+//! server keeps its cause, and the cause is logged once, when the error is answered.
 
+use crate::game::error::{GameError, Refusal, error_chain};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde_json::{Map, Value, json};
+use std::sync::Arc;
 
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+/// Why the service could not answer: kept for the log, never shown to the client.
+pub type Cause = Arc<dyn std::error::Error + Send + Sync>;
+
+#[derive(Debug, Clone, thiserror::Error)]
 pub enum ApiError {
     #[error("{0}")]
     BadRequest(String),
@@ -37,9 +43,9 @@ pub enum ApiError {
     IllegalMove { notation: String, reason: String },
     #[error("too many requests; try again in {retry_after_ms} ms")]
     RateLimited { retry_after_ms: u64 },
-    /// The database failed: nothing was changed or acknowledged.
+    /// The database (or an actor) failed: nothing was changed or acknowledged.
     #[error("the service is temporarily unavailable")]
-    Unavailable,
+    Unavailable(#[source] Cause),
 }
 
 impl ApiError {
@@ -59,7 +65,7 @@ impl ApiError {
             ApiError::TooLarge { .. } => "too_large",
             ApiError::IllegalMove { .. } => "illegal_move",
             ApiError::RateLimited { .. } => "rate_limited",
-            ApiError::Unavailable => "unavailable",
+            ApiError::Unavailable(_) => "unavailable",
         }
     }
 
@@ -78,12 +84,16 @@ impl ApiError {
             ApiError::TooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::IllegalMove { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
-            ApiError::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
         }
     }
 
-    /// The error object: code, message and the fields its code promises.
+    /// The error object: code, message and the fields its code promises. Every error reaches a
+    /// client through here (HTTP and WebSocket), so a fault of the server is logged here, once.
     pub fn body(&self) -> Map<String, Value> {
+        if let ApiError::Unavailable(cause) = self {
+            tracing::error!(cause = %error_chain(cause.as_ref()), "answered unavailable");
+        }
         let mut body = Map::new();
         body.insert("code".into(), json!(self.code()));
         body.insert("message".into(), json!(self.to_string()));
@@ -122,8 +132,48 @@ impl IntoResponse for ApiError {
 
 impl From<ludus_store::StoreError> for ApiError {
     fn from(error: ludus_store::StoreError) -> ApiError {
-        tracing::error!(%error, "store failure");
-        ApiError::Unavailable
+        ApiError::Unavailable(Arc::new(error))
+    }
+}
+
+impl From<GameError> for ApiError {
+    fn from(error: GameError) -> ApiError {
+        match error {
+            GameError::Refused(refusal) => refusal.into(),
+            GameError::NoGame => ApiError::NotFound("game".into()),
+            GameError::NoInvite => ApiError::NotFound("invite".into()),
+            fault @ (GameError::Store(_)
+            | GameError::Replay { .. }
+            | GameError::Stopped
+            | GameError::NoMove) => ApiError::Unavailable(Arc::new(fault)),
+        }
+    }
+}
+
+impl From<Refusal> for ApiError {
+    fn from(refusal: Refusal) -> ApiError {
+        match refusal {
+            Refusal::NoSeat => ApiError::Unauthorized,
+            Refusal::NotYourTurn => ApiError::NotYourTurn,
+            Refusal::GameOver => ApiError::GameOver,
+            Refusal::Stale { version } => ApiError::Stale { version },
+            Refusal::SeatTaken => ApiError::SeatTaken,
+            Refusal::Move(error) => error.into(),
+            Refusal::MoveIdTooLong
+            | Refusal::DrawAlreadyOffered
+            | Refusal::NoDrawOffer
+            | Refusal::NothingToTakeBack => ApiError::BadRequest(refusal.to_string()),
+            Refusal::NotStarted
+            | Refusal::DrawsInPetteiaOnly
+            | Refusal::ComputerTakesNoDraws
+            | Refusal::HintsOffline
+            | Refusal::UndoOnline
+            | Refusal::AbortAfterFirstMove
+            | Refusal::ClaimOnlyOnline
+            | Refusal::OpponentConnected
+            | Refusal::ClaimTooEarly { .. }
+            | Refusal::RematchBeforeEnd => ApiError::Forbidden(refusal.to_string()),
+        }
     }
 }
 

@@ -3,7 +3,8 @@
 
 use crate::api::{ApiLimits, AppState};
 use crate::config::ServeConfig;
-use crate::game::registry::{GameConfig, Registry};
+use crate::game::registry::Registry;
+use crate::game::services::GameConfig;
 use crate::metrics::Metrics;
 use std::future::Future;
 use std::sync::Arc;

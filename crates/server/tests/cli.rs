@@ -217,4 +217,5 @@ fn verify_accepts_a_true_record_and_names_the_first_altered_die() {
         said.contains("die 1 of the game is 5 in the record but the seed gives 2"),
         "{said}"
     );
+    std::fs::remove_dir_all(&dir).unwrap();
 }

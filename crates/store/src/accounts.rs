@@ -5,7 +5,7 @@
 //! ([`settle_ratings!`], called by `append_events`); a move never touches these tables. This module
 //! never sees a usable secret: callers hash tokens and passwords before they get here.
 
-use crate::{Store, StoreError};
+use crate::{GameId, SecretHash, Store, StoreError};
 use skillratings::Outcomes;
 use skillratings::glicko2::{Glicko2Config, Glicko2Rating, glicko2};
 
@@ -297,37 +297,47 @@ impl Store {
     }
 
     /// The live account a session (by its hash) belongs to.
-    pub async fn account_of_session(&self, hash: &str) -> Result<Option<AccountRow>, StoreError> {
+    pub async fn account_of_session(
+        &self,
+        hash: &SecretHash,
+    ) -> Result<Option<AccountRow>, StoreError> {
         let query = select_accounts!(
             "JOIN sessions ON sessions.account_id = accounts.id WHERE sessions.hash = $1 AND NOT deleted"
         );
-        Ok(on_backend!(self, pool => sqlx::query_as(query).bind(hash).fetch_optional(pool).await?))
+        Ok(
+            on_backend!(self, pool => sqlx::query_as(query).bind(hash.as_str()).fetch_optional(pool).await?),
+        )
     }
 
     /// The live account a personal token (by its hash) belongs to.
-    pub async fn account_of_token(&self, hash: &str) -> Result<Option<AccountRow>, StoreError> {
+    pub async fn account_of_token(
+        &self,
+        hash: &SecretHash,
+    ) -> Result<Option<AccountRow>, StoreError> {
         let query = select_accounts!(
             "JOIN personal_tokens ON personal_tokens.account_id = accounts.id WHERE personal_tokens.hash = $1 AND NOT deleted"
         );
-        Ok(on_backend!(self, pool => sqlx::query_as(query).bind(hash).fetch_optional(pool).await?))
+        Ok(
+            on_backend!(self, pool => sqlx::query_as(query).bind(hash.as_str()).fetch_optional(pool).await?),
+        )
     }
 
     pub async fn create_session(
         &self,
-        hash: &str,
+        hash: &SecretHash,
         account_id: &str,
         now: i64,
     ) -> Result<(), StoreError> {
         on_backend!(self, pool => {
             sqlx::query("INSERT INTO sessions (hash, account_id, created_at) VALUES ($1, $2, $3)")
-                .bind(hash).bind(account_id).bind(now).execute(pool).await?;
+                .bind(hash.as_str()).bind(account_id).bind(now).execute(pool).await?;
         });
         Ok(())
     }
 
-    pub async fn delete_session(&self, hash: &str) -> Result<(), StoreError> {
+    pub async fn delete_session(&self, hash: &SecretHash) -> Result<(), StoreError> {
         on_backend!(self, pool => {
-            sqlx::query("DELETE FROM sessions WHERE hash = $1").bind(hash).execute(pool).await?;
+            sqlx::query("DELETE FROM sessions WHERE hash = $1").bind(hash.as_str()).execute(pool).await?;
         });
         Ok(())
     }
@@ -335,14 +345,14 @@ impl Store {
     pub async fn create_token(
         &self,
         account_id: &str,
-        hash: &str,
+        hash: &SecretHash,
         token: &TokenRow,
     ) -> Result<(), StoreError> {
         on_backend!(self, pool => {
             sqlx::query(
                 "INSERT INTO personal_tokens (id, account_id, hash, description, created_at) VALUES ($1, $2, $3, $4, $5)",
             )
-            .bind(&token.id).bind(account_id).bind(hash).bind(&token.description).bind(token.created_at)
+            .bind(&token.id).bind(account_id).bind(hash.as_str()).bind(&token.description).bind(token.created_at)
             .execute(pool).await?;
         });
         Ok(())
@@ -386,7 +396,7 @@ impl Store {
     /// Gives a game's seat to an account, unless it already has a holder; whether it did.
     pub async fn own_seat(
         &self,
-        game_id: &str,
+        game_id: &GameId,
         player: i64,
         side: &str,
         account_id: &str,
@@ -396,29 +406,32 @@ impl Store {
                 "INSERT INTO seat_owners (game_id, player, side, account_id) VALUES ($1, $2, $3, $4) \
                  ON CONFLICT (game_id, player) DO NOTHING",
             )
-            .bind(game_id).bind(player).bind(side).bind(account_id)
+            .bind(game_id.as_str()).bind(player).bind(side).bind(account_id)
             .execute(pool).await?.rows_affected()
         });
         Ok(inserted == 1)
     }
 
     /// Marks an online game as created with `"rated": false`.
-    pub async fn mark_unrated(&self, game_id: &str) -> Result<(), StoreError> {
+    pub async fn mark_unrated(&self, game_id: &GameId) -> Result<(), StoreError> {
         on_backend!(self, pool => {
-            sqlx::query("INSERT INTO unrated_games (game_id) VALUES ($1)").bind(game_id).execute(pool).await?;
+            sqlx::query("INSERT INTO unrated_games (game_id) VALUES ($1)").bind(game_id.as_str()).execute(pool).await?;
         });
         Ok(())
     }
 
     /// The games whose seats these token hashes open.
-    pub async fn seats_of_tokens(&self, hashes: &[String]) -> Result<Vec<TokenSeat>, StoreError> {
+    pub async fn seats_of_tokens(
+        &self,
+        hashes: &[SecretHash],
+    ) -> Result<Vec<TokenSeat>, StoreError> {
         let mut seats = Vec::new();
         for hash in hashes {
             let found: Vec<TokenSeat> = on_backend!(self, pool => {
                 sqlx::query_as(
                     "SELECT id AS game_id, variant, mode, seat0_hash, seat1_hash FROM games WHERE seat0_hash = $1 OR seat1_hash = $1",
                 )
-                .bind(hash).fetch_all(pool).await?
+                .bind(hash.as_str()).fetch_all(pool).await?
             });
             seats.extend(found);
         }
@@ -426,7 +439,7 @@ impl Store {
     }
 
     /// Who holds the seats of a game, with their rating in its variant.
-    pub async fn seat_holders(&self, game_id: &str) -> Result<Vec<SeatHolder>, StoreError> {
+    pub async fn seat_holders(&self, game_id: &GameId) -> Result<Vec<SeatHolder>, StoreError> {
         Ok(on_backend!(self, pool => {
             sqlx::query_as(
                 "SELECT seat_owners.side, accounts.username, accounts.deleted, ratings.rating FROM seat_owners \
@@ -435,7 +448,7 @@ impl Store {
                  LEFT JOIN ratings ON ratings.account_id = accounts.id AND ratings.variant = games.variant \
                  WHERE seat_owners.game_id = $1 ORDER BY seat_owners.player",
             )
-            .bind(game_id).fetch_all(pool).await?
+            .bind(game_id.as_str()).fetch_all(pool).await?
         }))
     }
 
@@ -546,9 +559,9 @@ impl Store {
     }
 
     /// Records the game an accepted challenge started.
-    pub async fn set_challenge_game(&self, id: &str, game_id: &str) -> Result<(), StoreError> {
+    pub async fn set_challenge_game(&self, id: &str, game_id: &GameId) -> Result<(), StoreError> {
         on_backend!(self, pool => {
-            sqlx::query("UPDATE challenges SET game_id = $1 WHERE id = $2").bind(game_id).bind(id).execute(pool).await?;
+            sqlx::query("UPDATE challenges SET game_id = $1 WHERE id = $2").bind(game_id.as_str()).bind(id).execute(pool).await?;
         });
         Ok(())
     }

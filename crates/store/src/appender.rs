@@ -7,7 +7,7 @@
 //! the others write the batches before it. A batch is atomic; when it fails, each of its appends
 //! is tried again alone, so only an append at fault (a `Conflict`, say) sees an error.
 
-use crate::{Backend, EventRow, StatusChange, Store, StoreError};
+use crate::{Backend, EventRow, GameId, StatusChange, Store, StoreError};
 use std::sync::Arc;
 use tokio::sync::{Mutex, mpsc, oneshot};
 
@@ -23,7 +23,7 @@ pub struct Appender {
 
 #[derive(Debug)]
 struct Append {
-    game_id: String,
+    game_id: GameId,
     events: Vec<EventRow>,
     done: oneshot::Sender<Result<(), StoreError>>,
 }
@@ -48,7 +48,7 @@ impl Appender {
     /// committed. Appends with a status change (rare: a game's end) are written on their own.
     pub async fn append(
         &self,
-        game_id: &str,
+        game_id: &GameId,
         events: Vec<EventRow>,
         change: Option<&StatusChange>,
     ) -> Result<(), StoreError> {
@@ -57,7 +57,7 @@ impl Appender {
         }
         let (done, answer) = oneshot::channel();
         let append = Append {
-            game_id: game_id.to_string(),
+            game_id: game_id.clone(),
             events,
             done,
         };
@@ -84,9 +84,9 @@ async fn write(store: Store, queue: Arc<Mutex<mpsc::Receiver<Append>>>) {
             }
             batch
         };
-        let appends: Vec<(&str, &[EventRow])> = batch
+        let appends: Vec<(&GameId, &[EventRow])> = batch
             .iter()
-            .map(|a| (a.game_id.as_str(), a.events.as_slice()))
+            .map(|a| (&a.game_id, a.events.as_slice()))
             .collect();
         match store.append_many(&appends).await {
             Ok(()) => {

@@ -16,7 +16,12 @@ use std::str::FromStr;
 use std::time::Duration;
 
 mod appender;
+mod model;
 pub use appender::Appender;
+pub use model::{GameId, Malformed, Mode, SecretHash, Status, UnknownName, parse_name};
+
+use ludus_engine::dice::{ServerSeed, from_hex, to_hex};
+use ludus_engine::{Player, Side, Termination, Variant};
 
 static SQLITE_MIGRATIONS: Migrator = sqlx::migrate!("../../migrations/sqlite");
 static POSTGRES_MIGRATIONS: Migrator = sqlx::migrate!("../../migrations/postgres");
@@ -35,6 +40,18 @@ pub enum StoreError {
     /// Another writer appended this version first (or the move id was used before).
     #[error("conflict: the event was already written")]
     Conflict,
+    /// A stored row does not read back as the values it was written from.
+    #[error(transparent)]
+    Row(#[from] RowError),
+}
+
+/// A column of a stored game that holds no value of its type.
+#[derive(Debug, thiserror::Error)]
+#[error("game {game}, column {column}: {reason}")]
+pub struct RowError {
+    pub game: String,
+    pub column: &'static str,
+    pub reason: String,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -62,38 +79,130 @@ macro_rules! on_backend {
 /// A new game's row.
 #[derive(Clone, Debug)]
 pub struct NewGame {
-    pub id: String,
-    pub variant: String,
-    pub mode: String,
-    pub status: String,
+    pub id: GameId,
+    pub variant: Variant,
+    pub mode: Mode,
+    pub status: Status,
+    /// The server's settings of the game, as JSON (the store does not read them).
     pub settings: String,
-    pub seat_hashes: [Option<String>; 2],
-    pub invite_hash: Option<String>,
-    pub server_seed: Option<String>,
-    pub commitment: Option<String>,
+    /// The seat tokens' hashes, by player index.
+    pub seats: [Option<SecretHash>; 2],
+    pub invite: Option<SecretHash>,
+    pub server_seed: ServerSeed,
+    /// Whether the game throws dice: only then is the commitment published.
+    pub dice: bool,
     pub creator_entropy: String,
     pub created_at: i64,
 }
 
-/// A game's row as stored.
-#[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
+/// A game as stored.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameRow {
-    pub id: String,
-    pub variant: String,
-    pub mode: String,
-    pub status: String,
+    pub id: GameId,
+    pub variant: Variant,
+    pub mode: Mode,
+    pub status: Status,
+    /// The server's settings of the game, as JSON.
     pub settings: String,
-    pub seat0_hash: Option<String>,
-    pub seat1_hash: Option<String>,
+    pub seats: [Option<SecretHash>; 2],
     pub invite_redeemed: bool,
-    pub server_seed: Option<String>,
-    pub commitment: Option<String>,
+    pub server_seed: ServerSeed,
     pub creator_entropy: String,
     pub joiner_entropy: String,
     pub created_at: i64,
     pub finished_at: Option<i64>,
-    pub winner: Option<String>,
-    pub termination: Option<String>,
+    /// Set when the game finished (not when it was aborted).
+    pub result: Option<StoredResult>,
+}
+
+/// How a finished game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StoredResult {
+    /// None for a draw.
+    pub winner: Option<Side>,
+    pub termination: Termination,
+}
+
+/// The columns of `games` as the database returns them; read into a [`GameRow`].
+#[derive(sqlx::FromRow)]
+struct RawGame {
+    id: String,
+    variant: String,
+    mode: String,
+    status: String,
+    settings: String,
+    seat0_hash: Option<String>,
+    seat1_hash: Option<String>,
+    invite_redeemed: bool,
+    server_seed: Option<String>,
+    creator_entropy: String,
+    joiner_entropy: String,
+    created_at: i64,
+    finished_at: Option<i64>,
+    winner: Option<String>,
+    termination: Option<String>,
+}
+
+impl TryFrom<RawGame> for GameRow {
+    type Error = RowError;
+
+    fn try_from(raw: RawGame) -> Result<GameRow, RowError> {
+        let game = raw.id.clone();
+        let fault = |column: &'static str| {
+            let game = game.clone();
+            move |reason: String| RowError {
+                game,
+                column,
+                reason,
+            }
+        };
+        let hash = |column: &'static str, text: Option<String>| {
+            text.map(|t| {
+                t.parse::<SecretHash>()
+                    .map_err(|e| fault(column)(e.to_string()))
+            })
+            .transpose()
+        };
+        let result = match (raw.winner, raw.termination) {
+            (winner, Some(termination)) => Some(StoredResult {
+                winner: winner
+                    .map(|w| parse_name::<Side>(&w).map_err(|e| fault("winner")(e.to_string())))
+                    .transpose()?,
+                termination: parse_name(&termination)
+                    .map_err(|e| fault("termination")(e.to_string()))?,
+            }),
+            (_, None) => None,
+        };
+        Ok(GameRow {
+            id: raw
+                .id
+                .parse()
+                .map_err(|e: Malformed| fault("id")(e.to_string()))?,
+            variant: raw
+                .variant
+                .parse()
+                .map_err(|e: ludus_engine::UnknownVariant| fault("variant")(e.to_string()))?,
+            mode: parse_name(&raw.mode).map_err(|e| fault("mode")(e.to_string()))?,
+            status: parse_name(&raw.status).map_err(|e| fault("status")(e.to_string()))?,
+            settings: raw.settings,
+            seats: [
+                hash("seat0_hash", raw.seat0_hash)?,
+                hash("seat1_hash", raw.seat1_hash)?,
+            ],
+            invite_redeemed: raw.invite_redeemed,
+            server_seed: raw
+                .server_seed
+                .as_deref()
+                .and_then(from_hex)
+                .map(ServerSeed)
+                .ok_or_else(|| fault("server_seed")("not 32 bytes in hex".into()))?,
+            creator_entropy: raw.creator_entropy,
+            joiner_entropy: raw.joiner_entropy,
+            created_at: raw.created_at,
+            finished_at: raw.finished_at,
+            result,
+        })
+    }
 }
 
 /// One event of a game's log.
@@ -101,6 +210,7 @@ pub struct GameRow {
 pub struct EventRow {
     pub seq: i64,
     pub at: i64,
+    /// The server's event, as JSON (the store does not read it).
     pub body: String,
     pub move_id: Option<String>,
 }
@@ -108,12 +218,11 @@ pub struct EventRow {
 /// A change of status written with the event that causes it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StatusChange {
-    pub status: String,
+    pub status: Status,
     /// Only change a game whose status is this one (so two writers never both finish a game).
-    pub from: String,
+    pub from: Status,
     pub finished_at: Option<i64>,
-    pub winner: Option<String>,
-    pub termination: Option<String>,
+    pub result: Option<StoredResult>,
 }
 
 /// How redeeming an invite went.
@@ -121,7 +230,7 @@ pub struct StatusChange {
 pub enum Redeemed {
     /// The seat is now the joiner's.
     Joined {
-        game_id: String,
+        game_id: GameId,
     },
     /// Someone redeemed it first.
     AlreadyUsed,
@@ -133,7 +242,7 @@ macro_rules! select_games {
     ($rest:literal) => {
         concat!(
             "SELECT id, variant, mode, status, settings, seat0_hash, seat1_hash, invite_redeemed, server_seed, ",
-            "commitment, creator_entropy, joiner_entropy, created_at, finished_at, winner, termination FROM games ",
+            "creator_entropy, joiner_entropy, created_at, finished_at, winner, termination FROM games ",
             $rest
         )
     };
@@ -228,22 +337,22 @@ impl Store {
                  server_seed, commitment, creator_entropy, created_at) \
                  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
             )
-            .bind(&game.id)
-            .bind(&game.variant)
-            .bind(&game.mode)
-            .bind(&game.status)
+            .bind(game.id.as_str())
+            .bind(game.variant.id())
+            .bind(game.mode.name())
+            .bind(game.status.name())
             .bind(&game.settings)
-            .bind(&game.seat_hashes[0])
-            .bind(&game.seat_hashes[1])
-            .bind(&game.invite_hash)
-            .bind(&game.server_seed)
-            .bind(&game.commitment)
+            .bind(game.seats[0].as_ref().map(SecretHash::as_str))
+            .bind(game.seats[1].as_ref().map(SecretHash::as_str))
+            .bind(game.invite.as_ref().map(SecretHash::as_str))
+            .bind(to_hex(&game.server_seed.0))
+            .bind(game.dice.then(|| to_hex(&game.server_seed.commitment())))
             .bind(&game.creator_entropy)
             .bind(game.created_at)
             .execute(&mut *tx)
             .await?;
             for event in events {
-                insert_event!(tx, &game.id, event);
+                insert_event!(tx, game.id.as_str(), event);
             }
             tx.commit().await?;
         });
@@ -251,20 +360,20 @@ impl Store {
     }
 
     /// The game an invite belongs to, if any.
-    pub async fn find_invite(&self, invite_hash: &str) -> Result<Option<String>, StoreError> {
+    pub async fn find_invite(&self, invite: &SecretHash) -> Result<Option<GameId>, StoreError> {
         let id: Option<(String,)> = on_backend!(self, pool => {
-            sqlx::query_as("SELECT id FROM games WHERE invite_hash = $1").bind(invite_hash).fetch_optional(pool).await?
+            sqlx::query_as("SELECT id FROM games WHERE invite_hash = $1").bind(invite.as_str()).fetch_optional(pool).await?
         });
-        Ok(id.map(|(id,)| id))
+        id.map(|(id,)| stored_id(id)).transpose()
     }
 
-    /// Gives the seat `seat` (0 or 1) of the invite's game to the joiner, once: of two racing joins
-    /// exactly one wins. The joiner's events are written in the same transaction.
+    /// Gives `seat`'s place in the invite's game to the joiner, once: of two racing joins exactly
+    /// one wins. The joiner's events are written in the same transaction.
     pub async fn redeem_invite(
         &self,
-        invite_hash: &str,
-        seat: usize,
-        seat_hash: &str,
+        invite: &SecretHash,
+        seat: Player,
+        seat_hash: &SecretHash,
         joiner_entropy: &str,
         events: &[EventRow],
     ) -> Result<Redeemed, StoreError> {
@@ -276,7 +385,7 @@ impl Store {
                 )
             };
         }
-        let update = if seat == 0 {
+        let update = if seat == Player::First {
             redeem!("seat0_hash")
         } else {
             redeem!("seat1_hash")
@@ -284,15 +393,15 @@ impl Store {
         on_backend!(self, pool => {
             let mut tx = pool.begin().await?;
             let joined: Option<(String,)> = sqlx::query_as(update)
-                .bind(seat_hash)
+                .bind(seat_hash.as_str())
                 .bind(joiner_entropy)
-                .bind(invite_hash)
+                .bind(invite.as_str())
                 .fetch_optional(&mut *tx)
                 .await?;
             let Some((game_id,)) = joined else {
                 tx.rollback().await?;
                 let exists: Option<(String,)> = sqlx::query_as("SELECT id FROM games WHERE invite_hash = $1")
-                    .bind(invite_hash)
+                    .bind(invite.as_str())
                     .fetch_optional(pool)
                     .await?;
                 return Ok(if exists.is_some() { Redeemed::AlreadyUsed } else { Redeemed::NotFound });
@@ -301,7 +410,7 @@ impl Store {
                 insert_event!(tx, &game_id, event);
             }
             tx.commit().await?;
-            Ok(Redeemed::Joined { game_id })
+            Ok(Redeemed::Joined { game_id: stored_id(game_id)? })
         })
     }
 
@@ -309,7 +418,7 @@ impl Store {
     /// move id was already written, or the status was no longer `change.from`.
     pub async fn append_events(
         &self,
-        game_id: &str,
+        game_id: &GameId,
         events: &[EventRow],
         change: Option<&StatusChange>,
     ) -> Result<(), StoreError> {
@@ -321,19 +430,19 @@ impl Store {
         on_backend!(self, pool => {
             let mut tx = pool.begin().await?;
             for event in events {
-                insert_event!(tx, game_id, event);
+                insert_event!(tx, game_id.as_str(), event);
             }
             if let Some(change) = change {
                 let updated = sqlx::query(
                     "UPDATE games SET status = $1, finished_at = COALESCE($2, finished_at), winner = $3, termination = $4 \
                      WHERE id = $5 AND status = $6",
                 )
-                .bind(&change.status)
+                .bind(change.status.name())
                 .bind(change.finished_at)
-                .bind(&change.winner)
-                .bind(&change.termination)
-                .bind(game_id)
-                .bind(&change.from)
+                .bind(change.result.and_then(|r| r.winner).map(Side::name))
+                .bind(change.result.map(|r| r.termination.name()))
+                .bind(game_id.as_str())
+                .bind(change.from.name())
                 .execute(&mut *tx)
                 .await?;
                 if updated.rows_affected() != 1 {
@@ -341,8 +450,8 @@ impl Store {
                     return Err(StoreError::Conflict);
                 }
                 // A game's end settles its players' ratings with its result, never a move.
-                if change.status == "finished" {
-                    settle_ratings!(tx, game_id, change.finished_at.unwrap_or_default());
+                if change.status == Status::Finished {
+                    settle_ratings!(tx, game_id.as_str(), change.finished_at.unwrap_or_default());
                 }
             }
             tx.commit().await?;
@@ -353,10 +462,10 @@ impl Store {
     /// Appends the events of several games with one statement: all of them or, on any error (a
     /// `Conflict` for a version or move id already written), none. The group commit of
     /// [`Appender`] writes a batch this way.
-    pub async fn append_many(&self, appends: &[(&str, &[EventRow])]) -> Result<(), StoreError> {
+    pub async fn append_many(&self, appends: &[(&GameId, &[EventRow])]) -> Result<(), StoreError> {
         let mut rows: Vec<(&str, &EventRow)> = Vec::new();
         for (game_id, events) in appends {
-            rows.extend(events.iter().map(|event| (*game_id, event)));
+            rows.extend(events.iter().map(|event| (game_id.as_str(), event)));
         }
         if rows.is_empty() {
             return Ok(());
@@ -424,22 +533,21 @@ impl Store {
         }
     }
 
-    pub async fn load_game(&self, game_id: &str) -> Result<Option<GameRow>, StoreError> {
+    pub async fn load_game(&self, game_id: &GameId) -> Result<Option<GameRow>, StoreError> {
         let query = select_games!("WHERE id = $1");
-        Ok(
-            on_backend!(self, pool => sqlx::query_as(query).bind(game_id).fetch_optional(pool).await?),
-        )
+        let raw: Option<RawGame> = on_backend!(self, pool => sqlx::query_as(query).bind(game_id.as_str()).fetch_optional(pool).await?);
+        Ok(raw.map(GameRow::try_from).transpose()?)
     }
 
     /// The events after version `since`, in order.
     pub async fn events_since(
         &self,
-        game_id: &str,
+        game_id: &GameId,
         since: i64,
     ) -> Result<Vec<EventRow>, StoreError> {
         Ok(on_backend!(self, pool => {
             sqlx::query_as("SELECT seq, at, body, move_id FROM game_events WHERE game_id = $1 AND seq > $2 ORDER BY seq")
-                .bind(game_id)
+                .bind(game_id.as_str())
                 .bind(since)
                 .fetch_all(pool)
                 .await?
@@ -450,25 +558,40 @@ impl Store {
     /// strictly before `before` (milliseconds) when given.
     pub async fn list_games(
         &self,
-        status: &str,
+        status: Status,
         limit: i64,
         before: Option<i64>,
     ) -> Result<Vec<GameRow>, StoreError> {
         let query = select_games!(
             "WHERE status = $1 AND COALESCE(finished_at, created_at) < $2 ORDER BY COALESCE(finished_at, created_at) DESC, id LIMIT $3"
         );
-        Ok(on_backend!(self, pool => {
-            sqlx::query_as(query).bind(status).bind(before.unwrap_or(i64::MAX)).bind(limit).fetch_all(pool).await?
-        }))
+        let raw: Vec<RawGame> = on_backend!(self, pool => {
+            sqlx::query_as(query).bind(status.name()).bind(before.unwrap_or(i64::MAX)).bind(limit).fetch_all(pool).await?
+        });
+        Ok(raw
+            .into_iter()
+            .map(GameRow::try_from)
+            .collect::<Result<_, _>>()?)
     }
 
     /// The ids of the games still waiting or being played: what a restart rebuilds.
-    pub async fn games_in_progress(&self) -> Result<Vec<String>, StoreError> {
+    pub async fn games_in_progress(&self) -> Result<Vec<GameId>, StoreError> {
         let rows: Vec<(String,)> = on_backend!(self, pool => {
             sqlx::query_as("SELECT id FROM games WHERE status IN ('waiting', 'playing') ORDER BY created_at")
                 .fetch_all(pool)
                 .await?
         });
-        Ok(rows.into_iter().map(|(id,)| id).collect())
+        rows.into_iter().map(|(id,)| stored_id(id)).collect()
     }
+}
+
+/// A game id read from the database.
+fn stored_id(id: String) -> Result<GameId, StoreError> {
+    id.parse().map_err(|e: Malformed| {
+        StoreError::Row(RowError {
+            reason: e.to_string(),
+            game: id,
+            column: "id",
+        })
+    })
 }

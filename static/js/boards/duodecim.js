@@ -1,9 +1,11 @@
+// @ts-check
 // Duodecim Scripta (RULES.md §3): three rows of twelve cells, each half carrying a six-letter word
 // of the chosen board face; stacks drawn with their counts; each side's reserve (R) and pieces
 // borne off (O) in trays. Cells are named from White's seat; with Black at the bottom the board
 // turns half round and every cell keeps its letter and its name.
 import { svg, placeAttrs, stack, withPlaceNames } from '../svg.js';
 
+/** @type {Record<string, { name: string, rows: string[] | null }>} */
 export const FACES = {
   virtvs: { name: 'VIRTVS IMPERI / HOSTES VINCTI / LVDANT ROMANI', rows: ['VIRTVSIMPERI', 'HOSTESVINCTI', 'LVDANTROMANI'] },
   levate: { name: 'LEVATE DALOCV / LVDERE NESCIS / IDIOTA RECEDE', rows: ['LEVATEDALOCV', 'LVDERENESCIS', 'IDIOTARECEDE'] },
@@ -12,19 +14,32 @@ export const FACES = {
 
 const ROWS = ['T', 'M', 'B'];
 
+/** @param {string} text */
 function pair(text) {
   const [w, b] = text.split(',').map(Number);
   return { white: w || 0, black: b || 0 };
 }
 
+/** @param {string} text */
 function list(text) {
   const inner = text.replace(/^\[|\]$/g, '');
   return inner ? inner.split(',').map(Number) : [];
 }
 
-/** The position of RULES.md §3.3 → {cells: {M3: {side, count}}, toMove, reserve, off, dice, bonus} */
+/**
+ * @typedef {{ white: number, black: number }} Pair
+ * @typedef {{ cells: Record<string, { side: string, count: number }>, toMove: string, reserve: Pair,
+ *   off: Pair, dice: number[], bonus: number[] }} DuodecimModel
+ */
+
+/**
+ * The position of RULES.md §3.3 → {cells: {M3: {side, count}}, toMove, reserve, off, dice, bonus}
+ * @param {string} position
+ * @returns {DuodecimModel}
+ */
 export function parse(position) {
   const [rowsText, side, ...rest] = position.trim().split(/\s+/);
+  /** @type {Record<string, { side: string, count: number }>} */
   const cells = {};
   rowsText.split('/').forEach((row, i) => {
     row.split(',').forEach((cell, c) => {
@@ -32,6 +47,7 @@ export function parse(position) {
       if (m) cells[ROWS[i] + (c + 1)] = { side: m[2] === 'w' ? 'white' : 'black', count: Number(m[1]) };
     });
   });
+  /** @type {DuodecimModel} */
   const model = { cells, toMove: side === 'b' ? 'black' : 'white', reserve: { white: 15, black: 15 }, off: { white: 0, black: 0 }, dice: [], bonus: [] };
   for (const field of rest) {
     const [key, value] = field.split(/:(.*)/);
@@ -43,6 +59,10 @@ export function parse(position) {
   return model;
 }
 
+/**
+ * @param {DuodecimModel} model
+ * @param {import('../svg.js').BoardContext} ctx
+ */
 export function render(model, ctx) {
   const cell = 48;
   const gapMid = 24;
@@ -51,7 +71,7 @@ export function render(model, ctx) {
   const width = left * 2 + cell * 12 + gapMid;
   const height = boardTop * 2 + cell * 3 + 8;
   const flip = ctx.bottom === 'black';
-  const face = FACES[ctx.face] || FACES.virtvs;
+  const face = FACES[ctx.face || 'virtvs'] || FACES.virtvs;
   const root = svg('svg', {
     viewBox: `0 0 ${width} ${height}`,
     class: 'board board-duodecim',
@@ -59,11 +79,11 @@ export function render(model, ctx) {
     'aria-label': `Duodecim Scripta board, ${flip ? 'Black' : 'White'} at the bottom, face ${face.name}`,
   });
   root.append(svg('rect', { x: 0, y: 0, width, height, class: 'frame', rx: 8 }));
-  const xOf = (col) => {
+  const xOf = (/** @type {number} */ col) => {
     const c = flip ? 13 - col : col;
     return left + (c - 1) * cell + (c > 6 ? gapMid : 0);
   };
-  const yOf = (row) => boardTop + (flip ? 2 - row : row) * cell;
+  const yOf = (/** @type {number} */ row) => boardTop + (flip ? 2 - row : row) * cell;
   ROWS.forEach((rowName, r) => {
     for (let col = 1; col <= 12; col += 1) {
       const name = rowName + col;
@@ -75,7 +95,8 @@ export function render(model, ctx) {
       if (face.rows) g.append(svg('text', { x: x + cell / 2, y: y + cell * 0.72, 'text-anchor': 'middle', class: 'inscription' }, face.rows[r][col - 1]));
       g.append(svg('text', { x: x + 3, y: y + 10, class: 'cell-name' }, name));
       if (ctx.lastMove && ctx.lastMove.has(name)) g.append(svg('rect', { x: x + 2, y: y + 2, width: cell - 4, height: cell - 4, class: 'last-move' }));
-      if (occupant) g.append(stack(x + cell / 2, y + cell / 2, cell * 0.34, occupant.side, occupant.count));
+      const pieces = occupant ? stack(x + cell / 2, y + cell / 2, cell * 0.34, occupant.side, occupant.count) : null;
+      if (pieces) g.append(pieces);
       if (ctx.threatened && ctx.threatened.has(name)) {
         g.append(svg('circle', { cx: x + cell / 2, cy: y + cell / 2, r: cell * 0.44, class: 'threat' }));
         const odds = ctx.odds && ctx.odds[name];
@@ -86,12 +107,14 @@ export function render(model, ctx) {
       root.append(g);
     }
   });
-  for (const side of ['white', 'black']) {
+  for (const side of /** @type {('white' | 'black')[]} */ (['white', 'black'])) {
     const bottom = side === ctx.bottom;
     const y = bottom ? height - 36 : 36;
     const name = side === 'white' ? 'White' : 'Black';
     root.append(svg('text', { x: left, y: y + 5, class: 'tray-side' }, name));
-    [['R', 'reserve', model.reserve[side]], ['O', 'off', model.off[side]]].forEach(([zone, title, count], i) => {
+    /** @type {[string, string, number][]} */
+    const trays = [['R', 'reserve', model.reserve[side]], ['O', 'off', model.off[side]]];
+    trays.forEach(([zone, title, count], i) => {
       const x = 250 + i * 210;
       const place = side === model.toMove ? zone : null;
       const g = svg('g', place ? placeAttrs(zone, ctx, `${name} ${title}, ${count} pieces`) : { class: 'tray' });

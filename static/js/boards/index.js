@@ -1,8 +1,19 @@
+// @ts-check
 // Which board draws which variant.
 import * as petteia from './petteia.js';
 import * as pente from './pente.js';
 import * as duodecim from './duodecim.js';
 
+/**
+ * A board module: `parse` reads a position string into a model, `render` draws that model.
+ * @typedef {{ parse: (position: string) => object, render: (model: any, ctx: import('../svg.js').BoardContext) => SVGElement,
+ *   FACES?: object }} Board
+ */
+
+/**
+ * @param {string} variantId
+ * @returns {Board}
+ */
 export function boardFor(variantId) {
   if (variantId.startsWith('petteia')) return petteia;
   if (variantId.startsWith('pente-grammai')) return pente;
@@ -10,7 +21,10 @@ export function boardFor(variantId) {
   throw new Error(`no board for ${variantId}`);
 }
 
-/** The start position of each variant (RULES.md), for the rules and printable pages. */
+/**
+ * The start position of each variant (RULES.md), for the rules and printable pages.
+ * @type {Record<string, string>}
+ */
 export const START = {
   'petteia-6': 'DDDDDD/6/6/6/6/LLLLLL l 0 1',
   'petteia-8': 'DDDDDDDD/8/8/8/8/8/8/LLLLLLLL l 0 1',
@@ -20,5 +34,8 @@ export const START = {
   'duodecim-scripta': '.,.,.,.,.,.,.,.,.,.,.,./.,.,.,.,.,.,.,.,.,.,.,./.,.,.,.,.,.,.,.,.,.,.,. w r:15,15 o:0,0 dice:[] bonus:[]',
 };
 
+/** @type {Record<string, string>} */
 export const SIDE_NAMES = { light: 'Light', dark: 'Dark', terracotta: 'Terracotta', black: 'Black', white: 'White' };
+
+/** @param {string} side */
 export const sideName = (side) => SIDE_NAMES[side] || side;

@@ -1,16 +1,33 @@
+// @ts-check
 // Pente Grammai (RULES.md §2): five lines, the sacred line 3 marked, the ten line ends numbered
 // along the route. Terracotta sits at the bottom unless the seat says otherwise; then the board
 // turns half round. Reserve (Kidd), holy line (Kidd) and removed counters (Perimeter) sit in trays.
 import { svg, placeAttrs, stack, withPlaceNames } from '../svg.js';
 
+/** @typedef {'terracotta' | 'black'} Side */
+/** @typedef {{ terracotta: number, black: number }} Counts */
+/**
+ * @typedef {{ points: Counts[], toMove: Side, reserve: Counts | null, holy: Counts | null,
+ *   removed: Counts | null, threats: { against: Side, line: number }[] }} PenteModel
+ */
+
+/** @type {Record<string, Side>} */
 const LETTER = { T: 'terracotta', B: 'black' };
 
+/**
+ * @param {string} text
+ * @returns {Counts}
+ */
 function pair(text) {
   const [t, b] = text.split(',').map(Number);
   return { terracotta: t || 0, black: b || 0 };
 }
 
-/** `T/T/T/T/T/B/B/B/B/B t x:0,0 th:b@1` → {points: [{terracotta, black}], toMove, reserve, holy, removed, threats} */
+/**
+ * `T/T/T/T/T/B/B/B/B/B t x:0,0 th:b@1` → {points: [{terracotta, black}], toMove, reserve, holy, removed, threats}
+ * @param {string} position
+ * @returns {PenteModel}
+ */
 export function parse(position) {
   const [pointsText, side, ...rest] = position.trim().split(/\s+/);
   const points = pointsText.split('/').map((token) => {
@@ -19,6 +36,7 @@ export function parse(position) {
     for (const m of token.matchAll(/(\d*)([TB])/g)) counts[LETTER[m[2]]] += m[1] ? Number(m[1]) : 1;
     return counts;
   });
+  /** @type {PenteModel} */
   const model = { points, toMove: side === 'b' ? 'black' : 'terracotta', reserve: null, holy: null, removed: null, threats: [] };
   for (const field of rest) {
     const [key, value] = field.split(/:(.*)/);
@@ -35,9 +53,16 @@ export function parse(position) {
   return model;
 }
 
-/** Line n joins points n−1 (Terracotta's right-hand end) and 10−n. */
+/**
+ * Line n joins points n−1 (Terracotta's right-hand end) and 10−n.
+ * @param {number} p
+ */
 const lineOf = (p) => (p < 5 ? p + 1 : 10 - p);
 
+/**
+ * @param {PenteModel} model
+ * @param {import('../svg.js').BoardContext} ctx
+ */
 export function render(model, ctx) {
   const width = 640;
   const height = 470;
@@ -46,8 +71,8 @@ export function render(model, ctx) {
   const gap = 62;
   const left = 110;
   const right = width - 110;
-  const lineY = (line) => (flip ? top + (line - 1) * gap : top + (5 - line) * gap);
-  const pointXY = (p) => {
+  const lineY = (/** @type {number} */ line) => (flip ? top + (line - 1) * gap : top + (5 - line) * gap);
+  const pointXY = (/** @type {number} */ p) => {
     const rightEnd = p < 5;
     return { x: rightEnd !== flip ? right : left, y: lineY(lineOf(p)) };
   };
@@ -71,16 +96,17 @@ export function render(model, ctx) {
     }
   }
   // The holy line (Kidd): each side's half of the sacred line, near its own goal.
-  if (model.holy) {
-    for (const side of ['terracotta', 'black']) {
+  const holy = model.holy;
+  if (holy) {
+    for (const side of /** @type {Side[]} */ (['terracotta', 'black'])) {
       const goal = pointXY(side === 'terracotta' ? 7 : 2);
       const x = goal.x + (goal.x < width / 2 ? 82 : -82);
       const y = lineY(3) + (side === ctx.bottom ? 22 : -22);
       const place = side === model.toMove ? 'H' : null;
-      const g = svg('g', place ? placeAttrs('H', ctx, `${side} holy line, ${model.holy[side]} counters`) : { class: 'tray' });
+      const g = svg('g', place ? placeAttrs('H', ctx, `${side} holy line, ${holy[side]} counters`) : { class: 'tray' });
       g.append(svg('rect', { x: x - 42, y: y - 17, width: 84, height: 34, rx: 17, class: 'holy' }));
       g.append(svg('text', { x: x - 20, y: y + 5, class: 'tray-label', 'text-anchor': 'middle' }, 'holy'));
-      g.append(stack(x + 22, y, 14, side, model.holy[side]) || svg('text', { x: x + 22, y: y + 5, 'text-anchor': 'middle', class: 'tray-label' }, '0'));
+      g.append(stack(x + 22, y, 14, side, holy[side]) || svg('text', { x: x + 22, y: y + 5, 'text-anchor': 'middle', class: 'tray-label' }, '0'));
       if (place) g.append(svg('rect', { x: x - 42, y: y - 17, width: 84, height: 34, class: 'hit' }));
       root.append(g);
     }
@@ -96,7 +122,7 @@ export function render(model, ctx) {
     g.append(svg('text', { x: x + outward * 48, y: y + 6, 'text-anchor': 'middle', class: 'point-number' }, String(p)));
     if (ctx.lastMove && ctx.lastMove.has(String(p))) g.append(svg('circle', { cx: x, cy: y, r: 29, class: 'last-move' }));
     const both = counts.terracotta && counts.black;
-    for (const [side, dx] of [['terracotta', -11], ['black', 11]]) {
+    for (const [side, dx] of /** @type {[Side, number][]} */ ([['terracotta', -11], ['black', 11]])) {
       const pieces = stack(both ? x + dx : x, y, both ? 15 : 20, side, counts[side]);
       if (pieces) g.append(pieces);
     }
@@ -111,10 +137,11 @@ export function render(model, ctx) {
     root.append(g);
   }
   // Trays: reserve (Kidd) and removed (Perimeter), the bottom side's below the lines.
+  /** @type {[string, string, Counts][]} */
   const trays = [];
   if (model.reserve) trays.push(['R', 'reserve', model.reserve]);
   if (model.removed) trays.push(['X', 'removed', model.removed]);
-  for (const side of ['terracotta', 'black']) {
+  for (const side of /** @type {Side[]} */ (['terracotta', 'black'])) {
     const y = side === ctx.bottom ? height - 40 : 40;
     const name = side === 'terracotta' ? 'Terracotta' : 'Black';
     root.append(svg('text', { x: 20, y: y + 5, class: 'tray-side' }, name));

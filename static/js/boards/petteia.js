@@ -1,14 +1,24 @@
+// @ts-check
 // Petteia (RULES.md §1): the N×N grid from the position string. File letters and rank numbers
 // are drawn beside their own column and row, so they turn with the board.
 import { svg, placeAttrs, stack, withPlaceNames } from '../svg.js';
 
 const FILES = 'ABCDEFGH';
 
-/** `DDDDDD/6/6/6/6/LLLLLL l 0 1` → {n, board: {A1: 'light', …}, toMove} */
+/**
+ * @typedef {{ n: number, board: Record<string, string>, toMove: string }} PetteiaModel
+ */
+
+/**
+ * `DDDDDD/6/6/6/6/LLLLLL l 0 1` → {n, board: {A1: 'light', …}, toMove}
+ * @param {string} position
+ * @returns {PetteiaModel}
+ */
 export function parse(position) {
   const [ranks, side] = position.trim().split(/\s+/);
   const rows = ranks.split('/');
   const n = rows.length;
+  /** @type {Record<string, string>} */
   const board = {};
   rows.forEach((row, i) => {
     const rank = n - i;
@@ -24,6 +34,10 @@ export function parse(position) {
   return { n, board, toMove: side === 'd' ? 'dark' : 'light' };
 }
 
+/**
+ * @param {PetteiaModel} model
+ * @param {import('../svg.js').BoardContext} ctx
+ */
 export function render(model, ctx) {
   const { n } = model;
   const cell = 60;
@@ -37,8 +51,8 @@ export function render(model, ctx) {
     'aria-label': `Petteia ${n}×${n} board, ${flip ? 'Dark' : 'Light'} at the bottom`,
   });
   root.append(svg('rect', { x: 0, y: 0, width: size, height: size, class: 'frame', rx: 8 }));
-  const xOf = (f) => margin + (flip ? n - 1 - f : f) * cell;
-  const yOf = (r) => margin + (flip ? r - 1 : n - r) * cell;
+  const xOf = (/** @type {number} */ f) => margin + (flip ? n - 1 - f : f) * cell;
+  const yOf = (/** @type {number} */ r) => margin + (flip ? r - 1 : n - r) * cell;
   for (let f = 0; f < n; f += 1) {
     root.append(svg('text', { x: xOf(f) + cell / 2, y: size - 8, class: 'coord', 'text-anchor': 'middle' }, FILES[f]));
     root.append(svg('text', { x: xOf(f) + cell / 2, y: 18, class: 'coord', 'text-anchor': 'middle' }, FILES[f]));
@@ -56,7 +70,8 @@ export function render(model, ctx) {
       const g = svg('g', placeAttrs(name, ctx, `${name}, ${occupant ? `${occupant} piece` : 'empty'}`));
       g.append(svg('rect', { x, y, width: cell, height: cell, class: `square ${(r + f) % 2 ? 'square-a' : 'square-b'}` }));
       if (ctx.lastMove && ctx.lastMove.has(name)) g.append(svg('rect', { x: x + 2, y: y + 2, width: cell - 4, height: cell - 4, class: 'last-move' }));
-      if (occupant) g.append(stack(x + cell / 2, y + cell / 2, cell * 0.36, occupant, 1));
+      const piece = occupant ? stack(x + cell / 2, y + cell / 2, cell * 0.36, occupant, 1) : null;
+      if (piece) g.append(piece);
       if (ctx.threatened && ctx.threatened.has(name)) g.append(svg('circle', { cx: x + cell / 2, cy: y + cell / 2, r: cell * 0.45, class: 'threat' }));
       if (ctx.destinations && ctx.destinations.has(name)) g.append(svg('circle', { cx: x + cell / 2, cy: y + cell / 2, r: cell * 0.14, class: 'dest-marker' }));
       g.append(svg('rect', { x, y, width: cell, height: cell, class: 'hit' }));

@@ -25,6 +25,7 @@ export const NO_OFFERS = { undoOffer: null, rematchOffer: null, declined: null }
  *   confirm?: boolean }} ActionButton
  */
 
+/** @type {Record<string, string>} */
 export const TERMINATIONS = {
   reduction: 'reduction (one piece or none left)',
   blockade: 'blockade (no move left)',
@@ -145,7 +146,7 @@ export function endSummary(view) {
   if (view.status === 'aborted') return { result: 'Aborted', how: 'Ended before the first move.', headline: 'The game was aborted.' };
   if (view.status !== 'finished' || !view.result) return null;
   const termination = view.result.termination;
-  const how = TERMINATIONS[/** @type {keyof TERMINATIONS} */ (termination)] || termination;
+  const how = TERMINATIONS[termination] || termination;
   const winner = view.result.winner;
   if (!winner) return { result: 'Draw', how: `By ${how}.`, headline: `Draw by ${how}.` };
   const me = mySide(view);

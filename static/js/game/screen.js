@@ -16,6 +16,7 @@ import { showNotFound } from '../notfound.js';
 import { BoardInput } from './input.js';
 import { clockReading, formatClock } from './clock.js';
 import { pairedTurns, diceTurns, turnText } from './moves.js';
+import { mountReview } from '../review.js';
 import {
   NO_OFFERS, noteEvent, offerNote, statusText, endSummary, presence, spectatorText, pageTitle,
   playButtons, rematchButtons, mySide,
@@ -99,6 +100,7 @@ export async function showGame(app, gameId, signal) {
   if (signal.aborted) return;
   const screen = new GameScreen(app, gameId, seat.token, seat.view, list.find((v) => v.id === seat.view.variant), seat.linkNote);
   signal.addEventListener('abort', () => screen.destroy());
+  mountReview(app, { gameId, view: seat.view, bottom: seat.view.seat ? seat.view.seat.bottom : undefined });
 }
 
 class GameScreen {
@@ -136,7 +138,39 @@ class GameScreen {
     /** @type {Record<string, string>} each account-held side's player: "Ann (1662)" */
     this.players = {};
     seatLabels(gameId).then((labels) => { this.players = labels; });
-    this.build(linkNote);
+    /** Whether the first view has been drawn. */
+    this.shown = false;
+    // The page: the board column with its clocks, and the side panel.
+    document.title = `Ludus — ${this.name}`;
+    this.heading = html('h1', { class: 'game-title', text: this.name });
+    this.notice = html('div', { class: 'notices' });
+    if (linkNote) this.notice.append(html('p', { class: 'notice', role: 'note', text: linkNote }));
+    // Not a live region: it counts every second, which a screen reader would read out each time.
+    this.awayLine = html('p', { class: 'notice opponent-gone', hidden: true });
+    this.offerLine = html('p', { class: 'notice offer-note', role: 'status', hidden: true });
+    this.notice.append(this.awayLine, this.offerLine);
+    this.invitePanel = html('section', { class: 'invite', 'aria-label': 'Invitation', hidden: true });
+    this.topClock = html('div', { class: 'clock clock-top' });
+    this.bottomClock = html('div', { class: 'clock clock-bottom' });
+    this.boardHolder = html('div', { class: 'board-holder' });
+    this.choices = html('div', { class: 'choices', 'aria-label': 'Moves without a piece to pick' });
+    this.status = html('p', { class: 'status-line', id: 'status', role: 'status', 'aria-live': 'polite' });
+    this.errorLine = html('p', { class: 'refusal', role: 'alert' });
+    this.endPanel = html('section', { class: 'end-panel', 'aria-label': 'Result', hidden: true });
+    this.diceBox = html('div', { class: 'dice', 'aria-label': 'Dice' });
+    this.actions = html('div', { class: 'actions' });
+    this.moveList = html('ol', { class: 'move-list', 'aria-label': 'Moves' });
+    this.connectionLine = html('p', { class: 'connection' });
+    this.spectators = html('p', { class: 'spectators' });
+    this.threatInfo = html('p', { class: 'threat-info', role: 'status' });
+    this.fairness = html('details', { class: 'fairness', hidden: true });
+    const panel = html('aside', { class: 'side-panel' }, [
+      this.notice, this.status, this.errorLine, this.endPanel, this.diceBox, this.choices, this.actions, this.options(), this.fairness,
+      html('h2', { text: 'Moves' }), this.moveList, this.connectionLine, this.spectators,
+    ]);
+    const play = html('div', { class: 'play' }, [html('div', { class: 'board-column' }, [this.topClock, this.boardHolder, this.bottomClock]), panel]);
+    this.root = html('section', { class: 'game', 'data-game-id': this.gameId }, [this.heading, this.invitePanel, play]);
+    this.app.append(this.root);
     this.input = new BoardInput(this.boardHolder, {
       legal: () => this.legal(),
       redraw: () => this.draw(),
@@ -170,39 +204,6 @@ class GameScreen {
     } catch {
       // The list falls back to one line per move.
     }
-  }
-
-  /** @param {string} linkNote */
-  build(linkNote) {
-    document.title = `Ludus — ${this.name}`;
-    this.heading = html('h1', { class: 'game-title', text: this.name });
-    this.notice = html('div', { class: 'notices' });
-    if (linkNote) this.notice.append(html('p', { class: 'notice', role: 'note', text: linkNote }));
-    this.awayLine = html('p', { class: 'notice opponent-gone', role: 'status', hidden: true });
-    this.offerLine = html('p', { class: 'notice offer-note', role: 'status', hidden: true });
-    this.notice.append(this.awayLine, this.offerLine);
-    this.invitePanel = html('section', { class: 'invite', 'aria-label': 'Invitation', hidden: true });
-    this.topClock = html('div', { class: 'clock clock-top' });
-    this.bottomClock = html('div', { class: 'clock clock-bottom' });
-    this.boardHolder = html('div', { class: 'board-holder' });
-    this.choices = html('div', { class: 'choices', 'aria-label': 'Moves without a piece to pick' });
-    this.status = html('p', { class: 'status-line', id: 'status', role: 'status', 'aria-live': 'polite' });
-    this.errorLine = html('p', { class: 'refusal', role: 'alert' });
-    this.endPanel = html('section', { class: 'end-panel', 'aria-label': 'Result', hidden: true });
-    this.diceBox = html('div', { class: 'dice', 'aria-label': 'Dice' });
-    this.actions = html('div', { class: 'actions' });
-    this.moveList = html('ol', { class: 'move-list', 'aria-label': 'Moves' });
-    this.connectionLine = html('p', { class: 'connection' });
-    this.spectators = html('p', { class: 'spectators' });
-    this.threatInfo = html('p', { class: 'threat-info', role: 'status' });
-    this.fairness = html('details', { class: 'fairness', hidden: true });
-    const panel = html('aside', { class: 'side-panel' }, [
-      this.notice, this.status, this.errorLine, this.endPanel, this.diceBox, this.choices, this.actions, this.options(), this.fairness,
-      html('h2', { text: 'Moves' }), this.moveList, this.connectionLine, this.spectators,
-    ]);
-    const play = html('div', { class: 'play' }, [html('div', { class: 'board-column' }, [this.topClock, this.boardHolder, this.bottomClock]), panel]);
-    this.root = html('section', { class: 'game', 'data-game-id': this.gameId }, [this.heading, this.invitePanel, play]);
-    this.app.append(this.root);
   }
 
   /** The player's switches: threats, sound, the Duodecim board face, the seat link. */
@@ -276,10 +277,13 @@ class GameScreen {
   draw() {
     const v = this.view;
     const legal = this.pending ? [] : this.legal();
-    const selected = this.input.selected;
+    // A move being sent shows as its piece selected and its destination marked.
+    const pending = this.pending ? moveEnds(this.pending.move) : null;
+    const selected = pending ? pending.from || null : this.input.selected;
     /** @type {Map<string, string[]>} */
     const destinations = new Map();
-    if (selected) {
+    if (pending && pending.to) destinations.set(pending.to, [pending.move]);
+    else if (selected) {
       for (const m of legal) if (m.from === selected && m.to) destinations.set(m.to, [...(destinations.get(m.to) || []), m.move]);
     }
     const last = v.moves.length ? moveEnds(v.moves[v.moves.length - 1]) : null;

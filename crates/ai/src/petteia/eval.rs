@@ -2,9 +2,9 @@
 //! mobility, safety (own pieces the opponent could take next move) and threats (enemy pieces we
 //! could take next move).
 
-use super::node::{Node, opposite, shift};
+use super::node::Node;
 use ludus_engine::Player;
-use ludus_engine::petteia::{self, Bitboard, Board, slides};
+use ludus_engine::petteia::{Bitboard, Board, Direction, shift, slide_targets};
 
 /// The weights of the evaluation terms.
 #[derive(Clone, Copy, Debug)]
@@ -34,16 +34,23 @@ struct Reach {
     count: i32,
 }
 
+/// Counted per direction: a square reached in one direction is reached by one piece only (see
+/// [`slide_targets`]), so the pairs are the sum of the four sets' sizes.
 fn reach(board: &Board, player: Player) -> Reach {
-    let blockers = board.blockers();
-    let mut squares = 0;
-    let mut count = 0;
-    for from in petteia::squares(board.of(player)) {
-        let slides = slides(from, blockers);
-        squares |= slides;
-        count += slides.count_ones() as i32;
-    }
-    Reach { squares, count }
+    let (pieces, empty) = (board.of(player), board.empty());
+    Direction::ALL.into_iter().fold(
+        Reach {
+            squares: 0,
+            count: 0,
+        },
+        |reach, d| {
+            let targets = slide_targets(pieces, empty, d);
+            Reach {
+                squares: reach.squares | targets,
+                count: reach.count + targets.count_ones() as i32,
+            }
+        },
+    )
 }
 
 /// The pieces of `victim` that an attacker reaching `attacker_reach` could take with one move:
@@ -51,9 +58,9 @@ fn reach(board: &Board, player: Player) -> Reach {
 fn exposed(board: &Board, victim: Player, attacker_reach: Bitboard) -> Bitboard {
     let (pieces, attackers) = (board.of(victim), board.of(victim.other()));
     let mut exposed = 0;
-    for d in 0..4 {
+    for d in Direction::ALL {
         // X with X+d reachable and X-d an attacker.
-        exposed |= pieces & shift(attacker_reach, opposite(d)) & shift(attackers, d);
+        exposed |= pieces & shift(attacker_reach, d.opposite()) & shift(attackers, d);
     }
     exposed
 }
@@ -84,7 +91,7 @@ mod tests {
     use ludus_engine::petteia::Position;
 
     fn node(text: &str) -> Node {
-        Node::from_position(&Position::parse(text).expect("parses"))
+        Position::parse(text).expect("parses")
     }
 
     #[test]
@@ -95,7 +102,7 @@ mod tests {
             "DDD3/6/6/6/1D1D2/2L2L d",
             "DDDDDDDD/8/8/3L4/8/8/8/LLL1LLLL d",
         ] {
-            let game = petteia::Petteia::parse(text).expect("parses");
+            let game = ludus_engine::petteia::Petteia::parse(text).expect("parses");
             let n = node(text);
             for victim in Player::BOTH {
                 let attacker = reach(&n.board, victim.other());

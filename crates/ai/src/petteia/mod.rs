@@ -1,4 +1,4 @@
-//! The Petteia player: iterative deepening over [`search`], with the root judged by the engine
+//! The Petteia player: iterative deepening over `search`, with the root judged by the engine
 //! itself (a clone of the game plays each root move), so that the game's real history decides
 //! threefold repetition one ply ahead, where it matters most.
 
@@ -99,9 +99,9 @@ pub fn decide(
 ) -> Option<Decision> {
     let mut moves = Vec::new();
     game.legal_moves(&mut moves);
-    let root = Node::from_position(game.position());
+    let root: Node = *game.position();
     // One game seed gives different (but replayable) choices in different positions.
-    let seed = splitmix64(seed ^ root.hash);
+    let seed = splitmix64(seed ^ root.hash());
     let mut rng = generator(seed);
     if moves.len() <= 1 || rng.random_bool(settings.random_move) {
         let mv = *moves.choose(&mut rng)?;
@@ -118,7 +118,7 @@ pub fn decide(
         .iter()
         .map(|&mv| {
             let mut after = game.clone();
-            after.play(mv).expect("a legal move");
+            after.play_listed(mv);
             after.outcome().map(|outcome| match outcome.winner {
                 Some(winner) if winner == game.to_move() => WIN - 1,
                 Some(_) => -(WIN - 1),
@@ -134,11 +134,11 @@ pub fn decide(
         seed,
         contempt: settings.contempt,
     };
-    let mut searcher = Searcher::new(limits, root.hash);
+    let mut searcher = Searcher::new(limits, root.hash());
     let mut order: Vec<usize> = (0..moves.len()).collect();
     let mut decision = None;
     for depth in 1..=settings.max_depth {
-        let table_move = searcher.table_move(root.hash);
+        let table_move = searcher.table_move(root.hash());
         order.sort_by_key(|&i| {
             std::cmp::Reverse(searcher.order_key(&root, moves[i], table_move, 0))
         });
@@ -198,10 +198,17 @@ mod tests {
         Instant::now() + Duration::from_secs(3600)
     }
 
+    /// The move `level`'s search chooses, its share of random moves set aside: which moves a
+    /// seed turns random is luck, not search.
     fn best(position: &str, level: Level) -> String {
         let game = Petteia::parse(position).expect("parses");
-        choose_move(&game, level, 7, far())
+        let settings = Settings {
+            random_move: 0.0,
+            ..Settings::for_level(level)
+        };
+        decide(&game, settings, 7, far())
             .expect("a move")
+            .mv
             .to_string()
     }
 

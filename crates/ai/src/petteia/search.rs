@@ -7,7 +7,7 @@
 //! again, and the path is all the history search has.
 
 use super::eval::{self, WEIGHTS};
-use super::node::{After, Node};
+use super::node::{self, After, Node};
 use crate::random::noise;
 use ludus_engine::petteia::{Move, Square};
 use std::time::Instant;
@@ -106,7 +106,7 @@ impl Searcher {
     }
 
     fn evaluate(&self, node: &Node) -> i32 {
-        eval::evaluate(node, &WEIGHTS) + noise(self.limits.seed, node.hash, self.limits.noise)
+        eval::evaluate(node, &WEIGHTS) + noise(self.limits.seed, node.hash(), self.limits.noise)
     }
 
     /// The score of the move `mv` from `node` for the side that plays it, searched `depth` plies
@@ -120,7 +120,7 @@ impl Searcher {
         beta: i32,
         ply: usize,
     ) -> i32 {
-        let (child, after) = node.after(mv);
+        let (child, after) = node::after(node, mv);
         match after {
             After::MoverWins => WIN - (ply as i32 + 1),
             After::Drawn => self.draw(ply),
@@ -128,10 +128,10 @@ impl Searcher {
                 let saved_start = self.rep_start;
                 if captured {
                     self.rep_start = self.path.len();
-                } else if self.path[self.rep_start..].contains(&child.hash) {
+                } else if self.path[self.rep_start..].contains(&child.hash()) {
                     return self.draw(ply);
                 }
-                self.path.push(child.hash);
+                self.path.push(child.hash());
                 let score = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1);
                 self.path.pop();
                 self.rep_start = saved_start;
@@ -156,9 +156,9 @@ impl Searcher {
             return 0;
         }
         let original_alpha = alpha;
-        let slot = self.slot(node.hash);
+        let slot = self.slot(node.hash());
         let mut table_move = None;
-        if let Some(entry) = self.table[slot].filter(|e| e.hash == node.hash) {
+        if let Some(entry) = self.table[slot].filter(|e| e.hash == node.hash()) {
             table_move = entry.best;
             if entry.depth as i32 >= depth {
                 let score = from_table(entry.score, ply);
@@ -174,7 +174,7 @@ impl Searcher {
         }
 
         let mut moves = Vec::with_capacity(64);
-        node.moves(&mut moves);
+        node.legal_moves(&mut moves);
         let mut keys: Vec<i64> = moves
             .iter()
             .map(|&mv| self.order_key(node, mv, table_move, ply))
@@ -200,7 +200,7 @@ impl Searcher {
                 alpha = score;
             }
             if alpha >= beta {
-                if node.captures_of(mv) == 0 {
+                if node::captures_of(node, mv) == 0 {
                     let killers = &mut self.killers[ply];
                     if killers[0] != Some(mv) {
                         killers[1] = killers[0];
@@ -221,7 +221,7 @@ impl Searcher {
             Bound::Exact
         };
         self.table[slot] = Some(Entry {
-            hash: node.hash,
+            hash: node.hash(),
             best: best_move,
             score: to_table(best, ply),
             depth: depth.min(i8::MAX as i32) as i8,
@@ -242,8 +242,8 @@ impl Searcher {
         }
         alpha = alpha.max(stand_pat);
         let mut captures = Vec::with_capacity(8);
-        node.captures(&mut captures);
-        captures.sort_by_key(|&mv| std::cmp::Reverse(node.captures_of(mv)));
+        node::captures(node, &mut captures);
+        captures.sort_by_key(|&mv| std::cmp::Reverse(node::captures_of(node, mv)));
         let mut best = stand_pat;
         for mv in captures {
             let score = self.score_move(node, mv, 0, alpha, beta, ply);
@@ -264,7 +264,7 @@ impl Searcher {
         if Some(mv) == table_move {
             return i64::MAX;
         }
-        let captures = node.captures_of(mv);
+        let captures = node::captures_of(node, mv);
         if captures > 0 {
             return (1 << 40) + captures as i64;
         }

@@ -131,6 +131,32 @@ pub(crate) fn bits(mut set: u64) -> impl Iterator<Item = u8> {
     })
 }
 
+/// One player's pieces against the opponent's stacks of two: see [`Board::origins`].
+#[derive(Clone, Copy)]
+pub(super) struct Mobility {
+    entering: bool,
+    occupied: u64,
+    /// Steps without an enemy stack of two: where a piece may land.
+    open: u64,
+    bearing_off: bool,
+}
+
+impl Mobility {
+    pub(super) fn origins(&self, die: u8) -> u64 {
+        if self.entering {
+            // Reserve first: the die can only enter a piece, on step `die`.
+            return (self.open >> die) & 1;
+        }
+        let mut origins = ((self.occupied << die) & self.open & ROUTE) >> die;
+        if self.bearing_off {
+            // Steps s with s + die > 36: no exact throw needed.
+            let overshoot = ROUTE & !(ROUTE >> die);
+            origins |= self.occupied & overshoot;
+        }
+        origins
+    }
+}
+
 /// Every piece of both players: stacks on the route, reserve and borne-off counts.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Board {
@@ -247,19 +273,18 @@ impl Board {
     /// The origins from which `player` can move by `die` under the landing, reserve-first and
     /// bearing-off rules: bit 0 is the reserve, bit s the piece on step s.
     pub fn origins(&self, player: Player, die: u8) -> u64 {
+        self.mobility(player).origins(die)
+    }
+
+    /// What every die's origins for `player` depend on, worked out once for all the dice of a turn.
+    pub(super) fn mobility(&self, player: Player) -> Mobility {
         let (p, q) = (player.index(), player.other().index());
-        if self.reserve[p] > 0 {
-            // Reserve first: the die can only enter a piece, on step `die`.
-            return u64::from(self.doubled[q] & (1 << die) == 0);
+        Mobility {
+            entering: self.reserve[p] > 0,
+            occupied: self.occupied[p],
+            open: !self.doubled[q],
+            bearing_off: self.may_bear_off(player),
         }
-        let occupied = self.occupied[p];
-        let mut origins = ((occupied << die) & !self.doubled[q] & ROUTE) >> die;
-        if self.may_bear_off(player) {
-            // Steps s with s + die > 36: no exact throw needed.
-            let overshoot = ROUTE & !(ROUTE >> die);
-            origins |= occupied & overshoot;
-        }
-        origins
     }
 
     /// The steps from which `player` could move a board piece by `die` without leaving the

@@ -388,6 +388,39 @@ impl Game for Duodecim {
         Ok(())
     }
 
+    fn play_listed(&mut self, mv: Move) {
+        debug_assert_eq!(self.check(mv), Ok(()), "{mv} is not listed here");
+        self.apply(mv);
+    }
+
+    /// Counts the origin sets computed for this state; nothing is listed.
+    fn pick_legal_move(&self, pick: impl FnOnce(usize) -> usize) -> Option<Move> {
+        if self.outcome.is_some() {
+            return None;
+        }
+        let plays: u32 = self.allowed.iter().map(|o| o.count_ones()).sum();
+        let decline = u32::from(!self.position.bonus.is_empty());
+        if plays + decline == 0 {
+            return None;
+        }
+        let mut index = pick((plays + decline) as usize) as u32;
+        for (face, &origins) in (1u8..).zip(&self.allowed) {
+            let count = origins.count_ones();
+            if index < count {
+                let mut set = origins;
+                for _ in 0..index {
+                    set &= set - 1;
+                }
+                return Some(Move::Play {
+                    die: face,
+                    from: Origin::from_index(set.trailing_zeros() as u8),
+                });
+            }
+            index -= count;
+        }
+        Some(Move::Decline)
+    }
+
     fn outcome(&self) -> Option<Outcome> {
         self.outcome
     }

@@ -64,13 +64,22 @@ impl Dice {
 
     /// These dice less one die showing `face` (the first one rolled); unchanged if none does.
     pub fn without(&self, face: u8) -> Dice {
-        let mut dice = *self;
-        if let Some(at) = self.faces().iter().position(|&f| f == face) {
-            dice.faces.copy_within(at + 1..self.len as usize, at);
-            dice.len -= 1;
-            dice.faces[dice.len as usize] = 0;
+        let mut dice = Dice::NONE;
+        let mut removed = false;
+        for &f in self.faces() {
+            if f == face && !removed {
+                removed = true;
+            } else {
+                dice.faces[dice.len as usize] = f;
+                dice.len += 1;
+            }
         }
         dice
+    }
+
+    /// The faces shown, as a set: bit f for face f.
+    fn face_set(&self) -> u8 {
+        self.faces().iter().fold(0, |set, &f| set | 1 << f)
     }
 
     fn pips(&self) -> u8 {
@@ -108,10 +117,16 @@ struct Reach<'a> {
 
 impl<'a> Reach<'a> {
     fn new(board: &'a Board, player: Player, dice: Dice) -> Reach<'a> {
-        let mut origins = [0u64; 6];
-        for die in dice.distinct() {
-            origins[die as usize - 1] = board.origins(player, die);
-        }
+        let mobility = board.mobility(player);
+        let faces = dice.face_set();
+        let origins: [u64; 6] = std::array::from_fn(|i| {
+            let die = i as u8 + 1;
+            if faces & 1 << die != 0 {
+                mobility.origins(die)
+            } else {
+                0
+            }
+        });
         Reach {
             board,
             player,
@@ -262,6 +277,10 @@ fn after(board: &Board, player: Player, dice: Dice, die: u8, origin: u8) -> Scor
 /// (bit 0 the reserve, bit s step s) whose move by that face begins one. All empty when no die
 /// can be played.
 pub fn maximal_first_moves(board: &Board, player: Player, dice: Dice) -> [u64; 6] {
+    if dice.len == 1 {
+        // Every move of the last die plays all the dice there are.
+        return single_moves(board, player, dice);
+    }
     let mut allowed = [0u64; 6];
     let mut top = 0;
     let mut reach = Reach::new(board, player, dice);
@@ -301,11 +320,7 @@ pub fn maximal_first_moves(board: &Board, player: Player, dice: Dice) -> [u64; 6
 
 /// Every single move of each face, unbound by the maximal rule: what bonus dice allow.
 pub fn single_moves(board: &Board, player: Player, dice: Dice) -> [u64; 6] {
-    let mut allowed = [0u64; 6];
-    for die in dice.distinct() {
-        allowed[die as usize - 1] = board.origins(player, die);
-    }
-    allowed
+    Reach::new(board, player, dice).origins
 }
 
 /// The best score of `player`'s sequences with `dice`, and the steps of the opponent's lone

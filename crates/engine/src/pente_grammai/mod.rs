@@ -433,6 +433,30 @@ impl Game for PenteGrammai {
             mv: mv.into(),
             reason,
         })?;
+        self.apply(mv);
+        Ok(())
+    }
+
+    fn play_listed(&mut self, mv: Move) {
+        debug_assert_eq!(self.check(mv), Ok(()), "{mv} is not listed here");
+        self.apply(mv);
+    }
+
+    fn pick_legal_move(&self, pick: impl FnOnce(usize) -> usize) -> Option<Move> {
+        match (self.outcome, self.die) {
+            (None, Some(die)) => Some(self.position.pick_legal_move(die, pick)),
+            _ => None,
+        }
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+}
+
+impl PenteGrammai {
+    /// Plays a move known to be legal: the die is spent and the game judged.
+    fn apply(&mut self, mv: Move) {
         let mover = self.position.to_move;
         let won = self.position.apply(mv);
         self.die = None;
@@ -442,11 +466,6 @@ impl Game for PenteGrammai {
             None if self.plies >= MOVE_LIMIT => Some(Outcome::draw(Termination::MoveLimit)),
             None => None,
         };
-        Ok(())
-    }
-
-    fn outcome(&self) -> Option<Outcome> {
-        self.outcome
     }
 }
 

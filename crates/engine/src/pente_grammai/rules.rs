@@ -104,6 +104,29 @@ impl Position {
         }
     }
 
+    /// The move at index `pick(n)` of the `n` that [`Position::legal_moves`] lists for `die`:
+    /// one pass counts the actions, a second stops at the chosen one, and nothing is stored.
+    pub(super) fn pick_legal_move(&self, die: u8, pick: impl FnOnce(usize) -> usize) -> Move {
+        let mut count = 0;
+        let beyond_holy_line = self.actions(die, |_| count += 1);
+        let pass_listed = count == 0 || (self.rules == Rules::Kidd && !beyond_holy_line);
+        let index = pick(count + usize::from(pass_listed));
+        if index == count {
+            return Move {
+                die,
+                action: Action::Pass,
+            };
+        }
+        let (mut seen, mut chosen) = (0, None);
+        self.actions(die, |mv| {
+            if seen == index {
+                chosen = Some(mv);
+            }
+            seen += 1;
+        });
+        chosen.expect("pick returns an index below the count")
+    }
+
     /// Why `mv` is illegal here, if it is; the die is known to be the one rolled.
     pub(super) fn check(&self, mv: Move) -> Result<(), Reason> {
         let me = self.to_move;

@@ -88,30 +88,119 @@ pub fn squares(mut set: Bitboard) -> impl Iterator<Item = Square> {
     })
 }
 
-/// The four orthogonal directions as (file, rank) steps; north and east increase the bit index.
-const DIRECTIONS: [(i8, i8); 4] = [(0, 1), (1, 0), (0, -1), (-1, 0)];
+/// The four orthogonal directions; north and east increase the bit index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Direction {
+    North,
+    East,
+    South,
+    West,
+}
 
-const fn step(index: usize, (df, dr): (i8, i8)) -> Option<usize> {
-    let file = (index % 8) as i8 + df;
-    let rank = (index / 8) as i8 + dr;
-    if file < 0 || file > 7 || rank < 0 || rank > 7 {
-        None
-    } else {
-        Some((rank * 8 + file) as usize)
+impl Direction {
+    pub const ALL: [Direction; 4] = [
+        Direction::North,
+        Direction::East,
+        Direction::South,
+        Direction::West,
+    ];
+
+    pub fn opposite(self) -> Direction {
+        match self {
+            Direction::North => Direction::South,
+            Direction::East => Direction::West,
+            Direction::South => Direction::North,
+            Direction::West => Direction::East,
+        }
+    }
+
+    const fn step(self) -> (i8, i8) {
+        match self {
+            Direction::North => (0, 1),
+            Direction::East => (1, 0),
+            Direction::South => (0, -1),
+            Direction::West => (-1, 0),
+        }
     }
 }
 
-/// `RAYS[d][sq]`: the frame squares strictly beyond `sq` in direction `d`.
+/// Every square of `set` moved one step in `direction`; what leaves the frame is dropped, and
+/// nothing wraps from one side of the frame to the other.
+pub fn shift(set: Bitboard, direction: Direction) -> Bitboard {
+    const NOT_FILE_A: Bitboard = 0xfefe_fefe_fefe_fefe;
+    const NOT_FILE_H: Bitboard = 0x7f7f_7f7f_7f7f_7f7f;
+    match direction {
+        Direction::North => set << 8,
+        Direction::East => (set << 1) & NOT_FILE_A,
+        Direction::South => set >> 8,
+        Direction::West => (set >> 1) & NOT_FILE_H,
+    }
+}
+
+/// The empty squares that some piece of `movers` reaches by sliding in `direction` through
+/// `empty` (a Kogge-Stone fill: three doubling steps instead of one step a square).
+///
+/// No two pieces reach one square in the same direction, since the nearer one stands in the other's
+/// way: each square of the set is exactly one move, and the four sets together count them all.
+#[inline]
+pub fn slide_targets(movers: Bitboard, empty: Bitboard, direction: Direction) -> Bitboard {
+    const NOT_FILE_A: Bitboard = 0xfefe_fefe_fefe_fefe;
+    const NOT_FILE_H: Bitboard = 0x7f7f_7f7f_7f7f_7f7f;
+    // A step east must not land on file A (nor west on file H): that would be a wrap.
+    let (unit, rising, enterable) = match direction {
+        Direction::North => (8, true, !0),
+        Direction::East => (1, true, NOT_FILE_A),
+        Direction::South => (8, false, !0),
+        Direction::West => (1, false, NOT_FILE_H),
+    };
+    let step = |set: Bitboard, squares: u32| {
+        if rising {
+            set << (unit * squares)
+        } else {
+            set >> (unit * squares)
+        }
+    };
+    let mut reached = movers;
+    let mut open = empty & enterable;
+    reached |= open & step(reached, 1);
+    open &= step(open, 1);
+    reached |= open & step(reached, 2);
+    open &= step(open, 2);
+    reached |= open & step(reached, 4);
+    step(reached, 1) & enterable & empty
+}
+
+/// The piece in `occupied` nearest to `at` in `direction`, if there is one.
+pub fn nearest(at: Square, direction: Direction, occupied: Bitboard) -> Option<Square> {
+    let hit = RAYS[direction as usize][at.0 as usize] & occupied;
+    match direction {
+        _ if hit == 0 => None,
+        Direction::North | Direction::East => Some(Square::from_index(hit.trailing_zeros())),
+        Direction::South | Direction::West => Some(Square::from_index(63 - hit.leading_zeros())),
+    }
+}
+
+/// The frame squares orthogonally next to any square of `set`.
+pub fn neighbours(set: Bitboard) -> Bitboard {
+    Direction::ALL
+        .into_iter()
+        .fold(0, |around, d| around | shift(set, d))
+}
+
+/// `RAYS[d][sq]`: the frame squares strictly beyond `sq` in direction `d` (in [`Direction::ALL`]
+/// order).
 const RAYS: [[Bitboard; 64]; 4] = {
     let mut rays = [[0; 64]; 4];
     let mut d = 0;
     while d < 4 {
+        let (df, dr) = Direction::ALL[d].step();
         let mut sq = 0;
         while sq < 64 {
-            let mut at = step(sq, DIRECTIONS[d]);
-            while let Some(next) = at {
-                rays[d][sq] |= 1 << next;
-                at = step(next, DIRECTIONS[d]);
+            let (mut file, mut rank) = ((sq % 8) as i8 + df, (sq / 8) as i8 + dr);
+            while file >= 0 && file < 8 && rank >= 0 && rank < 8 {
+                rays[d][sq] |= 1 << (rank * 8 + file);
+                file += df;
+                rank += dr;
             }
             sq += 1;
         }
@@ -120,50 +209,25 @@ const RAYS: [[Bitboard; 64]; 4] = {
     rays
 };
 
-/// `NEIGHBOURS[d][sq]`: the one square next to `sq` in direction `d`, or the empty set at the frame's edge.
-const NEIGHBOURS: [[Bitboard; 64]; 4] = {
-    let mut next = [[0; 64]; 4];
-    let mut d = 0;
-    while d < 4 {
-        let mut sq = 0;
-        while sq < 64 {
-            if let Some(n) = step(sq, DIRECTIONS[d]) {
-                next[d][sq] = 1 << n;
-            }
-            sq += 1;
-        }
-        d += 1;
-    }
-    next
-};
-
 /// The squares a rook-like slide from `from` reaches through empty squares; `blockers` holds every
 /// piece and wall.
+///
+/// Branch-free: along each ray the nearest blocker cuts off its own ray beyond it. Where a ray
+/// holds no blocker, the search for one finds a sentinel corner instead (H8 for the rising rays,
+/// A1 for the falling ones), whose ray in that direction is empty, so the whole ray stays. The
+/// blocker itself, kept by the cut, goes with the final mask.
+#[inline]
 pub fn slides(from: Square, blockers: Bitboard) -> Bitboard {
-    let mut reach = 0;
-    for (d, rays) in RAYS.iter().enumerate() {
-        let ray = rays[from.0 as usize];
-        let hit = ray & blockers;
-        reach |= if hit == 0 {
-            ray
-        } else {
-            // North and east rays grow with the bit index, so their nearest blocker is the lowest bit.
-            let nearest = if d < 2 {
-                hit.trailing_zeros()
-            } else {
-                63 - hit.leading_zeros()
-            };
-            ray & !(rays[nearest as usize] | 1 << nearest)
-        };
-    }
-    reach
-}
-
-/// The frame squares orthogonally next to any square of `set`.
-pub fn neighbours(set: Bitboard) -> Bitboard {
-    const NOT_FILE_A: Bitboard = 0xfefe_fefe_fefe_fefe;
-    const NOT_FILE_H: Bitboard = 0x7f7f_7f7f_7f7f_7f7f;
-    (set << 8) | (set >> 8) | ((set << 1) & NOT_FILE_A) | ((set >> 1) & NOT_FILE_H)
+    let at = from.0 as usize;
+    let rising = |rays: &[Bitboard; 64]| {
+        let ray = rays[at];
+        ray ^ rays[((ray & blockers) | 1 << 63).trailing_zeros() as usize]
+    };
+    let falling = |rays: &[Bitboard; 64]| {
+        let ray = rays[at];
+        ray ^ rays[63 - ((ray & blockers) | 1).leading_zeros() as usize]
+    };
+    (rising(&RAYS[0]) | rising(&RAYS[1]) | falling(&RAYS[2]) | falling(&RAYS[3])) & !blockers
 }
 
 /// The pieces of two players on a board of one size.
@@ -213,19 +277,17 @@ impl Board {
 
     /// The enemy pieces a piece of `mover` arriving on `to` would capture, judged on this board with
     /// the mover already on `to`: an enemy next to `to` with a friend right behind it.
+    #[inline]
     pub fn captures_at(&self, mover: Player, to: Square) -> Bitboard {
         let (us, them) = (self.of(mover), self.of(mover.other()));
-        let mut captured = 0;
-        for next in &NEIGHBOURS {
-            let enemy = next[to.0 as usize] & them;
-            if enemy != 0 && next[enemy.trailing_zeros() as usize] & us != 0 {
-                captured |= enemy;
-            }
-        }
-        captured
+        Direction::ALL.into_iter().fold(0, |captured, d| {
+            // The enemy one step from `to`, if the square one step further holds a friend.
+            captured | (shift(to.bit(), d) & them & shift(us, d.opposite()))
+        })
     }
 
     /// Moves `mover`'s piece and removes what it captures; returns the captured set.
+    #[inline]
     pub fn apply(&mut self, mover: Player, from: Square, to: Square) -> Bitboard {
         self.pieces[mover.index()] ^= from.bit() | to.bit();
         let captured = self.captures_at(mover, to);
@@ -256,6 +318,39 @@ mod tests {
             pieces: [0, 0],
         };
         assert_eq!(slides(sq("F6"), empty.blockers()).count_ones(), 10);
+    }
+
+    #[test]
+    fn direction_targets_count_every_slide_once() {
+        // Scattered boards of both sizes: the per-direction sets hold each (piece, square) slide
+        // exactly once, and the piece behind each square is the one that slides there.
+        let mut state = 0x5eed_u64;
+        for size in [Size::Six, Size::Eight] {
+            for _ in 0..500 {
+                let mut next = || {
+                    state = crate::zobrist::splitmix64(state);
+                    state & state >> 7 & size.squares()
+                };
+                let light = next();
+                let board = Board {
+                    size,
+                    pieces: [light, next() & !light],
+                };
+                let (movers, empty) = (board.pieces[0], board.empty());
+                let mut pairs = 0;
+                for d in Direction::ALL {
+                    for to in squares(slide_targets(movers, empty, d)) {
+                        let from = nearest(to, d.opposite(), movers).expect("a piece behind");
+                        assert_ne!(slides(from, board.blockers()) & to.bit(), 0);
+                        pairs += 1;
+                    }
+                }
+                let expected: u32 = squares(movers)
+                    .map(|from| slides(from, board.blockers()).count_ones())
+                    .sum();
+                assert_eq!(pairs, expected);
+            }
+        }
     }
 
     #[test]

@@ -1,11 +1,17 @@
 //! Petteia (docs/RULES.md §1): rook moves on a 6×6 or 8×8 board, custodial capture, and the end checks
 //! in their stated order. The game keeps the hashes of the positions since the last capture, which
 //! is all the history threefold repetition needs (a capture is irreversible).
+//!
+//! Two ways in: [`Game::play`] checks a move from anywhere; [`Game::play_listed`] and
+//! [`Position::play_unchecked`] take a move this position listed, for search and playouts.
 
 mod board;
 mod notation;
 
-pub use board::{Bitboard, Board, Size, Square, slides, squares};
+pub use board::{
+    Bitboard, Board, Direction, Size, Square, nearest, neighbours, shift, slide_targets, slides,
+    squares,
+};
 pub use notation::MoveText;
 
 use crate::game::{Game, Outcome, Phase, Termination};
@@ -62,9 +68,117 @@ impl Position {
         Position::new(Board::start(size), Player::First, 0, 1)
     }
 
-    /// A hash of the board and the side to move: what threefold repetition compares.
+    /// A hash of the board and the side to move: what threefold repetition compares. It is kept
+    /// up to date move by move (Zobrist), never recomputed.
     pub fn hash(&self) -> u64 {
         self.hash
+    }
+
+    /// Appends every slide of the side to move: piece by piece from the lowest square, each
+    /// piece's destinations from the lowest. The game's end is not this type's to judge.
+    pub fn legal_moves(&self, moves: &mut Vec<Move>) {
+        let blockers = self.board.blockers();
+        for from in squares(self.board.of(self.to_move)) {
+            let reach = slides(from, blockers);
+            moves.reserve(reach.count_ones() as usize);
+            moves.extend(squares(reach).map(|to| Move { from, to }));
+        }
+    }
+
+    /// One of the `n` legal moves, chosen by `pick(n)` (below `n`), without listing them: each
+    /// index gives a different move, so a uniform `pick` gives a uniform move. The moves are
+    /// counted per direction, where each reachable square is one move (see [`slide_targets`]):
+    /// the index picks a direction and a square, and the piece is the nearest one behind it.
+    pub fn pick_legal_move(&self, pick: impl FnOnce(usize) -> usize) -> Option<Move> {
+        let (movers, empty) = (self.board.of(self.to_move), self.board.empty());
+        let targets = Direction::ALL.map(|d| slide_targets(movers, empty, d));
+        let total: u32 = targets.iter().map(|t| t.count_ones()).sum();
+        if total == 0 {
+            return None;
+        }
+        let mut index = pick(total as usize) as u32;
+        for (direction, mut set) in Direction::ALL.into_iter().zip(targets) {
+            let count = set.count_ones();
+            if index < count {
+                for _ in 0..index {
+                    set &= set - 1;
+                }
+                let to = Square::from_index(set.trailing_zeros());
+                let from = nearest(to, direction.opposite(), movers)
+                    .expect("a reached square has its piece behind it");
+                return Some(Move { from, to });
+            }
+            index -= count;
+        }
+        panic!("pick({total}) must return an index below {total}");
+    }
+
+    /// Plays `mv`, which must be legal here, and returns the captured squares: the board, the side
+    /// to move, both counters and the hash, updated in place and without any check.
+    #[inline]
+    pub fn play_unchecked(&mut self, mv: Move) -> Bitboard {
+        let mover = self.to_move;
+        let captured = self.board.apply(mover, mv.from, mv.to);
+        self.hash ^= piece_key(mover, mv.from) ^ piece_key(mover, mv.to) ^ SECOND_TO_MOVE_KEY;
+        for sq in squares(captured) {
+            self.hash ^= piece_key(mover.other(), sq);
+        }
+        self.to_move = mover.other();
+        if mover == Player::Second {
+            self.move_number += 1;
+        }
+        if captured == 0 {
+            self.quiet_plies += 1;
+        } else {
+            self.quiet_plies = 0;
+        }
+        captured
+    }
+}
+
+/// The hashes of the positions since the last capture, which is all the history threefold
+/// repetition needs (a capture is irreversible), with a 256-bit filter of them: a position whose
+/// bit is clear has not occurred, and most positions are new, so the list is seldom scanned.
+#[derive(Clone, Debug)]
+struct History {
+    /// Oldest first, the current position last.
+    hashes: Vec<u64>,
+    filter: [u64; 4],
+}
+
+impl History {
+    fn new(hash: u64) -> History {
+        let mut history = History {
+            hashes: Vec::with_capacity(NO_CAPTURE_LIMIT as usize + 1),
+            filter: [0; 4],
+        };
+        history.record(hash);
+        history
+    }
+
+    /// Forgets every position: after a capture none of them can occur again.
+    fn clear(&mut self) {
+        self.hashes.clear();
+        self.filter = [0; 4];
+    }
+
+    /// Records the current position; returns how often it has occurred, this time included.
+    fn record(&mut self, hash: u64) -> usize {
+        let slot = (hash >> 56) as usize;
+        let (word, bit) = (slot / 64, 1u64 << (slot % 64));
+        let seen = self.filter[word] & bit != 0;
+        self.filter[word] |= bit;
+        self.hashes.push(hash);
+        if !seen {
+            return 1;
+        }
+        // The same side is to move every other ply: only those positions can be equal.
+        self.hashes
+            .iter()
+            .rev()
+            .step_by(2)
+            .filter(|&&h| h == hash)
+            .count()
     }
 }
 
@@ -137,8 +251,9 @@ pub struct Illegal {
 #[derive(Clone, Debug)]
 pub struct Petteia {
     position: Position,
-    /// Hashes of the positions since the last capture, oldest first, the current one last.
-    history: Vec<u64>,
+    history: History,
+    /// How often the current position has occurred since the last capture.
+    occurrences: usize,
     outcome: Option<Outcome>,
 }
 
@@ -152,7 +267,8 @@ impl Petteia {
     pub fn from_position(position: Position) -> Petteia {
         let mut game = Petteia {
             position,
-            history: vec![position.hash],
+            history: History::new(position.hash),
+            occurrences: 1,
             outcome: None,
         };
         game.outcome = game.judge(position.to_move.other());
@@ -242,20 +358,15 @@ impl Petteia {
     fn judge(&self, mover: Player) -> Option<Outcome> {
         let board = &self.position.board;
         let opponent = mover.other();
-        if board.of(opponent).count_ones() <= 1 {
+        let remaining = board.of(opponent);
+        // At most one piece: clearing the lowest leaves none.
+        if remaining & remaining.wrapping_sub(1) == 0 {
             return Some(Outcome::win(mover, Termination::Reduction));
         }
         if !board.can_move(opponent) {
             return Some(Outcome::win(mover, Termination::Blockade));
         }
-        let occurrences = self
-            .history
-            .iter()
-            .rev()
-            .step_by(2)
-            .filter(|&&h| h == self.position.hash)
-            .count();
-        if occurrences >= 3 {
+        if self.occurrences >= 3 {
             return Some(Outcome::draw(Termination::Repetition));
         }
         if self.position.quiet_plies >= NO_CAPTURE_LIMIT {
@@ -267,23 +378,11 @@ impl Petteia {
     /// Plays a move already known to be legal (from [`Game::legal_moves`]); returns the captures.
     fn apply(&mut self, mv: Move) -> Bitboard {
         let mover = self.position.to_move;
-        let position = &mut self.position;
-        let captured = position.board.apply(mover, mv.from, mv.to);
-        position.hash ^= piece_key(mover, mv.from) ^ piece_key(mover, mv.to) ^ SECOND_TO_MOVE_KEY;
-        for sq in squares(captured) {
-            position.hash ^= piece_key(mover.other(), sq);
-        }
-        position.to_move = mover.other();
-        if mover == Player::Second {
-            position.move_number += 1;
-        }
-        if captured == 0 {
-            position.quiet_plies += 1;
-        } else {
-            position.quiet_plies = 0;
+        let captured = self.position.play_unchecked(mv);
+        if captured != 0 {
             self.history.clear();
         }
-        self.history.push(self.position.hash);
+        self.occurrences = self.history.record(self.position.hash);
         self.outcome = self.judge(mover);
         captured
     }
@@ -319,13 +418,8 @@ impl Game for Petteia {
     }
 
     fn legal_moves(&self, moves: &mut Vec<Move>) {
-        if self.outcome.is_some() {
-            return;
-        }
-        let board = &self.position.board;
-        let blockers = board.blockers();
-        for from in squares(board.of(self.position.to_move)) {
-            moves.extend(squares(board::slides(from, blockers)).map(|to| Move { from, to }));
+        if self.outcome.is_none() {
+            self.position.legal_moves(moves);
         }
     }
 
@@ -333,6 +427,18 @@ impl Game for Petteia {
         self.check(mv).map_err(|reason| Illegal { mv, reason })?;
         self.apply(mv);
         Ok(())
+    }
+
+    fn play_listed(&mut self, mv: Move) {
+        debug_assert_eq!(self.check(mv), Ok(()), "{mv} is not listed here");
+        self.apply(mv);
+    }
+
+    fn pick_legal_move(&self, pick: impl FnOnce(usize) -> usize) -> Option<Move> {
+        match self.outcome {
+            None => self.position.pick_legal_move(pick),
+            Some(_) => None,
+        }
     }
 
     fn outcome(&self) -> Option<Outcome> {

@@ -7,17 +7,16 @@
 
 use super::{ApiJson, AppState, ClientAddress};
 use crate::error::ApiError;
-use crate::game::token::{hash_secret, new_game_id, new_secret};
 use crate::players::credentials::{
-    NewPassword, PERSONAL_TOKEN_PREFIX, Username, hash_password, new_personal_token,
-    verify_password,
+    NewPassword, PERSONAL_TOKEN_PREFIX, Username, hash_password, new_id, new_personal_token,
+    new_secret, verify_password,
 };
 use axum::Json;
 use axum::extract::{FromRequestParts, Path, State};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use ludus_store::{AccountRow, TokenRow};
+use ludus_store::{AccountRow, SecretHash, TokenRow};
 use serde::Deserialize;
 use serde_json::json;
 
@@ -44,7 +43,7 @@ impl FromRequestParts<AppState> for MaybeIdentity {
         let store = state.registry.store();
         if let Some(token) = personal_token(&parts.headers) {
             let account = store
-                .account_of_token(&hash_secret(token))
+                .account_of_token(&SecretHash::of(token))
                 .await?
                 .ok_or(ApiError::NotSignedIn)?;
             return Ok(MaybeIdentity(Some(Identity { account })));
@@ -52,7 +51,7 @@ impl FromRequestParts<AppState> for MaybeIdentity {
         let Some(session) = session_cookie(&parts.headers) else {
             return Ok(MaybeIdentity(None));
         };
-        let Some(account) = store.account_of_session(&hash_secret(session)).await? else {
+        let Some(account) = store.account_of_session(&SecretHash::of(session)).await? else {
             return Ok(MaybeIdentity(None));
         };
         if !matches!(parts.method, Method::GET | Method::HEAD)
@@ -132,7 +131,11 @@ async fn signed_in(
     state
         .registry
         .store()
-        .create_session(&hash_secret(&secret), &account.id, state.registry.now_ms())
+        .create_session(
+            &SecretHash::of(&secret),
+            &account.id,
+            state.registry.now_ms(),
+        )
         .await?;
     let mut response = (status, Json(json!({ "username": account.username }))).into_response();
     response.headers_mut().insert(
@@ -173,7 +176,7 @@ pub async fn sign_up(
     let username: Username = body.username.parse()?;
     let password: NewPassword = body.password.parse()?;
     let account = AccountRow {
-        id: new_game_id(),
+        id: new_id(),
         username: username.to_string(),
         password_hash: off_thread(move || hash_password(&password)).await,
         created_at: state.registry.now_ms(),
@@ -232,7 +235,7 @@ pub async fn sign_out(
         state
             .registry
             .store()
-            .delete_session(&hash_secret(secret))
+            .delete_session(&SecretHash::of(secret))
             .await?;
     }
     Ok(cleared_cookie(&state))
@@ -291,14 +294,14 @@ pub async fn create_token(
     }
     let token = new_personal_token();
     let row = TokenRow {
-        id: new_game_id(),
+        id: new_id(),
         description: description.to_string(),
         created_at: state.registry.now_ms(),
     };
     state
         .registry
         .store()
-        .create_token(&identity.account.id, &hash_secret(&token), &row)
+        .create_token(&identity.account.id, &SecretHash::of(&token), &row)
         .await?;
     Ok((
         StatusCode::CREATED,

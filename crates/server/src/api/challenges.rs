@@ -8,7 +8,7 @@ use super::games::{CreateBody, async_stream, validate};
 use super::players::take_seat;
 use super::{ApiJson, AppState};
 use crate::error::ApiError;
-use crate::game::token::new_game_id;
+use crate::players::credentials::new_id;
 use axum::Json;
 use axum::body::Bytes;
 use axum::extract::{Path, State};
@@ -71,7 +71,7 @@ pub async fn create(
         return Err(ApiError::BadRequest("you cannot challenge yourself".into()));
     }
     let challenge = ChallengeRow {
-        id: new_game_id(),
+        id: new_id(),
         challenger_id: identity.account.id.clone(),
         challenged_id: challenged.id.clone(),
         variant: request.variant.id().to_string(),
@@ -198,9 +198,12 @@ pub async fn accept(
     let game_id = created.game_id.clone();
     let invite = created
         .invite
-        .as_deref()
+        .as_ref()
         .expect("an online game has an invite");
-    let (_, joiner, joiner_token) = registry.join(invite, String::new()).await?;
+    let joined = registry.join(invite, String::new()).await?;
+    let joiner = variant
+        .player(joined.side)
+        .expect("the joiner's side is the variant's");
     let store = registry.store();
     if terms["rated"] == json!(false) {
         store.mark_unrated(&game_id).await?;
@@ -227,18 +230,18 @@ pub async fn accept(
     let start = |player, token: &str| json!({ "type": "game_start", "game_id": game_id, "challenge_id": challenge.id, "seat": seat(player, token) });
     state.notifier.notify(
         &challenge.challenger_id,
-        start(created.side, &created.token),
+        start(created.side, created.token.as_str()),
         true,
         now,
     );
     state.notifier.notify(
         &challenge.challenged_id,
-        start(joiner, &joiner_token),
+        start(joiner, joined.token.as_str()),
         false,
         now,
     );
     Ok(Json(
-        json!({ "game_id": game_id, "seat": seat(joiner, &joiner_token) }),
+        json!({ "game_id": game_id, "seat": seat(joiner, joined.token.as_str()) }),
     ))
 }
 

@@ -1,21 +1,28 @@
 //! The game endpoints: create, join, view, move, the other actions, events and results.
 
 use super::accounts::MaybeIdentity;
+use super::docs::ErrorBody;
 use super::players::take_seat;
-use super::{ApiJson, AppState, Bearer, ClientAddress};
+use super::{ApiJson, AppState, Bearer, ClientAddress, GamePath};
 use crate::error::ApiError;
 use crate::game::actor::{Acted, Action, Published};
-use crate::game::registry::NewGameRequest;
-use crate::game::{ClockSettings, Mode, PlayerIndex, Settings, Status};
+use crate::game::event::VersionedEvent;
+use crate::game::registry::Hint;
+use crate::game::services::NewGameRequest;
+use crate::game::token::{InviteCode, SeatToken};
+use crate::game::view::GameView;
+use crate::game::{ClockSettings, GameId, Mode, PlayerIndex, Settings, Status};
 use axum::Json;
 use axum::body::{Body, Bytes};
 use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use ludus_engine::{Player, Variant};
-use serde::Deserialize;
-use serde_json::{Value, json};
+use ludus_ai::Level;
+use ludus_engine::{Player, Side, Variant};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 use std::time::Duration;
+use utoipa::ToSchema;
 
 /// Longest accepted entropy string (it only feeds a hash).
 const MAX_ENTROPY: usize = 256;
@@ -29,6 +36,7 @@ pub struct CreateBody {
     clock: Option<ClockSettings>,
     #[serde(default)]
     side: SideChoice,
+    /// Computer games: 1 to 5 (1 when omitted).
     #[serde(default)]
     level: Option<u8>,
     #[serde(default)]
@@ -75,13 +83,11 @@ pub(super) fn validate(body: CreateBody) -> Result<NewGameRequest, ApiError> {
         }
     }
     let level = match (body.mode, body.level) {
-        (Mode::Computer, None) => Some(1),
-        (Mode::Computer, Some(level @ 1..=5)) => Some(level),
-        (Mode::Computer, Some(other)) => {
-            return Err(ApiError::BadRequest(format!(
-                "level is 1 to 5, not {other}"
-            )));
-        }
+        (Mode::Computer, None) => Some(Level::MIN),
+        (Mode::Computer, Some(number)) => Some(
+            Level::new(number)
+                .ok_or_else(|| ApiError::BadRequest(format!("level is 1 to 5, not {number}")))?,
+        ),
         (_, Some(_)) => {
             return Err(ApiError::BadRequest(
                 "level is for games against the computer".into(),
@@ -116,13 +122,73 @@ fn rate_limited(result: Result<(), u64>) -> Result<(), ApiError> {
     result.map_err(|retry_after_ms| ApiError::RateLimited { retry_after_ms })
 }
 
-#[utoipa::path(post, path = "/api/v1/games", tag = "games", request_body = CreateBody, responses((status = 201, body = super::docs::Created), (status = 400, body = super::docs::ErrorBody), (status = 413, body = super::docs::ErrorBody), (status = 429, body = super::docs::ErrorBody)))]
+/// A seat and its bearer token (keep it private).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SeatGrant {
+    #[schema(value_type = String)]
+    side: Side,
+    #[schema(value_type = String)]
+    token: SeatToken,
+}
+
+impl Serialize for SeatToken {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+/// The answer to creating a game.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Created {
+    #[schema(value_type = String)]
+    game_id: GameId,
+    seat: SeatGrant,
+    /// The private link of the creator's seat (token in the fragment).
+    seat_url: String,
+    watch_url: String,
+    /// Online games: the link that grants the other seat once.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    invite_url: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    invite: Option<String>,
+    /// Dice games: SHA-256 of the server seed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    commitment: Option<String>,
+}
+
+/// The answer to redeeming an invite.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Joined {
+    #[schema(value_type = String)]
+    game_id: GameId,
+    seat: SeatGrant,
+    seat_url: String,
+    #[schema(value_type = GameView)]
+    game: serde_json::Value,
+}
+
+/// A game view as its snapshot wrote it: JSON text of the shape `GameView`.
+#[derive(Debug)]
+pub struct ViewJson(pub String);
+
+impl IntoResponse for ViewJson {
+    fn into_response(self) -> Response {
+        ([(header::CONTENT_TYPE, "application/json")], self.0).into_response()
+    }
+}
+
+/// The private link of a seat: the game's page, the token in the fragment (never sent to a server).
+fn seat_url(state: &AppState, game_id: &GameId, token: &SeatToken) -> String {
+    format!("{}/game/{game_id}#token={token}", state.public_url)
+}
+
+#[utoipa::path(post, path = "/api/v1/games", tag = "games", request_body = CreateBody, responses((status = 201, body = Created), (status = 400, body = ErrorBody), (status = 413, body = ErrorBody), (status = 429, body = ErrorBody)))]
 pub async fn create(
     State(state): State<AppState>,
     ClientAddress(address): ClientAddress,
     MaybeIdentity(identity): MaybeIdentity,
     ApiJson(body): ApiJson<CreateBody>,
-) -> Result<Response, ApiError> {
+) -> Result<(StatusCode, Json<Created>), ApiError> {
     rate_limited(state.create_limiter.check(address, state.registry.now_ms()))?;
     let unrated = body.rated == Some(false);
     let request = validate(body)?;
@@ -138,20 +204,24 @@ pub async fn create(
             .await?;
     }
     let base = &state.public_url;
-    let mut body = json!({
-        "game_id": created.game_id,
-        "seat": { "side": variant.side(created.side), "token": created.token },
-        "seat_url": format!("{base}/game/{}#token={}", created.game_id, created.token),
-        "watch_url": format!("{base}/game/{}", created.game_id),
-    });
-    if let Some(invite) = &created.invite {
-        body["invite_url"] = json!(format!("{base}/join/{invite}"));
-        body["invite"] = json!(invite);
-    }
-    if let Some(commitment) = created.commitment {
-        body["commitment"] = json!(commitment);
-    }
-    Ok((StatusCode::CREATED, Json(body)).into_response())
+    Ok((
+        StatusCode::CREATED,
+        Json(Created {
+            seat_url: seat_url(&state, &created.game_id, &created.token),
+            watch_url: format!("{base}/game/{}", created.game_id),
+            invite_url: created
+                .invite
+                .as_ref()
+                .map(|invite| format!("{base}/join/{invite}")),
+            invite: created.invite.as_ref().map(|i| i.to_string()),
+            commitment: created.commitment,
+            seat: SeatGrant {
+                side: variant.side(created.side),
+                token: created.token,
+            },
+            game_id: created.game_id,
+        }),
+    ))
 }
 
 #[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
@@ -161,14 +231,14 @@ struct JoinBody {
     entropy: Option<String>,
 }
 
-#[utoipa::path(post, path = "/api/v1/invites/{invite}/join", tag = "games", params(("invite" = String, Path)), request_body(content = JoinBody, description = "Optional: the joiner's entropy"), responses((status = 200, body = super::docs::Joined), (status = 404, body = super::docs::ErrorBody), (status = 409, description = "seat_taken", body = super::docs::ErrorBody), (status = 429, body = super::docs::ErrorBody)))]
+#[utoipa::path(post, path = "/api/v1/invites/{invite}/join", tag = "games", params(("invite" = String, Path)), request_body(content = JoinBody, description = "Optional: the joiner's entropy"), responses((status = 200, body = Joined), (status = 404, body = ErrorBody), (status = 409, description = "seat_taken", body = ErrorBody), (status = 429, body = ErrorBody)))]
 pub async fn join(
     State(state): State<AppState>,
     ClientAddress(address): ClientAddress,
     MaybeIdentity(identity): MaybeIdentity,
     Path(invite): Path<String>,
     body: Bytes,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Joined>, ApiError> {
     rate_limited(state.join_limiter.check(address, state.registry.now_ms()))?;
     let body: JoinBody = if body.iter().all(u8::is_ascii_whitespace) {
         JoinBody::default()
@@ -176,32 +246,40 @@ pub async fn join(
         serde_json::from_slice(&body)
             .map_err(|e| ApiError::BadRequest(format!("the join body: {e}")))?
     };
-    if !crate::game::token::looks_like_secret(&invite) {
-        return Err(ApiError::NotFound("invite".into()));
-    }
-    let (game_id, side, token) = state.registry.join(&invite, entropy(body.entropy)?).await?;
-    let view = state.registry.view(&game_id, Some(&token)).await?;
-    if let Some(variant) = view["variant"].as_str().and_then(|v| v.parse().ok()) {
+    let invite = InviteCode::parse(&invite).ok_or_else(|| ApiError::NotFound("invite".into()))?;
+    let joined = state.registry.join(&invite, entropy(body.entropy)?).await?;
+    let view = state
+        .registry
+        .view(&joined.game_id, Some(&joined.token))
+        .await?;
+    let game: Value = serde_json::from_str(&view).expect("a view is JSON");
+    if let Some(variant) = game["variant"]
+        .as_str()
+        .and_then(|v| v.parse::<Variant>().ok())
+        && let Some(player) = variant.player(joined.side)
+    {
         let account = identity.as_ref().map(|i| i.account.id.as_str());
-        take_seat(&state, account, &game_id, variant, side).await?;
+        take_seat(&state, account, &joined.game_id, variant, player).await?;
     }
-    Ok(Json(json!({
-        "game_id": game_id,
-        "seat": { "side": view["seat"]["side"], "token": token },
-        "seat_url": format!("{}/game/{game_id}#token={token}", state.public_url),
-        "game": view,
-    })))
+    Ok(Json(Joined {
+        seat_url: seat_url(&state, &joined.game_id, &joined.token),
+        seat: SeatGrant {
+            side: joined.side,
+            token: joined.token,
+        },
+        game_id: joined.game_id,
+        game,
+    }))
 }
 
-#[utoipa::path(get, path = "/api/v1/games/{id}", tag = "games", params(("id" = String, Path)), security((), ("bearer" = [])), responses((status = 200, body = super::docs::GameView), (status = 401, body = super::docs::ErrorBody), (status = 404, body = super::docs::ErrorBody)))]
+#[utoipa::path(get, path = "/api/v1/games/{id}", tag = "games", params(("id" = String, Path)), security((), ("bearer" = [])), responses((status = 200, body = GameView), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn view(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    GamePath(id): GamePath,
     Bearer(token): Bearer,
-) -> Result<Json<Value>, ApiError> {
-    Ok(Json(state.registry.view(&id, token.as_deref()).await?))
+) -> Result<ViewJson, ApiError> {
+    Ok(ViewJson(state.registry.view(&id, token.as_ref()).await?))
 }
-
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MoveBody {
@@ -215,13 +293,17 @@ pub struct MoveBody {
 /// Runs an action for the bearer's seat, counting moves for the metrics.
 pub async fn run_action(
     state: &AppState,
-    id: &str,
-    token: Option<&str>,
+    id: &GameId,
+    token: &SeatToken,
     action: Action,
 ) -> Result<Acted, ApiError> {
     let is_move = matches!(action, Action::Move { .. });
     let started = std::time::Instant::now();
-    let result = state.registry.act(id, token, action).await;
+    let result = state
+        .registry
+        .act(id, token, action)
+        .await
+        .map_err(ApiError::from);
     if is_move {
         match &result {
             Ok(_) => {
@@ -237,32 +319,32 @@ pub async fn run_action(
     result
 }
 
-#[utoipa::path(post, path = "/api/v1/games/{id}/moves", tag = "games", params(("id" = String, Path)), request_body = MoveBody, security(("bearer" = [])), responses((status = 200, body = super::docs::GameView), (status = 400, body = super::docs::ErrorBody), (status = 401, body = super::docs::ErrorBody), (status = 403, description = "not_your_turn or forbidden", body = super::docs::ErrorBody), (status = 404, body = super::docs::ErrorBody), (status = 409, description = "stale or game_over", body = super::docs::ErrorBody), (status = 422, description = "illegal_move", body = super::docs::ErrorBody)))]
+#[utoipa::path(post, path = "/api/v1/games/{id}/moves", tag = "games", params(("id" = String, Path)), request_body = MoveBody, security(("bearer" = [])), responses((status = 200, body = GameView), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, description = "not_your_turn or forbidden", body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, description = "stale or game_over", body = ErrorBody), (status = 422, description = "illegal_move", body = ErrorBody)))]
 pub async fn play_move(
     State(state): State<AppState>,
-    Path(id): Path<String>,
-    Bearer(token): Bearer,
+    GamePath(id): GamePath,
+    bearer: Bearer,
     ApiJson(body): ApiJson<MoveBody>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<ViewJson, ApiError> {
     let action = Action::Move {
         text: body.notation,
         version: body.version,
         id: body.id,
     };
-    let acted = run_action(&state, &id, token.as_deref(), action).await?;
-    Ok(Json(acted.view(state.registry.now_ms())))
+    let acted = run_action(&state, &id, &bearer.required()?, action).await?;
+    Ok(ViewJson(acted.view(state.registry.now_ms())))
 }
 
 macro_rules! action_endpoint {
     ($($name:ident => $action:expr, $path:literal, $what:literal);* $(;)?) => {$(
         #[doc = $what]
         #[utoipa::path(post, path = $path, tag = "games", params(("id" = String, Path)), security(("bearer" = [])),
-            responses((status = 200, body = super::docs::GameView), (status = 400, body = super::docs::ErrorBody),
-                (status = 401, body = super::docs::ErrorBody), (status = 403, body = super::docs::ErrorBody),
-                (status = 404, body = super::docs::ErrorBody), (status = 409, description = "game_over", body = super::docs::ErrorBody)))]
-        pub async fn $name(State(state): State<AppState>, Path(id): Path<String>, Bearer(token): Bearer) -> Result<Json<Value>, ApiError> {
-            let acted = run_action(&state, &id, token.as_deref(), $action).await?;
-            Ok(Json(acted.view(state.registry.now_ms())))
+            responses((status = 200, body = GameView), (status = 400, body = ErrorBody),
+                (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
+                (status = 404, body = ErrorBody), (status = 409, description = "game_over", body = ErrorBody)))]
+        pub async fn $name(State(state): State<AppState>, GamePath(id): GamePath, bearer: Bearer) -> Result<ViewJson, ApiError> {
+            let acted = run_action(&state, &id, &bearer.required()?, $action).await?;
+            Ok(ViewJson(acted.view(state.registry.now_ms())))
         }
     )*};
 }
@@ -278,20 +360,20 @@ action_endpoint! {
 }
 
 /// A suggested move for the seat to move, from the computer at level 5 (computer and local games).
-#[utoipa::path(get, path = "/api/v1/games/{id}/hint", tag = "games", params(("id" = String, Path)), security(("bearer" = [])), responses((status = 200, body = crate::game::registry::Hint), (status = 401, body = super::docs::ErrorBody), (status = 403, description = "forbidden (an online game) or not_your_turn", body = super::docs::ErrorBody), (status = 404, body = super::docs::ErrorBody), (status = 409, description = "game_over", body = super::docs::ErrorBody)))]
+#[utoipa::path(get, path = "/api/v1/games/{id}/hint", tag = "games", params(("id" = String, Path)), security(("bearer" = [])), responses((status = 200, body = Hint), (status = 401, body = ErrorBody), (status = 403, description = "forbidden (an online game) or not_your_turn", body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, description = "game_over", body = ErrorBody)))]
 pub async fn hint(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    GamePath(id): GamePath,
     Bearer(token): Bearer,
-) -> Result<Json<crate::game::registry::Hint>, ApiError> {
-    Ok(Json(state.registry.hint(&id, token.as_deref()).await?))
+) -> Result<Json<Hint>, ApiError> {
+    Ok(Json(state.registry.hint(&id, token.as_ref()).await?))
 }
 
 /// The text record of docs/RULES.md §4.
-#[utoipa::path(get, path = "/api/v1/games/{id}/record", tag = "games", params(("id" = String, Path)), responses((status = 200, description = "The text record of docs/RULES.md §4", content_type = "text/plain", body = String), (status = 404, body = super::docs::ErrorBody)))]
+#[utoipa::path(get, path = "/api/v1/games/{id}/record", tag = "games", params(("id" = String, Path)), responses((status = 200, description = "The text record of docs/RULES.md §4", content_type = "text/plain", body = String), (status = 404, body = ErrorBody)))]
 pub async fn record(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    GamePath(id): GamePath,
 ) -> Result<Response, ApiError> {
     let record = state.registry.record(&id).await?;
     Ok((
@@ -309,10 +391,10 @@ pub struct EventsQuery {
 
 /// The events after `since`: a JSON array, or with `Accept: application/x-ndjson` a stream that
 /// sends each new event as a line, keep-alive empty lines, and ends when the game does.
-#[utoipa::path(get, path = "/api/v1/games/{id}/events", tag = "games", params(("id" = String, Path), EventsQuery), responses((status = 200, description = "The events after `since`: a JSON array, or with `Accept: application/x-ndjson` a stream of lines that ends with the game", body = Vec<super::docs::Event>), (status = 404, body = super::docs::ErrorBody)))]
+#[utoipa::path(get, path = "/api/v1/games/{id}/events", tag = "games", params(("id" = String, Path), EventsQuery), responses((status = 200, description = "The events after `since`: a JSON array, or with `Accept: application/x-ndjson` a stream of lines that ends with the game", body = Vec<VersionedEvent>), (status = 404, body = ErrorBody)))]
 pub async fn events(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    GamePath(id): GamePath,
     Query(query): Query<EventsQuery>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
@@ -366,7 +448,7 @@ pub async fn events(
         .expect("a valid response"))
 }
 
-fn line(event: &crate::game::event::VersionedEvent) -> Bytes {
+fn line(event: &VersionedEvent) -> Bytes {
     let mut text = serde_json::to_vec(event).expect("events serialise");
     text.push(b'\n');
     Bytes::from(text)
@@ -390,27 +472,52 @@ where
 
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
 pub struct ListQuery {
-    #[serde(default = "finished")]
-    status: String,
+    /// waiting, playing, finished (the default) or aborted.
+    #[serde(default)]
+    status: Option<String>,
     #[serde(default)]
     limit: Option<i64>,
     #[serde(default)]
     before: Option<i64>,
 }
 
-fn finished() -> String {
-    "finished".into()
+/// A stored game in a listing.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct GameSummary {
+    #[schema(value_type = String)]
+    game_id: GameId,
+    #[schema(value_type = String)]
+    variant: Variant,
+    mode: Mode,
+    status: Status,
+    created_at: i64,
+    finished_at: Option<i64>,
+    /// Finished games: how it ended.
+    result: Option<SummaryResult>,
+}
+
+/// How a listed game ended.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SummaryResult {
+    /// Null for a draw.
+    #[schema(value_type = Option<String>)]
+    winner: Option<Side>,
+    #[schema(value_type = String)]
+    termination: ludus_engine::Termination,
 }
 
 /// Stored games of a status, newest first: `GET /api/v1/games?status=finished&limit=&before=`.
-#[utoipa::path(get, path = "/api/v1/games", tag = "games", params(ListQuery), responses((status = 200, body = Vec<super::docs::GameSummary>), (status = 400, body = super::docs::ErrorBody)))]
+#[utoipa::path(get, path = "/api/v1/games", tag = "games", params(ListQuery), responses((status = 200, body = Vec<GameSummary>), (status = 400, body = ErrorBody)))]
 pub async fn list(
     State(state): State<AppState>,
     Query(query): Query<ListQuery>,
-) -> Result<Json<Value>, ApiError> {
-    let status = Status::parse(&query.status).ok_or_else(|| {
-        ApiError::BadRequest("status is waiting, playing, finished or aborted".into())
-    })?;
+) -> Result<Json<Vec<GameSummary>>, ApiError> {
+    let status = match query.status.as_deref() {
+        None => Status::Finished,
+        Some(name) => ludus_store::parse_name(name).map_err(|_| {
+            ApiError::BadRequest("status is waiting, playing, finished or aborted".into())
+        })?,
+    };
     let limit = query.limit.unwrap_or(50);
     if !(1..=200).contains(&limit) {
         return Err(ApiError::BadRequest("limit is 1 to 200".into()));
@@ -418,21 +525,22 @@ pub async fn list(
     let rows = state
         .registry
         .store()
-        .list_games(status.name(), limit, query.before)
+        .list_games(status, limit, query.before)
         .await?;
-    let games: Vec<Value> = rows
-        .into_iter()
-        .map(|row| {
-            json!({
-                "game_id": row.id,
-                "variant": row.variant,
-                "mode": row.mode,
-                "status": row.status,
-                "created_at": row.created_at,
-                "finished_at": row.finished_at,
-                "result": row.termination.as_ref().map(|t| json!({ "winner": row.winner, "termination": t })),
+    Ok(Json(
+        rows.into_iter()
+            .map(|row| GameSummary {
+                game_id: row.id,
+                variant: row.variant,
+                mode: row.mode,
+                status: row.status,
+                created_at: row.created_at,
+                finished_at: row.finished_at,
+                result: row.result.map(|r| SummaryResult {
+                    winner: r.winner,
+                    termination: r.termination,
+                }),
             })
-        })
-        .collect();
-    Ok(Json(json!(games)))
+            .collect(),
+    ))
 }

@@ -11,7 +11,9 @@ mod players;
 mod socket;
 
 use crate::error::ApiError;
+use crate::game::GameId;
 use crate::game::registry::Registry;
+use crate::game::token::SeatToken;
 use crate::metrics::Metrics;
 use axum::Router;
 use axum::extract::rejection::JsonRejection;
@@ -136,6 +138,7 @@ pub fn router(state: AppState) -> Router {
         .routes(routes!(operations::variants))
         .routes(routes!(operations::analysis))
         .routes(routes!(operations::analysis_play))
+        .routes(routes!(crate::analysis::suggest))
         .routes(routes!(operations::openapi))
         .routes(routes!(operations::healthz))
         .routes(routes!(operations::readyz))
@@ -178,7 +181,31 @@ fn json_rejection(rejection: JsonRejection) -> ApiError {
 
 /// The seat token of `Authorization: Bearer <token>`, if the request has one.
 #[derive(Debug)]
-pub struct Bearer(pub Option<String>);
+pub struct Bearer(pub Option<SeatToken>);
+
+impl Bearer {
+    /// The token an action needs.
+    pub fn required(self) -> Result<SeatToken, ApiError> {
+        self.0.ok_or(ApiError::Unauthorized)
+    }
+}
+
+/// The game id of a `/games/{id}/…` path; an id that cannot be one is a game not found.
+#[derive(Debug)]
+pub struct GamePath(pub GameId);
+
+impl<S: Send + Sync> FromRequestParts<S> for GamePath {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
+        let not_found = || ApiError::NotFound("game".into());
+        let axum::extract::Path(id) =
+            axum::extract::Path::<String>::from_request_parts(parts, state)
+                .await
+                .map_err(|_| not_found())?;
+        id.parse().map(GamePath).map_err(|_| not_found())
+    }
+}
 
 impl<S: Send + Sync> FromRequestParts<S> for Bearer {
     type Rejection = ApiError;
@@ -198,9 +225,9 @@ impl<S: Send + Sync> FromRequestParts<S> for Bearer {
             return Ok(Bearer(None));
         }
         let token = token
-            .filter(|t| crate::game::token::looks_like_secret(t))
+            .and_then(SeatToken::parse)
             .ok_or(ApiError::Unauthorized)?;
-        Ok(Bearer(Some(token.to_string())))
+        Ok(Bearer(Some(token)))
     }
 }
 

@@ -8,13 +8,12 @@
 use super::accounts::Identity;
 use super::{ApiJson, AppState};
 use crate::error::ApiError;
-use crate::game::token::hash_secret;
 use crate::game::{Mode, Settings};
 use crate::players::credentials::DELETED;
 use axum::Json;
 use axum::extract::{Path, Query, State};
 use ludus_engine::{Player, Variant};
-use ludus_store::{AccountRow, PlayedGame};
+use ludus_store::{AccountRow, GameId, PlayedGame, SecretHash};
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
@@ -28,7 +27,7 @@ const MAX_ATTACH: usize = 200;
 pub async fn take_seat(
     state: &AppState,
     account_id: Option<&str>,
-    game_id: &str,
+    game_id: &GameId,
     variant: Variant,
     player: Player,
 ) -> Result<(), ApiError> {
@@ -70,6 +69,7 @@ fn level_of(game: &PlayedGame) -> Option<u8> {
     serde_json::from_str::<Settings>(&game.settings)
         .ok()
         .and_then(|s| s.level)
+        .map(|level| level.number())
 }
 
 /// Adds one result to a `{"wins", "draws", "losses"}` tally (and `games` when present).
@@ -224,6 +224,9 @@ pub async fn seat_holders(
     State(state): State<AppState>,
     Path(id): Path<String>,
 ) -> Result<Json<Value>, ApiError> {
+    let Ok(id) = id.parse::<GameId>() else {
+        return Ok(Json(json!([])));
+    };
     let holders = state.registry.store().seat_holders(&id).await?;
     let holders: Vec<Value> = holders
         .into_iter()
@@ -256,17 +259,20 @@ pub async fn attach_seats(
             "at most {MAX_ATTACH} tokens at once"
         )));
     }
-    let hashes: Vec<String> = body
+    let hashes: Vec<SecretHash> = body
         .tokens
         .iter()
-        .filter(|t| crate::game::token::looks_like_secret(t))
-        .map(|t| hash_secret(t))
+        .filter(|t| crate::game::token::SeatToken::parse(t).is_some())
+        .map(|t| SecretHash::of(t))
         .collect();
     let store = state.registry.store();
     let mut attached = 0;
     for seat in store.seats_of_tokens(&hashes).await? {
         // A shared-screen game counts nowhere; its one token opens both seats.
-        let Ok(variant) = seat.variant.parse::<Variant>() else {
+        let (Ok(variant), Ok(game_id)) = (
+            seat.variant.parse::<Variant>(),
+            seat.game_id.parse::<GameId>(),
+        ) else {
             continue;
         };
         if seat.mode == Mode::Local.name() {
@@ -276,10 +282,12 @@ pub async fn attach_seats(
             (Player::First, &seat.seat0_hash),
             (Player::Second, &seat.seat1_hash),
         ] {
-            if hash.as_ref().is_some_and(|h| hashes.contains(h))
+            if hash
+                .as_deref()
+                .is_some_and(|h| hashes.iter().any(|mine| mine.as_str() == h))
                 && store
                     .own_seat(
-                        &seat.game_id,
+                        &game_id,
                         player.index() as i64,
                         variant.side(player).name(),
                         &identity.account.id,

@@ -4,22 +4,26 @@
 //! Small buffers, a message size limit, a message rate per connection and an idle timeout keep
 //! one connection cheap and unable to harm the others.
 
-use super::AppState;
 use super::games::run_action;
 use super::limits::{Bucket, Rate};
+use super::{AppState, GamePath};
 use crate::error::ApiError;
-use crate::game::Seat;
-use crate::game::actor::{Action, Command, Published};
+use crate::game::actor::{Action, Command, Published, Subscription};
 use crate::game::event::VersionedEvent;
+use crate::game::token::SeatToken;
 use crate::game::view::Snapshot;
+use crate::game::{GameId, Seat};
+use axum::extract::State;
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
-use axum::extract::{Path, State};
 use axum::response::Response;
 use serde::Deserialize;
 use serde_json::{Value, json};
+use std::ops::ControlFlow;
+use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
-use tokio::sync::broadcast::error::RecvError;
+use tokio::sync::broadcast::{self, error::RecvError};
+use tokio::sync::{mpsc, watch};
 
 /// The first message must arrive within this time.
 const HELLO_WITHIN: Duration = Duration::from_secs(10);
@@ -84,7 +88,7 @@ enum ClientMessage {
 #[utoipa::path(get, path = "/api/v1/games/{id}/ws", tag = "games", params(("id" = String, Path)), responses((status = 101, description = "Switching to the WebSocket protocol of docs/PROTOCOL.md"), (status = 404, body = super::docs::ErrorBody)))]
 pub async fn upgrade(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    GamePath(id): GamePath,
     ws: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
     // Refuse an unknown game before upgrading, with a plain 404.
@@ -100,7 +104,9 @@ pub async fn upgrade(
         .max_frame_size(transport_max)
         .on_upgrade(move |socket| async move {
             state.metrics.sockets.fetch_add(1, Ordering::Relaxed);
-            session(socket, &state, &id).await;
+            if let Some(session) = Session::open(socket, state.clone(), id).await {
+                session.run().await;
+            }
             state.metrics.sockets.fetch_sub(1, Ordering::Relaxed);
         }))
 }
@@ -141,20 +147,42 @@ fn event_message(event: &VersionedEvent, game: Option<String>) -> Message {
     Message::Text(Utf8Bytes::from(message))
 }
 
-/// One connection, from hello to close.
-async fn session(mut socket: WebSocket, state: &AppState, game_id: &str) {
-    // 1. hello
+fn snapshot_message(view: &str) -> Message {
+    Message::Text(Utf8Bytes::from(format!(
+        r#"{{"type":"snapshot","game":{view}}}"#
+    )))
+}
+
+/// Whether a transport error is a message over the size limit: by the error's kind, not its text.
+fn is_too_large(error: &axum::Error) -> bool {
+    use tungstenite::error::{CapacityError, Error};
+    let mut cause: Option<&(dyn std::error::Error + 'static)> = Some(error);
+    while let Some(inner) = cause {
+        if let Some(Error::Capacity(
+            CapacityError::MessageTooLong { .. } | CapacityError::TooManyHeaders,
+        )) = inner.downcast_ref::<Error>()
+        {
+            return true;
+        }
+        cause = inner.source();
+    }
+    false
+}
+
+/// Reads the hello: the seat token (if any) and the version the client has seen. On anything
+/// else the socket is told why and closed.
+async fn read_hello(socket: &mut WebSocket) -> Option<(Option<SeatToken>, Option<u64>)> {
+    let refuse = |message: String| ApiError::BadRequest(message);
     let hello = match tokio::time::timeout(HELLO_WITHIN, socket.recv()).await {
         Ok(Some(Ok(Message::Text(t)))) => serde_json::from_str::<ClientMessage>(&t),
         Ok(Some(Ok(_))) | Err(_) => {
-            let error = ApiError::BadRequest(
-                "the first message must be {\"type\": \"hello\"}, within 10 s".into(),
-            );
+            let error =
+                refuse("the first message must be {\"type\": \"hello\"}, within 10 s".into());
             let _ = socket.send(error_message(None, &error)).await;
             let _ = socket.send(close(1008, "no hello")).await;
-            return;
+            return None;
         }
-        Ok(Some(Err(_)) | None) => return,
+        Ok(Some(Err(_)) | None) => return None,
     };
     let (token, since) = match hello {
         Ok(ClientMessage::Hello { token, since }) => (token, since),
@@ -163,191 +191,280 @@ async fn session(mut socket: WebSocket, state: &AppState, game_id: &str) {
                 Err(e) => format!("not a message of the protocol: {e}"),
                 Ok(_) => "the first message must be hello".into(),
             };
-            let _ = socket
-                .send(error_message(None, &ApiError::BadRequest(message)))
-                .await;
+            let _ = socket.send(error_message(None, &refuse(message))).await;
             let _ = socket.send(close(1008, "no hello")).await;
-            return;
+            return None;
         }
     };
-    if token
-        .as_deref()
-        .is_some_and(|t| !crate::game::token::looks_like_secret(t))
-    {
-        let _ = socket
-            .send(error_message(None, &ApiError::Unauthorized))
-            .await;
-        let _ = socket.send(close(1008, "unauthorized")).await;
-        return;
-    }
-    let (subscription, actor) = match state
-        .registry
-        .subscribe(game_id, token.as_deref(), since)
-        .await
-    {
-        Ok(s) => s,
-        Err(error) => {
-            let _ = socket.send(error_message(None, &error)).await;
-            let _ = socket.send(close(1008, "refused")).await;
-            return;
+    match token.as_deref().map(SeatToken::parse) {
+        Some(None) => {
+            let _ = socket
+                .send(error_message(None, &ApiError::Unauthorized))
+                .await;
+            let _ = socket.send(close(1008, "unauthorized")).await;
+            None
         }
-    };
-    let seat = subscription.seat;
-    let mut events = subscription.events;
-    let mut last_version = subscription.snapshot.version;
-    let mut snapshot = subscription.snapshot;
-    let mut connected = true;
-    for event in &subscription.missed {
-        connected &= socket.send(event_message(event, None)).await.is_ok();
+        Some(Some(token)) => Some((Some(token), since)),
+        None => Some((None, since)),
     }
-    connected &= socket
-        .send(render_snapshot(state, &snapshot, seat))
-        .await
-        .is_ok();
+}
 
-    // 2. play
-    let rate = Rate {
-        per_second: f64::from(state.limits.socket_messages_per_second),
-        burst: 2.0 * f64::from(state.limits.socket_messages_per_second),
-    };
-    let mut bucket = Bucket::full(rate, state.registry.now_ms());
-    let mut refusals = 0;
-    let mut ping = tokio::time::interval(PING_EVERY);
-    let mut heard = tokio::time::Instant::now();
-    let mut shutdown = state.shutdown.clone();
-    while connected {
-        tokio::select! {
-            incoming = socket.recv() => {
-                heard = tokio::time::Instant::now();
-                let message = match incoming {
-                    Some(Ok(Message::Text(t))) => t,
-                    Some(Ok(Message::Binary(_))) => {
-                        connected = socket.send(error_message(None, &ApiError::BadRequest("messages are JSON text frames".into()))).await.is_ok();
-                        continue;
-                    }
-                    Some(Ok(Message::Close(_))) | None => break,
-                    Some(Ok(_)) => continue, // ping and pong frames
-                    Some(Err(error)) => {
-                        // A message over the size limit ends up here; say so before closing.
-                        let too_large = error.to_string().contains("too long") || error.to_string().contains("size");
-                        if too_large {
-                            let _ = socket.send(error_message(None, &ApiError::TooLarge { limit: state.limits.max_socket_message })).await;
-                            let _ = socket.send(close(1009, "message too large")).await;
-                        }
-                        break;
-                    }
-                };
-                if message.len() > state.limits.max_socket_message {
-                    let error = ApiError::TooLarge { limit: state.limits.max_socket_message };
-                    connected = socket.send(error_message(None, &error)).await.is_ok();
-                    continue;
-                }
-                if let Err(retry_after_ms) = bucket.take(rate, state.registry.now_ms()) {
-                    refusals += 1;
-                    connected = socket.send(error_message(None, &ApiError::RateLimited { retry_after_ms })).await.is_ok();
-                    if refusals > MAX_RATE_REFUSALS {
-                        let _ = socket.send(close(1008, "too many messages")).await;
-                        break;
-                    }
-                    continue;
-                }
-                let reply = answer(state, game_id, token.as_deref(), &message).await;
-                connected = socket.send(reply).await.is_ok();
+/// One connection after its hello: the socket, the seat it speaks for, the game's events, and
+/// the limits on what it may send. Each source of input has its own method.
+struct Session {
+    socket: WebSocket,
+    state: AppState,
+    game_id: GameId,
+    token: Option<SeatToken>,
+    seat: Seat,
+    /// The game's actor, told when the socket closes (presence).
+    actor: mpsc::Sender<Command>,
+    events: broadcast::Receiver<Arc<Published>>,
+    last_version: u64,
+    rate: Rate,
+    bucket: Bucket,
+    refusals: u32,
+    heard: tokio::time::Instant,
+}
+
+impl Session {
+    /// Reads the hello, subscribes, and sends what was missed and the present view.
+    async fn open(mut socket: WebSocket, state: AppState, game_id: GameId) -> Option<Session> {
+        let (token, since) = read_hello(&mut socket).await?;
+        let subscribed = state
+            .registry
+            .subscribe(&game_id, token.as_ref(), since)
+            .await;
+        let (subscription, actor) = match subscribed {
+            Ok(s) => s,
+            Err(error) => {
+                let _ = socket.send(error_message(None, &error.into())).await;
+                let _ = socket.send(close(1008, "refused")).await;
+                return None;
             }
-            item = events.recv() => match item {
-                Ok(published) => match &*published {
-                    Published::Event { event, snapshot: after } => {
-                        snapshot = after.clone();
-                        if event.version > last_version {
-                            last_version = event.version;
-                            let game = render(state, &snapshot, seat);
-                            connected = socket.send(event_message(event, Some(game))).await.is_ok();
-                        }
-                    }
-                    Published::Presence { snapshot: now } => {
-                        snapshot = now.clone();
-                        connected = socket.send(render_snapshot(state, &snapshot, seat)).await.is_ok();
-                    }
-                },
-                // Fell behind: resynchronise with a snapshot of the present.
-                Err(RecvError::Lagged(_)) => {
-                    let view = state.registry.view(game_id, token.as_deref()).await.unwrap_or(Value::Null);
-                    last_version = view["version"].as_u64().unwrap_or(last_version);
-                    connected = socket.send(text(json!({ "type": "snapshot", "game": view }))).await.is_ok();
-                }
-                Err(RecvError::Closed) => {
-                    let _ = socket.send(close(1012, "game restarting; reconnect with since")).await;
-                    break;
-                }
-            },
-            _ = ping.tick() => {
-                if heard.elapsed() > state.limits.socket_idle {
-                    let _ = socket.send(close(1001, "idle")).await;
-                    break;
-                }
-                connected = socket.send(Message::Ping(Default::default())).await.is_ok();
+        };
+        let Subscription {
+            seat,
+            snapshot,
+            missed,
+            events,
+        } = subscription;
+        let rate = Rate {
+            per_second: f64::from(state.limits.socket_messages_per_second),
+            burst: 2.0 * f64::from(state.limits.socket_messages_per_second),
+        };
+        let mut session = Session {
+            bucket: Bucket::full(rate, state.registry.now_ms()),
+            rate,
+            refusals: 0,
+            heard: tokio::time::Instant::now(),
+            last_version: snapshot.version,
+            socket,
+            state,
+            game_id,
+            token,
+            seat,
+            actor,
+            events,
+        };
+        let mut sent = Ok(());
+        for event in &missed {
+            sent = sent.and(session.socket.send(event_message(event, None)).await);
+        }
+        let view = session.render(&snapshot);
+        sent = sent.and(session.socket.send(snapshot_message(&view)).await);
+        match sent {
+            Ok(()) => Some(session),
+            Err(_) => {
+                session.leave().await;
+                None
             }
-            _ = shutdown.changed() => {
-                let _ = socket.send(close(1001, "server shutting down")).await;
+        }
+    }
+
+    /// Plays until the client leaves, the connection fails or the server shuts down.
+    async fn run(mut self) {
+        let mut ping = tokio::time::interval(PING_EVERY);
+        let mut shutdown: watch::Receiver<bool> = self.state.shutdown.clone();
+        loop {
+            let flow = tokio::select! {
+                incoming = self.socket.recv() => self.on_incoming(incoming).await,
+                item = self.events.recv() => self.on_published(item).await,
+                _ = ping.tick() => self.on_ping().await,
+                _ = shutdown.changed() => {
+                    let _ = self.socket.send(close(1001, "server shutting down")).await;
+                    ControlFlow::Break(())
+                }
+            };
+            if flow.is_break() {
                 break;
             }
         }
+        self.leave().await;
     }
-    let _ = actor.send(Command::Unsubscribe { seat }).await;
-}
 
-fn render(state: &AppState, snapshot: &Snapshot, seat: Seat) -> String {
-    snapshot.render_text(seat, state.registry.now_ms())
-}
+    async fn leave(&mut self) {
+        let _ = self
+            .actor
+            .send(Command::Unsubscribe { seat: self.seat })
+            .await;
+    }
 
-fn render_snapshot(state: &AppState, snapshot: &Snapshot, seat: Seat) -> Message {
-    Message::Text(Utf8Bytes::from(format!(
-        r#"{{"type":"snapshot","game":{}}}"#,
-        render(state, snapshot, seat)
-    )))
-}
+    fn render(&self, snapshot: &Snapshot) -> String {
+        snapshot.render_text(self.seat, self.state.registry.now_ms())
+    }
 
-/// Handles one message after hello: the reply to send (ack, pong or error).
-async fn answer(state: &AppState, game_id: &str, token: Option<&str>, message: &str) -> Message {
-    let parsed: ClientMessage = match serde_json::from_str(message) {
-        Ok(m) => m,
-        Err(e) => {
-            return error_message(
-                None,
-                &ApiError::BadRequest(format!("not a message of the protocol: {e}")),
-            );
+    /// Sends a message; a failed send ends the session.
+    async fn send(&mut self, message: Message) -> ControlFlow<()> {
+        match self.socket.send(message).await {
+            Ok(()) => ControlFlow::Continue(()),
+            Err(_) => ControlFlow::Break(()),
         }
-    };
-    let (action, id) = match parsed {
-        ClientMessage::Ping => return text(json!({ "type": "pong" })),
-        ClientMessage::Hello { .. } => {
-            return error_message(
-                None,
-                &ApiError::BadRequest("hello was already received".into()),
-            );
+    }
+
+    /// A frame from the client.
+    async fn on_incoming(
+        &mut self,
+        incoming: Option<Result<Message, axum::Error>>,
+    ) -> ControlFlow<()> {
+        self.heard = tokio::time::Instant::now();
+        let limit = self.state.limits.max_socket_message;
+        let message = match incoming {
+            Some(Ok(Message::Text(t))) => t,
+            Some(Ok(Message::Binary(_))) => {
+                let error = ApiError::BadRequest("messages are JSON text frames".into());
+                return self.send(error_message(None, &error)).await;
+            }
+            Some(Ok(Message::Close(_))) | None => return ControlFlow::Break(()),
+            Some(Ok(_)) => return ControlFlow::Continue(()), // ping and pong frames
+            Some(Err(error)) => {
+                // A message over the transport's limit ends up here; say so before closing.
+                if is_too_large(&error) {
+                    let _ = self
+                        .socket
+                        .send(error_message(None, &ApiError::TooLarge { limit }))
+                        .await;
+                    let _ = self.socket.send(close(1009, "message too large")).await;
+                }
+                return ControlFlow::Break(());
+            }
+        };
+        if message.len() > limit {
+            return self
+                .send(error_message(None, &ApiError::TooLarge { limit }))
+                .await;
         }
-        ClientMessage::Move {
-            notation,
-            version,
-            id,
-        } => (
-            Action::Move {
-                text: notation,
-                version,
-                id: id.clone(),
+        if let Err(retry_after_ms) = self.bucket.take(self.rate, self.state.registry.now_ms()) {
+            self.refusals += 1;
+            let refused = error_message(None, &ApiError::RateLimited { retry_after_ms });
+            self.send(refused).await?;
+            if self.refusals > MAX_RATE_REFUSALS {
+                let _ = self.socket.send(close(1008, "too many messages")).await;
+                return ControlFlow::Break(());
+            }
+            return ControlFlow::Continue(());
+        }
+        let reply = self.answer(&message).await;
+        self.send(reply).await
+    }
+
+    /// Something the game published: an event with its view, or a change of presence.
+    async fn on_published(&mut self, item: Result<Arc<Published>, RecvError>) -> ControlFlow<()> {
+        match item {
+            Ok(published) => match &*published {
+                Published::Event { event, snapshot } => {
+                    if event.version <= self.last_version {
+                        return ControlFlow::Continue(());
+                    }
+                    self.last_version = event.version;
+                    let view = self.render(snapshot);
+                    self.send(event_message(event, Some(view))).await
+                }
+                Published::Presence { snapshot } => {
+                    let view = self.render(snapshot);
+                    self.send(snapshot_message(&view)).await
+                }
             },
-            id,
-        ),
-        ClientMessage::Resign { id } => (Action::Resign, id),
-        ClientMessage::Draw { id } => (Action::Draw, id),
-        ClientMessage::DrawDecline { id } => (Action::DrawDecline, id),
-        ClientMessage::Undo { id } => (Action::Undo, id),
-        ClientMessage::Abort { id } => (Action::Abort, id),
-        ClientMessage::Claim { id } => (Action::Claim, id),
-        ClientMessage::Rematch { id } => (Action::Rematch, id),
-    };
-    match run_action(state, game_id, token, action).await {
-        Ok(acted) => text(json!({ "type": "ack", "id": id, "version": acted.version })),
-        Err(error) => error_message(id.as_deref(), &error),
+            // Fell behind: resynchronise with a snapshot of the present.
+            Err(RecvError::Lagged(_)) => {
+                let view = self
+                    .state
+                    .registry
+                    .view(&self.game_id, self.token.as_ref())
+                    .await;
+                let Ok(view) = view else {
+                    return ControlFlow::Break(());
+                };
+                let version = serde_json::from_str::<Value>(&view)
+                    .ok()
+                    .and_then(|v| v["version"].as_u64());
+                self.last_version = version.unwrap_or(self.last_version);
+                self.send(snapshot_message(&view)).await
+            }
+            Err(RecvError::Closed) => {
+                let _ = self
+                    .socket
+                    .send(close(1012, "game restarting; reconnect with since"))
+                    .await;
+                ControlFlow::Break(())
+            }
+        }
+    }
+
+    /// The ping timer: close a silent connection, else ping it.
+    async fn on_ping(&mut self) -> ControlFlow<()> {
+        if self.heard.elapsed() > self.state.limits.socket_idle {
+            let _ = self.socket.send(close(1001, "idle")).await;
+            return ControlFlow::Break(());
+        }
+        self.send(Message::Ping(Default::default())).await
+    }
+
+    /// Handles one message after hello: the reply to send (ack, pong or error).
+    async fn answer(&mut self, message: &str) -> Message {
+        let parsed: ClientMessage = match serde_json::from_str(message) {
+            Ok(m) => m,
+            Err(e) => {
+                return error_message(
+                    None,
+                    &ApiError::BadRequest(format!("not a message of the protocol: {e}")),
+                );
+            }
+        };
+        let (action, id) = match parsed {
+            ClientMessage::Ping => return text(json!({ "type": "pong" })),
+            ClientMessage::Hello { .. } => {
+                return error_message(
+                    None,
+                    &ApiError::BadRequest("hello was already received".into()),
+                );
+            }
+            ClientMessage::Move {
+                notation,
+                version,
+                id,
+            } => (
+                Action::Move {
+                    text: notation,
+                    version,
+                    id: id.clone(),
+                },
+                id,
+            ),
+            ClientMessage::Resign { id } => (Action::Resign, id),
+            ClientMessage::Draw { id } => (Action::Draw, id),
+            ClientMessage::DrawDecline { id } => (Action::DrawDecline, id),
+            ClientMessage::Undo { id } => (Action::Undo, id),
+            ClientMessage::Abort { id } => (Action::Abort, id),
+            ClientMessage::Claim { id } => (Action::Claim, id),
+            ClientMessage::Rematch { id } => (Action::Rematch, id),
+        };
+        let Some(token) = &self.token else {
+            return error_message(id.as_deref(), &ApiError::Unauthorized);
+        };
+        match run_action(&self.state, &self.game_id, token, action).await {
+            Ok(acted) => text(json!({ "type": "ack", "id": id, "version": acted.version })),
+            Err(error) => error_message(id.as_deref(), &error),
+        }
     }
 }

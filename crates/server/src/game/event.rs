@@ -2,6 +2,7 @@
 //! reads. Sides appear by name; a stored event never holds a secret (the server seed appears
 //! only in `finished`, when it is revealed).
 
+use super::GameId;
 use ludus_engine::{Side, Termination};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -9,23 +10,27 @@ use std::collections::BTreeMap;
 /// Each player's remaining time in milliseconds at the moment of an event.
 pub type ClockReading = BTreeMap<Side, i64>;
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum GameEvent {
     /// The invited player took the other seat.
     Joined {
+        #[schema(value_type = String)]
         side: Side,
     },
     /// The clocks start; the side to move runs first.
     ClockStarted {
+        #[schema(value_type = Object)]
         clocks: ClockReading,
     },
     /// The server rolled the dice for `side` (docs/RULES.md §4).
     Roll {
+        #[schema(value_type = String)]
         side: Side,
         dice: Vec<u8>,
     },
     Move {
+        #[schema(value_type = String)]
         side: Side,
         #[serde(rename = "move")]
         notation: String,
@@ -33,33 +38,42 @@ pub enum GameEvent {
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         automatic: bool,
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[schema(value_type = Option<Object>)]
         clocks: Option<ClockReading>,
     },
     DrawOffered {
+        #[schema(value_type = String)]
         side: Side,
     },
     DrawDeclined {
+        #[schema(value_type = String)]
         side: Side,
     },
     /// Play went back: only the first `keep` actions (rolls and moves) remain. Time is not given back.
     Undo {
+        #[schema(value_type = String)]
         side: Side,
         keep: usize,
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[schema(value_type = Option<Object>)]
         clocks: Option<ClockReading>,
     },
     Finished {
+        #[schema(value_type = Option<String>)]
         winner: Option<Side>,
+        #[schema(value_type = String)]
         termination: Termination,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         server_seed: Option<String>,
     },
     Aborted {
+        #[schema(value_type = Option<String>)]
         side: Option<Side>,
     },
     /// A new game with the same settings and the sides swapped; the same seat tokens play it.
     Rematch {
-        game_id: String,
+        #[schema(value_type = String)]
+        game_id: GameId,
     },
 }
 
@@ -88,7 +102,7 @@ pub fn event_rows(
 }
 
 /// An event with its version and time, as clients receive it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct VersionedEvent {
     pub version: u64,
     pub at: i64,

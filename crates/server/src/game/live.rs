@@ -4,11 +4,15 @@
 //! (the time comes in as `now`), so every rule of play can be tested without a server.
 
 use super::clock::GameClocks;
+use super::error::{Refusal, ReplayError};
 use super::event::{ClockReading, GameEvent};
-use super::{Mode, Seat, Settings, Status};
-use crate::error::ApiError;
+use super::{GameId, Mode, Seat, Settings, Status};
+use ludus_ai::Level;
 use ludus_engine::dice::{Seed, ServerSeed};
-use ludus_engine::{AnyGame, AnyMove, FirstPlayer, Outcome, Phase, Player, Termination, Variant};
+use ludus_engine::{
+    AnyGame, AnyMove, FirstPlayer, Outcome, Phase, Player, Side, Termination, Variant,
+};
+use ludus_store::StoredResult;
 
 /// A roll or a move, in the order played: what undo truncates and replay re-applies.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -30,7 +34,7 @@ pub struct GameResult {
 /// What a game is created with (already validated).
 #[derive(Clone, Debug)]
 pub struct Creation {
-    pub id: String,
+    pub id: GameId,
     pub variant: Variant,
     pub mode: Mode,
     pub settings: Settings,
@@ -43,7 +47,7 @@ pub struct Creation {
 
 #[derive(Clone, Debug)]
 pub struct LiveGame {
-    pub id: String,
+    pub id: GameId,
     pub variant: Variant,
     pub mode: Mode,
     pub settings: Settings,
@@ -61,7 +65,7 @@ pub struct LiveGame {
     pub clocks: Option<GameClocks>,
     pub draw_offer: Option<Player>,
     pub result: Option<GameResult>,
-    pub rematch: Option<String>,
+    pub rematch: Option<GameId>,
     /// The number of events applied: the game's version.
     pub version: u64,
 }
@@ -147,6 +151,27 @@ impl LiveGame {
         (self.mode == Mode::Computer).then(|| self.creator().other())
     }
 
+    /// The computer's player and level, in computer games (creation and replay make sure a
+    /// computer game has its level).
+    pub fn computer_player(&self) -> Option<(Player, Level)> {
+        Some((self.computer()?, self.settings.level?))
+    }
+
+    /// An outcome as the sides of this variant name it: how events, views and the store say it.
+    pub fn sided(&self, outcome: Outcome) -> StoredResult {
+        StoredResult {
+            winner: outcome.winner.map(|p| self.variant.side(p)),
+            termination: outcome.termination,
+        }
+    }
+
+    fn player_of(&self, side: Side) -> Result<Player, ReplayError> {
+        self.variant.player(side).ok_or(ReplayError::ForeignSide {
+            side,
+            variant: self.variant,
+        })
+    }
+
     pub fn moves(&self) -> impl Iterator<Item = &AnyMove> + Clone {
         self.actions.iter().filter_map(|a| match a {
             Action::Move { mv, .. } => Some(mv),
@@ -176,7 +201,7 @@ impl LiveGame {
 
     /// The reading to store with `mv` by the player to move: charged up to `now`, plus the
     /// increment when the move ends the turn (a Duodecim turn is several moves).
-    fn reading_after(&self, mv: AnyMove, now: i64) -> Result<Option<ClockReading>, ApiError> {
+    fn reading_after(&self, mv: AnyMove, now: i64) -> Result<Option<ClockReading>, Refusal> {
         let Some(mut clocks) = self.clocks.filter(|c| c.running.is_some()) else {
             return Ok(None);
         };
@@ -204,12 +229,7 @@ impl LiveGame {
     }
 
     /// Applies one event of the log (replay and live play alike).
-    pub fn apply(&mut self, event: &GameEvent, at: i64) -> Result<(), String> {
-        let side_player = |side| {
-            self.variant
-                .player(side)
-                .ok_or_else(|| format!("{side} does not play {}", self.variant))
-        };
+    pub fn apply(&mut self, event: &GameEvent, at: i64) -> Result<(), ReplayError> {
         match event {
             GameEvent::Joined { .. } => {
                 let entropy = std::mem::take(&mut self.joiner_entropy);
@@ -222,7 +242,7 @@ impl LiveGame {
                 self.set_reading(clocks, at);
             }
             GameEvent::Roll { dice, .. } => {
-                self.engine.roll(dice).map_err(|e| e.to_string())?;
+                self.engine.roll(dice)?;
                 self.dice_thrown += dice.len() as u64;
                 self.actions.push(Action::Roll(dice.clone()));
             }
@@ -232,8 +252,8 @@ impl LiveGame {
                 automatic,
                 clocks,
             } => {
-                let player = side_player(*side)?;
-                let mv = self.engine.play_text(notation).map_err(|e| e.to_string())?;
+                let player = self.player_of(*side)?;
+                let mv = self.engine.play_text(notation)?;
                 self.actions.push(Action::Move {
                     player,
                     mv,
@@ -244,7 +264,7 @@ impl LiveGame {
                     self.set_reading(reading, at);
                 }
             }
-            GameEvent::DrawOffered { side } => self.draw_offer = Some(side_player(*side)?),
+            GameEvent::DrawOffered { side } => self.draw_offer = Some(self.player_of(*side)?),
             GameEvent::DrawDeclined { .. } => self.draw_offer = None,
             GameEvent::Undo { keep, clocks, .. } => {
                 self.replay_actions(*keep)?;
@@ -258,7 +278,7 @@ impl LiveGame {
                 termination,
                 ..
             } => {
-                let winner = winner.map(side_player).transpose()?;
+                let winner = winner.map(|side| self.player_of(side)).transpose()?;
                 self.status = Status::Finished;
                 self.result = Some(GameResult {
                     outcome: Outcome {
@@ -287,7 +307,13 @@ impl LiveGame {
     }
 
     /// Rebuilds the engine from the first `keep` actions.
-    fn replay_actions(&mut self, keep: usize) -> Result<(), String> {
+    fn replay_actions(&mut self, keep: usize) -> Result<(), ReplayError> {
+        if keep > self.actions.len() {
+            return Err(ReplayError::UndoPastStart {
+                keep,
+                played: self.actions.len(),
+            });
+        }
         let kept: Vec<Action> = self.actions.iter().take(keep).cloned().collect();
         self.engine = AnyGame::new(self.variant, self.first_player());
         self.actions.clear();
@@ -295,10 +321,10 @@ impl LiveGame {
         for action in kept {
             match &action {
                 Action::Roll(dice) => {
-                    self.engine.roll(dice).map_err(|e| e.to_string())?;
+                    self.engine.roll(dice)?;
                     self.dice_thrown += dice.len() as u64;
                 }
-                Action::Move { mv, .. } => self.engine.play(*mv).map_err(|e| e.to_string())?,
+                Action::Move { mv, .. } => self.engine.play(*mv)?,
             }
             self.actions.push(action);
         }
@@ -308,7 +334,11 @@ impl LiveGame {
     /// Applies `events` and the automatic events that follow them (the end, rolls the phase asks
     /// for, moves with no choice in them); returns them all in order. On an error the game is
     /// left part-way, and the caller restores the state it kept.
-    pub fn advance(&mut self, events: Vec<GameEvent>, now: i64) -> Result<Vec<GameEvent>, String> {
+    pub fn advance(
+        &mut self,
+        events: Vec<GameEvent>,
+        now: i64,
+    ) -> Result<Vec<GameEvent>, ReplayError> {
         /// A bound on follow-ups, against a runaway loop.
         const MAX_FOLLOW_UPS: usize = 64;
         let mut batch = Vec::new();
@@ -357,9 +387,13 @@ impl LiveGame {
     }
 
     fn finished(&self, outcome: Outcome) -> GameEvent {
+        let StoredResult {
+            winner,
+            termination,
+        } = self.sided(outcome);
         GameEvent::Finished {
-            winner: outcome.winner.map(|p| self.variant.side(p)),
-            termination: outcome.termination,
+            winner,
+            termination,
             server_seed: (self.variant.dice_per_roll() > 0)
                 .then(|| ludus_engine::dice::to_hex(&self.server_seed.0)),
         }
@@ -368,30 +402,24 @@ impl LiveGame {
     /// A time-out due at `now`, if the running player's clock has run out.
     pub fn flag_due(&self, now: i64) -> Option<GameEvent> {
         let (player, deadline) = self.clocks?.deadline()?;
-        (self.status == Status::Playing && now >= deadline).then(|| GameEvent::Finished {
-            winner: Some(self.variant.side(player.other())),
-            termination: Termination::Timeout,
-            server_seed: (self.variant.dice_per_roll() > 0)
-                .then(|| ludus_engine::dice::to_hex(&self.server_seed.0)),
-        })
+        (self.status == Status::Playing && now >= deadline)
+            .then(|| self.finished(Outcome::win(player.other(), Termination::Timeout)))
     }
 
-    fn require_playing(&self) -> Result<(), ApiError> {
+    fn require_playing(&self) -> Result<(), Refusal> {
         match self.status {
             Status::Playing => Ok(()),
-            Status::Waiting => Err(ApiError::Forbidden(
-                "the game has not started: the invite has not been used yet".into(),
-            )),
-            Status::Finished | Status::Aborted => Err(ApiError::GameOver),
+            Status::Waiting => Err(Refusal::NotStarted),
+            Status::Finished | Status::Aborted => Err(Refusal::GameOver),
         }
     }
 
     /// The player a seat acts for in a request that is not a move (local: the side to move).
-    fn acting_player(&self, seat: Seat) -> Result<Player, ApiError> {
+    fn acting_player(&self, seat: Seat) -> Result<Player, Refusal> {
         match seat {
             Seat::Player(player) => Ok(player),
             Seat::Both => Ok(self.engine.to_move()),
-            Seat::Spectator => Err(ApiError::Unauthorized),
+            Seat::Spectator => Err(Refusal::NoSeat),
         }
     }
 
@@ -402,19 +430,19 @@ impl LiveGame {
         text: &str,
         version: u64,
         now: i64,
-    ) -> Result<GameEvent, ApiError> {
+    ) -> Result<GameEvent, Refusal> {
         if seat == Seat::Spectator {
-            return Err(ApiError::Unauthorized);
+            return Err(Refusal::NoSeat);
         }
         self.require_playing()?;
         if version != self.version {
-            return Err(ApiError::Stale {
+            return Err(Refusal::Stale {
                 version: self.version,
             });
         }
         let mover = self.engine.to_move();
         if !seat.speaks_for(mover) {
-            return Err(ApiError::NotYourTurn);
+            return Err(Refusal::NotYourTurn);
         }
         let mv = self.engine.parse_move(text)?;
         Ok(GameEvent::Move {
@@ -425,40 +453,34 @@ impl LiveGame {
         })
     }
 
-    pub fn decide_resign(&self, seat: Seat) -> Result<GameEvent, ApiError> {
+    pub fn decide_resign(&self, seat: Seat) -> Result<GameEvent, Refusal> {
         let player = self.acting_player(seat)?;
         self.require_playing()?;
         Ok(self.finished(Outcome::win(player.other(), Termination::Resignation)))
     }
 
     /// Offers a draw, or accepts the opponent's offer (Petteia, online or on one screen).
-    pub fn decide_draw(&self, seat: Seat) -> Result<GameEvent, ApiError> {
+    pub fn decide_draw(&self, seat: Seat) -> Result<GameEvent, Refusal> {
         let player = self.acting_player(seat)?;
         self.require_playing()?;
         if self.variant.dice_per_roll() > 0 {
-            return Err(ApiError::Forbidden(
-                "draws by agreement are offered in Petteia only".into(),
-            ));
+            return Err(Refusal::DrawsInPetteiaOnly);
         }
         if self.mode == Mode::Computer {
-            return Err(ApiError::Forbidden(
-                "the computer does not take draw offers".into(),
-            ));
+            return Err(Refusal::ComputerTakesNoDraws);
         }
         match self.draw_offer {
             Some(offerer) if offerer != player || seat == Seat::Both => {
                 Ok(self.finished(Outcome::draw(Termination::Agreement)))
             }
-            Some(_) => Err(ApiError::BadRequest(
-                "you have already offered a draw".into(),
-            )),
+            Some(_) => Err(Refusal::DrawAlreadyOffered),
             None => Ok(GameEvent::DrawOffered {
                 side: self.variant.side(player),
             }),
         }
     }
 
-    pub fn decide_draw_decline(&self, seat: Seat) -> Result<GameEvent, ApiError> {
+    pub fn decide_draw_decline(&self, seat: Seat) -> Result<GameEvent, Refusal> {
         let player = self.acting_player(seat)?;
         self.require_playing()?;
         match self.draw_offer {
@@ -467,43 +489,35 @@ impl LiveGame {
                     side: self.variant.side(player),
                 })
             }
-            _ => Err(ApiError::BadRequest(
-                "there is no draw offer to decline".into(),
-            )),
+            _ => Err(Refusal::NoDrawOffer),
         }
     }
 
-    /// Takes back the last move of a person (computer games: back to the human's previous turn,
-    /// undoing the computer's replies too; local games: the last move). Never gives time back.
     /// Whether `seat` may ask for a hint now: in computer and local games only (online, a hint
     /// would be the computer playing for one side), and for a move it is to make.
-    pub fn allow_hint(&self, seat: Seat) -> Result<(), ApiError> {
+    pub fn allow_hint(&self, seat: Seat) -> Result<(), Refusal> {
         if seat == Seat::Spectator {
-            return Err(ApiError::Unauthorized);
+            return Err(Refusal::NoSeat);
         }
         if self.mode == Mode::Online {
-            return Err(ApiError::Forbidden(
-                "hints are given in computer and local games".into(),
-            ));
+            return Err(Refusal::HintsOffline);
         }
         self.require_playing()?;
         // A game in play always awaits a move (the server rolls at once), and the human's seat of
         // a computer game never speaks for the computer.
         if !seat.speaks_for(self.engine.to_move()) {
-            return Err(ApiError::NotYourTurn);
+            return Err(Refusal::NotYourTurn);
         }
         Ok(())
     }
 
-    pub fn decide_undo(&self, seat: Seat, now: i64) -> Result<GameEvent, ApiError> {
+    /// Takes back the last move of a person (computer games: back to the human's previous turn,
+    /// undoing the computer's replies too; local games: the last move). Never gives time back.
+    pub fn decide_undo(&self, seat: Seat, now: i64) -> Result<GameEvent, Refusal> {
         let player = self.acting_player(seat)?;
         self.require_playing()?;
         let human = match self.mode {
-            Mode::Online => {
-                return Err(ApiError::Forbidden(
-                    "undo is available in computer and local games".into(),
-                ));
-            }
+            Mode::Online => return Err(Refusal::UndoOnline),
             Mode::Computer => Some(self.creator()),
             Mode::Local => None,
         };
@@ -511,7 +525,7 @@ impl LiveGame {
             .actions
             .iter()
             .rposition(|a| matches!(a, Action::Move { automatic: false, player, .. } if human.is_none_or(|h| *player == h)))
-            .ok_or_else(|| ApiError::BadRequest("there is no move to take back".into()))?;
+            .ok_or(Refusal::NothingToTakeBack)?;
         Ok(GameEvent::Undo {
             side: self.variant.side(player),
             keep,
@@ -520,17 +534,15 @@ impl LiveGame {
     }
 
     /// Aborts a game in which no person has moved yet.
-    pub fn decide_abort(&self, seat: Seat) -> Result<GameEvent, ApiError> {
+    pub fn decide_abort(&self, seat: Seat) -> Result<GameEvent, Refusal> {
         if seat == Seat::Spectator {
-            return Err(ApiError::Unauthorized);
+            return Err(Refusal::NoSeat);
         }
         if self.status.is_over() {
-            return Err(ApiError::GameOver);
+            return Err(Refusal::GameOver);
         }
         if self.has_human_move() {
-            return Err(ApiError::Forbidden(
-                "a game can be aborted only before the first move".into(),
-            ));
+            return Err(Refusal::AbortAfterFirstMove);
         }
         let side = match seat {
             Seat::Player(p) => Some(self.variant.side(p)),
@@ -545,28 +557,20 @@ impl LiveGame {
         seat: Seat,
         opponent_gone_ms: Option<i64>,
         needed_ms: i64,
-    ) -> Result<GameEvent, ApiError> {
+    ) -> Result<GameEvent, Refusal> {
         let Seat::Player(player) = seat else {
-            return Err(ApiError::Forbidden(
-                "only a player of an online game can claim a win".into(),
-            ));
+            return Err(Refusal::ClaimOnlyOnline);
         };
         self.require_playing()?;
         if self.mode != Mode::Online {
-            return Err(ApiError::Forbidden(
-                "only a player of an online game can claim a win".into(),
-            ));
+            return Err(Refusal::ClaimOnlyOnline);
         }
         match opponent_gone_ms {
             Some(gone) if gone >= needed_ms => {
                 Ok(self.finished(Outcome::win(player, Termination::Abandoned)))
             }
-            Some(gone) => Err(ApiError::Forbidden(format!(
-                "the opponent has been gone for {} s; a win can be claimed after {} s",
-                gone / 1000,
-                needed_ms / 1000
-            ))),
-            None => Err(ApiError::Forbidden("the opponent is connected".into())),
+            Some(gone_ms) => Err(Refusal::ClaimTooEarly { gone_ms, needed_ms }),
+            None => Err(Refusal::OpponentConnected),
         }
     }
 
@@ -597,7 +601,7 @@ impl LiveGame {
         use ludus_engine::record::{Record, Step, result_text};
         let mut record = Record::default();
         record.set("Variant", self.variant.id());
-        record.set("Game", self.id.clone());
+        record.set("Game", self.id.to_string());
         record.set("Mode", self.mode.name());
         let dice_game = self.variant.dice_per_roll() > 0;
         if dice_game {

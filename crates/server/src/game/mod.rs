@@ -1,74 +1,25 @@
 //! Live games: the vocabulary (modes, seats, settings), the event log's shape, the pure state
 //! machine that replays and decides events, the per-game actor, and the registry of actors.
+//!
+//! The modules depend on each other in one direction: `live` (pure rules) ← `services` (what
+//! actors share) ← `restore` (a game from the store) ← `actor` ← `registry` (finds actors).
 
 pub mod actor;
 pub mod clock;
+pub mod error;
 pub mod event;
 pub mod live;
 pub mod registry;
+pub mod restore;
+pub mod services;
 pub mod token;
 pub mod view;
 
+pub use ludus_store::{GameId, Mode, Status};
+
+use ludus_ai::Level;
 use ludus_engine::{Player, Side, Variant};
 use serde::{Deserialize, Serialize};
-
-/// How the two seats are filled.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
-#[serde(rename_all = "lowercase")]
-pub enum Mode {
-    /// Two people, the second invited by link.
-    Online,
-    /// One person against the computer.
-    Computer,
-    /// Two people sharing one screen: one token plays both sides.
-    Local,
-}
-
-impl Mode {
-    pub fn name(self) -> &'static str {
-        match self {
-            Mode::Online => "online",
-            Mode::Computer => "computer",
-            Mode::Local => "local",
-        }
-    }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Status {
-    /// Online, before the invite is redeemed.
-    Waiting,
-    Playing,
-    Finished,
-    Aborted,
-}
-
-impl Status {
-    pub fn name(self) -> &'static str {
-        match self {
-            Status::Waiting => "waiting",
-            Status::Playing => "playing",
-            Status::Finished => "finished",
-            Status::Aborted => "aborted",
-        }
-    }
-
-    pub fn parse(text: &str) -> Option<Status> {
-        [
-            Status::Waiting,
-            Status::Playing,
-            Status::Finished,
-            Status::Aborted,
-        ]
-        .into_iter()
-        .find(|s| s.name() == text)
-    }
-
-    pub fn is_over(self) -> bool {
-        matches!(self, Status::Finished | Status::Aborted)
-    }
-}
 
 /// Base time and increment, in milliseconds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
@@ -81,10 +32,30 @@ pub struct ClockSettings {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Settings {
     pub clock: Option<ClockSettings>,
-    /// The computer's level (computer games).
-    pub level: Option<u8>,
+    /// The computer's level: set in computer games, and only there.
+    #[serde(with = "level_number")]
+    pub level: Option<Level>,
     /// The creator's seat.
     pub creator: PlayerIndex,
+}
+
+/// A level stored as its number, 1 to 5.
+mod level_number {
+    use ludus_ai::Level;
+    use serde::{Deserialize, Deserializer, Serializer, de::Error};
+
+    pub fn serialize<S: Serializer>(level: &Option<Level>, s: S) -> Result<S::Ok, S::Error> {
+        match level {
+            Some(level) => s.serialize_some(&level.number()),
+            None => s.serialize_none(),
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Level>, D::Error> {
+        Option::<u8>::deserialize(d)?
+            .map(|n| Level::new(n).ok_or_else(|| D::Error::custom(format!("no level {n}"))))
+            .transpose()
+    }
 }
 
 /// A player stored as 0 or 1 (the variant's order of sides).

@@ -1,37 +1,85 @@
-//! Random identifiers and secrets: game ids, seat tokens and invite codes, and the hash under
-//! which tokens and invites are stored (the database never holds a usable secret).
+//! Random identifiers and secrets: game ids, seat tokens and invite codes. A secret is kept by
+//! the store only as its hash (`SecretHash`): the database never holds a usable one.
 
+use super::GameId;
+use ludus_store::SecretHash;
 use rand::Rng;
-use sha2::{Digest, Sha256};
+use std::fmt;
 
 const ALPHABET: &[u8] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+/// The length of a seat token or invite code: 32 base-62 characters (190 bits).
+const SECRET_LEN: usize = 32;
 
 /// `len` characters from the operating system's cryptographic generator (via `rand::rng`).
-fn random_text(len: usize) -> String {
+pub(crate) fn random_text(len: usize) -> String {
     let mut rng = rand::rng();
     (0..len)
         .map(|_| ALPHABET[rng.random_range(0..ALPHABET.len())] as char)
         .collect()
 }
 
-/// A game id: 12 base-62 characters (71 bits), short enough for a URL.
-pub fn new_game_id() -> String {
-    random_text(12)
+/// A new game id: 12 base-62 characters (71 bits), short enough for a URL.
+pub fn new_game_id() -> GameId {
+    random_text(12).parse().expect("base-62 text is a game id")
 }
 
-/// A seat token or invite code: 32 base-62 characters (190 bits).
-pub fn new_secret() -> String {
-    random_text(32)
+/// Declares a secret type: random when new, parsed from what a request presents, hashed to be
+/// stored or compared. Its `Debug` does not show it (logs never hold a usable secret).
+macro_rules! secret {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        #[derive(Clone, PartialEq, Eq)]
+        pub struct $name(String);
+
+        impl $name {
+            pub fn new() -> $name {
+                $name(random_text(SECRET_LEN))
+            }
+
+            /// The secret a request presents, if it has the form of one.
+            pub fn parse(text: &str) -> Option<$name> {
+                (text.len() == SECRET_LEN && text.bytes().all(|b| b.is_ascii_alphanumeric()))
+                    .then(|| $name(text.to_string()))
+            }
+
+            /// What the store keeps and compares.
+            pub fn hash(&self) -> SecretHash {
+                SecretHash::of(&self.0)
+            }
+
+            pub fn as_str(&self) -> &str {
+                &self.0
+            }
+        }
+
+        impl Default for $name {
+            fn default() -> $name {
+                $name::new()
+            }
+        }
+
+        impl fmt::Debug for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                write!(f, concat!(stringify!($name), "(…)"))
+            }
+        }
+
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(&self.0)
+            }
+        }
+    };
 }
 
-/// The stored form of a token or invite code.
-pub fn hash_secret(secret: &str) -> String {
-    ludus_engine::dice::to_hex(&Sha256::digest(secret.as_bytes()))
+secret! {
+    /// The bearer secret of a seat: whoever presents it plays that seat.
+    SeatToken
 }
 
-/// A plausible token: what a request may present before it is hashed and compared.
-pub fn looks_like_secret(text: &str) -> bool {
-    text.len() == 32 && text.bytes().all(|b| b.is_ascii_alphanumeric())
+secret! {
+    /// The secret of an online game's invite: redeeming it takes the other seat, once.
+    InviteCode
 }
 
 #[cfg(test)]
@@ -40,11 +88,11 @@ mod tests {
 
     #[test]
     fn secrets_are_long_distinct_and_stored_hashed() {
-        let (a, b) = (new_secret(), new_secret());
+        let (a, b) = (SeatToken::new(), SeatToken::new());
         assert_ne!(a, b);
-        assert!(looks_like_secret(&a));
-        assert_eq!(hash_secret(&a).len(), 64);
-        assert_ne!(hash_secret(&a), a);
-        assert!(!looks_like_secret("short"));
+        assert_eq!(SeatToken::parse(a.as_str()), Some(a.clone()));
+        assert_ne!(a.hash().as_str(), a.as_str());
+        assert_eq!(SeatToken::parse("short"), None);
+        assert!(!format!("{a:?}").contains(a.as_str()), "Debug hides it");
     }
 }

@@ -6,8 +6,10 @@ use super::live::LiveGame;
 use super::{Mode, Seat, Status};
 use ludus_engine::{AnyMove, Player, Side, Termination, Variant};
 use serde::Serialize;
-use serde_json::{Map, Value, json};
+use serde_json::Value;
+use std::collections::BTreeMap;
 use std::sync::Arc;
+use utoipa::ToSchema;
 
 /// Who is connected: open sockets per player, and when each was last heard from.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -49,38 +51,111 @@ pub struct ClockSnapshot {
     pub clocks: super::clock::GameClocks,
 }
 
-#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+/// How a finished game ended.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq, ToSchema)]
 pub struct ResultView {
+    /// Null for a draw.
+    #[schema(value_type = Option<String>)]
     pub winner: Option<Side>,
+    #[schema(value_type = String)]
     pub termination: Termination,
     pub finished_at: i64,
 }
 
+/// A game as a seat (or a spectator) sees it: the fields every viewer shares, the moves, and the
+/// seat's own. Served as text assembled from these very types (see `Snapshot::render_text`), so
+/// this schema is the served shape.
+#[derive(Debug, Serialize, ToSchema)]
+#[allow(dead_code)] // the schema of the assembled text; never built as a value
+pub struct GameView {
+    #[serde(flatten)]
+    shared: SharedView<'static>,
+    /// The moves played, in notation.
+    moves: Vec<String>,
+    #[serde(flatten)]
+    own: SeatPart,
+    /// A seat's legal moves: all of them when it is to move, else none (absent for a spectator).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    legal_moves: Option<Vec<String>>,
+}
+
 /// The fields of the view every viewer shares, borrowed from the game for one serialisation.
-#[derive(Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 struct SharedView<'a> {
     game_id: &'a str,
+    /// petteia-6, petteia-8, pente-grammai-schaedler, pente-grammai-kidd, pente-grammai-perimeter, duodecim-scripta.
+    #[schema(value_type = String)]
     variant: Variant,
     mode: Mode,
     status: Status,
+    /// The number of events so far.
     version: u64,
+    /// The position in the notation of docs/RULES.md.
     position: String,
     /// None once the game is over.
+    #[schema(value_type = Option<String>)]
     to_move: Option<Side>,
+    #[schema(value_type = String)]
     first: Side,
+    #[schema(value_type = Vec<String>)]
     sides: [Side; 2],
+    /// Dice games: the dice of the current roll still to play.
     #[serde(skip_serializing_if = "Option::is_none")]
     dice: Option<Vec<u8>>,
     result: Option<ResultView>,
+    #[schema(value_type = Option<String>)]
     draw_offer: Option<Side>,
+    /// The rematch's game id, once one was asked for.
     #[serde(skip_serializing_if = "Option::is_none")]
     rematch: Option<&'a str>,
+    /// Computer games: the computer's level.
     #[serde(skip_serializing_if = "Option::is_none")]
     level: Option<u8>,
+    /// Dice games: SHA-256 of the server seed.
     #[serde(skip_serializing_if = "Option::is_none")]
     commitment: Option<String>,
+    /// Dice games, after the end.
     #[serde(skip_serializing_if = "Option::is_none")]
     server_seed: Option<String>,
+}
+
+/// The fields of the view that depend on the seat and the time.
+#[derive(Debug, Serialize, ToSchema)]
+struct SeatPart {
+    /// Null without a clock.
+    clocks: Option<ClockView>,
+    /// Null for a spectator.
+    seat: Option<SeatView>,
+    /// Online games: whether the opponent is present (absent for a spectator).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    opponent_connected: Option<bool>,
+}
+
+/// Both clocks at the moment of the view.
+#[derive(Debug, Serialize, ToSchema)]
+struct ClockView {
+    /// Each side's remaining milliseconds, under the side's name.
+    #[serde(flatten)]
+    #[schema(value_type = Object, additional_properties)]
+    remaining: BTreeMap<Side, i64>,
+    #[schema(value_type = Option<String>)]
+    running: Option<Side>,
+    initial_ms: u64,
+    increment_ms: u64,
+}
+
+/// The seat a view is for.
+#[derive(Debug, Serialize, ToSchema)]
+struct SeatView {
+    #[schema(value_type = String)]
+    side: Side,
+    /// The side drawn at the bottom of this seat's board.
+    #[schema(value_type = String)]
+    bottom: Side,
+    /// Local games: the one token plays both sides.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[schema(value_type = Option<bool>)]
+    both: bool,
 }
 
 /// The JSON array of a game's moves, kept from version to version: a view is written at every
@@ -154,7 +229,7 @@ impl Snapshot {
         let dice_game = game.variant.dice_per_roll() > 0;
         let playing = game.status == Status::Playing;
         let shared = SharedView {
-            game_id: &game.id,
+            game_id: game.id.as_str(),
             variant: game.variant,
             mode: game.mode,
             status: game.status,
@@ -164,14 +239,17 @@ impl Snapshot {
             first: side(game.first_player()),
             sides: game.variant.sides(),
             dice: dice_game.then(|| game.engine.dice()),
-            result: game.result.map(|r| ResultView {
-                winner: r.outcome.winner.map(side),
-                termination: r.outcome.termination,
-                finished_at: r.finished_at,
+            result: game.result.map(|r| {
+                let sided = game.sided(r.outcome);
+                ResultView {
+                    winner: sided.winner,
+                    termination: sided.termination,
+                    finished_at: r.finished_at,
+                }
             }),
             draw_offer: game.draw_offer.map(side),
-            rematch: game.rematch.as_deref(),
-            level: game.settings.level,
+            rematch: game.rematch.as_ref().map(|id| id.as_str()),
+            level: game.settings.level.map(|level| level.number()),
             commitment: dice_game
                 .then(|| ludus_engine::dice::to_hex(&game.server_seed.commitment())),
             server_seed: game
@@ -231,37 +309,40 @@ impl Snapshot {
     /// for this version; only the seat's own fields and the clocks are written here.
     pub fn render_text(&self, seat: Seat, now: i64) -> String {
         let side = |p: Player| self.variant.side(p);
-        let clocks = self.clocks.map_or(Value::Null, |c| {
-            let remaining = c.clocks.read(now);
-            let mut clocks = Map::new();
-            for p in Player::BOTH {
-                clocks.insert(side(p).name().into(), json!(remaining[p.index()]));
-            }
-            clocks.insert("running".into(), json!(c.clocks.running.map(side)));
-            clocks.insert("initial_ms".into(), json!(c.clocks.settings.initial_ms));
-            clocks.insert("increment_ms".into(), json!(c.clocks.settings.increment_ms));
-            Value::Object(clocks)
-        });
-        let seat_view = match seat {
-            Seat::Spectator => Value::Null,
-            Seat::Player(p) => json!({ "side": side(p), "bottom": side(p) }),
-            Seat::Both => {
-                json!({ "side": side(Player::First), "bottom": side(Player::First), "both": true })
-            }
+        let own = SeatPart {
+            clocks: self.clocks.map(|c| {
+                let remaining = c.clocks.read(now);
+                ClockView {
+                    remaining: Player::BOTH
+                        .iter()
+                        .map(|&p| (side(p), remaining[p.index()]))
+                        .collect(),
+                    running: c.clocks.running.map(side),
+                    initial_ms: c.clocks.settings.initial_ms,
+                    increment_ms: c.clocks.settings.increment_ms,
+                }
+            }),
+            seat: seat.side(self.variant).map(|shown| SeatView {
+                side: shown,
+                bottom: shown,
+                both: seat == Seat::Both,
+            }),
+            opponent_connected: (seat != Seat::Spectator)
+                .then(|| self.opponent_connected(seat, now)),
         };
+        let own = serde_json::to_string(&own).expect("the view serialises");
         let mut text = String::with_capacity(self.shared.len() + self.legal_moves_json.len() + 160);
         text.push_str(&self.shared);
-        text.push_str(&format!(",\"clocks\":{clocks},\"seat\":{seat_view}"));
+        text.push(',');
+        // The seat's part without its closing brace: the legal moves, written once per version,
+        // follow it.
+        text.push_str(&own[1..own.len() - 1]);
         if seat != Seat::Spectator {
             let mine = self.status == Status::Playing
                 && seat.speaks_for(self.to_move)
                 && self.mode_lets_seat_move(seat);
             text.push_str(",\"legal_moves\":");
             text.push_str(if mine { &self.legal_moves_json } else { "[]" });
-            text.push_str(&format!(
-                ",\"opponent_connected\":{}",
-                self.opponent_connected(seat, now)
-            ));
         }
         text.push('}');
         text

@@ -2,6 +2,7 @@
 //! secrets handed out (session cookies, personal API tokens), stored only as their SHA-256.
 
 use crate::error::ApiError;
+use crate::game::token::random_text;
 use argon2::Argon2;
 use argon2::password_hash::phc::PasswordHash;
 use argon2::password_hash::{PasswordHasher, PasswordVerifier};
@@ -87,8 +88,7 @@ pub fn hash_password(password: &NewPassword) -> String {
 /// Whether `password` matches a stored PHC string. Without one (an unknown user or a deleted
 /// account) it checks against a hash of a random password, so both answers take the same time.
 pub fn verify_password(password: &str, stored: Option<&str>) -> bool {
-    static DUMMY: LazyLock<String> =
-        LazyLock::new(|| hash_password(&NewPassword(crate::game::token::new_secret())));
+    static DUMMY: LazyLock<String> = LazyLock::new(|| hash_password(&NewPassword(new_secret())));
     let (phc, real) = match stored {
         Some(phc) if !phc.is_empty() => (phc, true),
         _ => (DUMMY.as_str(), false),
@@ -102,12 +102,19 @@ pub fn verify_password(password: &str, stored: Option<&str>) -> bool {
     matches && real
 }
 
+/// A new random secret: a session cookie's value (190 bits, as a seat token's).
+pub fn new_secret() -> String {
+    random_text(32)
+}
+
+/// A new id of an account, a token or a challenge (not secret: 12 base-62 characters).
+pub fn new_id() -> String {
+    random_text(12)
+}
+
 /// A new personal API token (shown once; the store keeps its hash).
 pub fn new_personal_token() -> String {
-    format!(
-        "{PERSONAL_TOKEN_PREFIX}{}",
-        crate::game::token::new_secret()
-    )
+    format!("{PERSONAL_TOKEN_PREFIX}{}", new_secret())
 }
 
 #[cfg(test)]

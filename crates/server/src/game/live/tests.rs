@@ -5,7 +5,7 @@ use crate::game::{ClockSettings, PlayerIndex};
 
 fn game(variant: Variant, mode: Mode, clock: Option<ClockSettings>) -> LiveGame {
     LiveGame::new(Creation {
-        id: "g".into(),
+        id: "g".parse().unwrap(),
         variant,
         mode,
         settings: Settings {
@@ -22,16 +22,7 @@ fn game(variant: Variant, mode: Mode, clock: Option<ClockSettings>) -> LiveGame 
 
 /// Applies events and their automatic follow-ups, as the actor does.
 fn commit(game: &mut LiveGame, events: Vec<GameEvent>, now: i64) -> Vec<GameEvent> {
-    let mut all = Vec::new();
-    for event in events {
-        game.apply(&event, now).expect("decided events apply");
-        all.push(event);
-    }
-    while let Some(event) = game.next_automatic(now) {
-        game.apply(&event, now).expect("automatic events apply");
-        all.push(event);
-    }
-    all
+    game.advance(events, now).expect("decided events apply")
 }
 
 const ME: Seat = Seat::Player(Player::First);
@@ -47,7 +38,7 @@ fn an_online_game_waits_for_the_join_and_its_clock_starts_then() {
     assert_eq!(g.status, Status::Waiting);
     assert!(matches!(
         g.decide_move(ME, "A1-A2", 0, 10),
-        Err(ApiError::Forbidden(_))
+        Err(Refusal::NotStarted)
     ));
     let join = g.decide_join();
     commit(&mut g, join, 5_000);
@@ -76,23 +67,23 @@ fn moves_are_checked_for_seat_turn_version_and_legality() {
     let v = g.version;
     assert_eq!(
         g.decide_move(THEM, "A6-A5", v, 0),
-        Err(ApiError::NotYourTurn)
+        Err(Refusal::NotYourTurn)
     );
     assert_eq!(
         g.decide_move(Seat::Spectator, "A1-A2", v, 0),
-        Err(ApiError::Unauthorized)
+        Err(Refusal::NoSeat)
     );
     assert_eq!(
         g.decide_move(ME, "A1-A2", v + 3, 0),
-        Err(ApiError::Stale { version: v })
+        Err(Refusal::Stale { version: v })
     );
     assert!(matches!(
         g.decide_move(ME, "A1-A6", v, 0),
-        Err(ApiError::IllegalMove { .. })
+        Err(Refusal::Move(ludus_engine::MoveError::Illegal { .. }))
     ));
     assert!(matches!(
         g.decide_move(ME, "hello", v, 0),
-        Err(ApiError::BadRequest(_))
+        Err(Refusal::Move(ludus_engine::MoveError::Notation(_)))
     ));
     assert!(g.decide_move(ME, "a1 a2", v, 0).is_ok());
 }
@@ -144,7 +135,7 @@ fn undo_against_the_computer_goes_back_to_the_humans_turn_and_never_gives_time_b
         "time spent stays spent"
     );
     assert!(
-        matches!(g.decide_undo(ME, 20_000), Err(ApiError::BadRequest(_))),
+        matches!(g.decide_undo(ME, 20_000), Err(Refusal::NothingToTakeBack)),
         "nothing left to undo"
     );
 }
@@ -175,12 +166,12 @@ fn draws_are_offered_accepted_and_declined_in_petteia_only() {
     commit(&mut g, join, 0);
     assert!(matches!(
         g.decide_draw_decline(THEM),
-        Err(ApiError::BadRequest(_))
+        Err(Refusal::NoDrawOffer)
     ));
     let offer = g.decide_draw(ME).unwrap();
     commit(&mut g, vec![offer], 0);
     assert!(
-        matches!(g.decide_draw(ME), Err(ApiError::BadRequest(_))),
+        matches!(g.decide_draw(ME), Err(Refusal::DrawAlreadyOffered)),
         "one offer at a time"
     );
     let accept = g.decide_draw(THEM).unwrap();
@@ -189,7 +180,7 @@ fn draws_are_offered_accepted_and_declined_in_petteia_only() {
         g.result.unwrap().outcome,
         Outcome::draw(Termination::Agreement)
     );
-    assert_eq!(g.decide_resign(ME), Err(ApiError::GameOver));
+    assert_eq!(g.decide_resign(ME), Err(Refusal::GameOver));
 }
 
 #[test]
@@ -199,11 +190,11 @@ fn a_claim_needs_the_opponent_gone_long_enough() {
     commit(&mut g, join, 0);
     assert!(matches!(
         g.decide_claim(ME, None, 600_000),
-        Err(ApiError::Forbidden(_))
+        Err(Refusal::OpponentConnected)
     ));
     assert!(matches!(
         g.decide_claim(ME, Some(1_000), 600_000),
-        Err(ApiError::Forbidden(_))
+        Err(Refusal::ClaimTooEarly { .. })
     ));
     let claim = g.decide_claim(ME, Some(600_000), 600_000).unwrap();
     commit(&mut g, vec![claim], 0);

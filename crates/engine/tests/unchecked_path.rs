@@ -1,0 +1,70 @@
+//! The unchecked path that search and playouts take agrees with the checked one, over seeded random
+//! games of every variant: `pick_legal_move` picks each listed move once and nothing else, and
+//! `play_listed` leaves the same game as `play`.
+
+mod common;
+
+use ludus_engine::{AnyGame, Game, Variant};
+use std::fmt::Debug;
+
+/// Checks the unchecked path in one state; `view` shows what two games must share to be the same.
+fn listed_moves_play_alike<G: Game>(game: &G, view: impl Fn(&G) -> String) {
+    let mut listed = Vec::new();
+    game.legal_moves(&mut listed);
+    let mut picked = Vec::new();
+    for k in 0..listed.len() {
+        let mv = game
+            .pick_legal_move(|n| {
+                assert_eq!(n, listed.len(), "the count is the number of listed moves");
+                k
+            })
+            .expect("a listed move");
+        assert!(listed.contains(&mv), "{mv} is picked but not listed");
+        assert!(!picked.contains(&mv), "{mv} is picked twice");
+        picked.push(mv);
+    }
+    if listed.is_empty() {
+        assert_eq!(game.pick_legal_move(|n| n), None);
+    }
+    for mv in listed {
+        let mut checked = game.clone();
+        checked.play(mv).expect("a listed move plays");
+        let mut unchecked = game.clone();
+        unchecked.play_listed(mv);
+        assert_eq!(view(&unchecked), view(&checked), "after {mv}");
+    }
+}
+
+fn view<G: Game>(position: &impl Debug, game: &G) -> String {
+    format!("{position:?} {:?}", game.phase())
+}
+
+fn the_unchecked_path_agrees(variant: Variant, games: u64) {
+    common::random_games(variant, games, 3_000, |game| match game {
+        AnyGame::Petteia(g) => listed_moves_play_alike(g, |g| view(g.position(), g)),
+        AnyGame::PenteGrammai(g) => listed_moves_play_alike(g, |g| view(g.position(), g)),
+        AnyGame::Duodecim(g) => listed_moves_play_alike(g, |g| view(g.position(), g)),
+    });
+}
+
+#[test]
+fn petteia_moves_picked_or_played_unchecked_are_the_listed_ones() {
+    the_unchecked_path_agrees(Variant::Petteia6, 60);
+    the_unchecked_path_agrees(Variant::Petteia8, 60);
+}
+
+#[test]
+fn pente_grammai_moves_picked_or_played_unchecked_are_the_listed_ones() {
+    for variant in [
+        Variant::PenteGrammaiSchaedler,
+        Variant::PenteGrammaiKidd,
+        Variant::PenteGrammaiPerimeter,
+    ] {
+        the_unchecked_path_agrees(variant, 20);
+    }
+}
+
+#[test]
+fn duodecim_moves_picked_or_played_unchecked_are_the_listed_ones() {
+    the_unchecked_path_agrees(Variant::DuodecimScripta, 10);
+}

@@ -1,0 +1,100 @@
+//! One actor per live game: a tokio task that owns the game's state, its clocks and its broadcast
+//! channel. Commands arrive in order on an mpsc channel; each is checked against the state, its
+//! events are committed to the store, and only then applied, acknowledged and broadcast. Nothing
+//! else writes a game. Subscribing happens inside the actor, so a snapshot and the stream after it
+//! never miss or repeat an event.
+//!
+//! One concern per file: `protocol` (what is said to an actor), `run` (the loop and the reads),
+//! `write` (the write path: commit, join, rematch), `computer` (the computer's turns).
+
+mod computer;
+mod protocol;
+mod run;
+mod write;
+
+pub use protocol::{Acted, Action, Command, Hinted, Published, Subscription};
+
+use super::event::VersionedEvent;
+use super::live::LiveGame;
+use super::restore::Restored;
+use super::services::Services;
+use super::view::{MoveList, Presence, Snapshot};
+use ludus_store::SecretHash;
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::{broadcast, mpsc};
+
+/// An actor with no sockets, no running clock and no command for this long stops; the next
+/// command rebuilds it from the store.
+const IDLE_AFTER: Duration = Duration::from_secs(300);
+/// Events a slow socket may fall behind before it is resynchronised with a snapshot.
+const BROADCAST_CAPACITY: usize = 256;
+
+/// Called once when an actor stops (the registry forgets its handle).
+pub type OnStop = Box<dyn FnOnce() + Send>;
+
+pub struct GameActor {
+    game: LiveGame,
+    seats: [Option<SecretHash>; 2],
+    log: Vec<VersionedEvent>,
+    move_answers: HashMap<String, u64>,
+    snapshot: Arc<Snapshot>,
+    /// The moves' JSON for the snapshots, kept up to date with the game.
+    move_list: MoveList,
+    events: broadcast::Sender<Arc<Published>>,
+    presence: Presence,
+    services: Arc<Services>,
+    commands: mpsc::Receiver<Command>,
+    me: mpsc::WeakSender<Command>,
+    /// The flag is not raised before this time (a grace period after a restart).
+    flag_not_before: i64,
+}
+
+impl std::fmt::Debug for GameActor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GameActor")
+            .field("game", &self.game.id)
+            .field("version", &self.game.version)
+            .finish()
+    }
+}
+
+impl GameActor {
+    /// Starts the actor of a restored game; `on_stop` runs when it stops.
+    pub fn spawn(
+        restored: Restored,
+        services: Arc<Services>,
+        flag_not_before: i64,
+        on_stop: OnStop,
+    ) -> mpsc::Sender<Command> {
+        let (sender, commands) = mpsc::channel(64);
+        let (events, _) = broadcast::channel(BROADCAST_CAPACITY);
+        let now = services.clock.now_ms();
+        let presence = Presence {
+            sockets: [0, 0],
+            last_seen: [now, now],
+        };
+        let mut move_list = MoveList::default();
+        move_list.update(&restored.game);
+        let actor = GameActor {
+            snapshot: Snapshot::of(&restored.game, &move_list, presence),
+            move_list,
+            game: restored.game,
+            seats: restored.seats,
+            log: restored.log,
+            move_answers: restored.move_answers,
+            events,
+            presence,
+            services,
+            commands,
+            me: sender.downgrade(),
+            flag_not_before,
+        };
+        tokio::spawn(async move {
+            actor.run().await;
+            on_stop();
+        });
+        sender
+    }
+}

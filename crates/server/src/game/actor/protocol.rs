@@ -1,0 +1,125 @@
+//! What is said to a game's actor and what it answers: the commands of the API, the actions of a
+//! seat, and what sockets receive.
+
+use super::super::Seat;
+use super::super::error::GameError;
+use super::super::event::VersionedEvent;
+use super::super::view::Snapshot;
+use ludus_engine::Side;
+use ludus_store::SecretHash;
+use std::sync::Arc;
+use tokio::sync::{broadcast, oneshot};
+
+/// What a socket receives from its game.
+#[derive(Debug)]
+pub enum Published {
+    Event {
+        event: VersionedEvent,
+        snapshot: Arc<Snapshot>,
+    },
+    /// A player connected or left: views change, the version does not.
+    Presence { snapshot: Arc<Snapshot> },
+}
+
+/// A request on behalf of a seat.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Action {
+    Move {
+        text: String,
+        version: u64,
+        id: Option<String>,
+    },
+    Resign,
+    Draw,
+    DrawDecline,
+    Undo,
+    Abort,
+    Claim,
+    Rematch,
+}
+
+/// How the actor answered an action.
+#[derive(Debug, Clone)]
+pub struct Acted {
+    /// The version after the action (for a resent move id, after its first answer).
+    pub version: u64,
+    pub seat: Seat,
+    /// The game as it stood after the action.
+    pub snapshot: Arc<Snapshot>,
+}
+
+impl Acted {
+    /// The game view for the seat that acted. Rendered on demand: an HTTP answer needs it, a
+    /// WebSocket acknowledgement does not (the event brings the view).
+    pub fn view(&self, now: i64) -> String {
+        self.snapshot.render_text(self.seat, now)
+    }
+}
+
+/// What a hint is searched from: the game at one version, and the seed of that version.
+#[derive(Debug)]
+pub struct Hinted {
+    pub engine: ludus_engine::AnyGame,
+    pub version: u64,
+    pub seed: u64,
+}
+
+/// A socket's start: who it is, the current view, what it missed, and the stream after that.
+#[derive(Debug)]
+pub struct Subscription {
+    pub seat: Seat,
+    pub snapshot: Arc<Snapshot>,
+    pub missed: Vec<VersionedEvent>,
+    pub events: broadcast::Receiver<Arc<Published>>,
+}
+
+/// The answer channel of a command.
+pub type Reply<T> = oneshot::Sender<Result<T, GameError>>;
+
+#[derive(Debug)]
+pub enum Command {
+    Subscribe {
+        /// The hash of the seat token presented, if any (none: a spectator).
+        token: Option<SecretHash>,
+        since: Option<u64>,
+        reply: Reply<Subscription>,
+    },
+    Unsubscribe {
+        seat: Seat,
+    },
+    /// The game view (JSON text) for the token's seat.
+    View {
+        token: Option<SecretHash>,
+        reply: Reply<String>,
+    },
+    Events {
+        since: u64,
+        reply: Reply<Vec<VersionedEvent>>,
+    },
+    Act {
+        token: SecretHash,
+        action: Action,
+        reply: Reply<Acted>,
+    },
+    Join {
+        invite: SecretHash,
+        seat: SecretHash,
+        entropy: String,
+        /// The joiner's side.
+        reply: Reply<Side>,
+    },
+    Record {
+        reply: Reply<String>,
+    },
+    /// The position to search for a hint, if the seat may have one.
+    Hint {
+        token: Option<SecretHash>,
+        reply: Reply<Hinted>,
+    },
+    /// The computer's search finished: its move, for the version it searched.
+    ComputerMove {
+        version: u64,
+        notation: String,
+    },
+    Stop,
+}

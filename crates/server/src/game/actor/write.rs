@@ -1,0 +1,258 @@
+//! The write path: a seat's action decided by the pure core, its events and their automatic
+//! follow-ups committed to the store first, then applied, logged and broadcast. Joining and
+//! rematches write here too. On a store failure the state is rebuilt from the store: nothing that
+//! was not committed is ever shown or acknowledged.
+
+use super::GameActor;
+use super::protocol::{Action, Published};
+use crate::game::error::{GameError, Refusal, error_chain};
+use crate::game::event::{GameEvent, VersionedEvent, event_rows};
+use crate::game::live::LiveGame;
+use crate::game::restore::restore;
+use crate::game::view::Snapshot;
+use crate::game::{Seat, Status};
+use ludus_engine::Side;
+use ludus_store::{Redeemed, SecretHash, StatusChange, StoreError};
+
+/// The longest client move id kept for resends.
+const MAX_MOVE_ID: usize = 64;
+
+impl GameActor {
+    pub(super) async fn act(&mut self, seat: Seat, action: Action) -> Result<u64, GameError> {
+        let now = self.services.clock.now_ms();
+        // A clock that ran out before this request ends the game first.
+        if let Some(flag) = self
+            .game
+            .flag_due(now)
+            .filter(|_| now >= self.flag_not_before)
+        {
+            self.commit(vec![flag], None).await?;
+        }
+        let game = &self.game;
+        let event = match action {
+            Action::Move { text, version, id } => {
+                if id.as_ref().is_some_and(|id| id.len() > MAX_MOVE_ID) {
+                    return Err(Refusal::MoveIdTooLong.into());
+                }
+                // Move ids are the client's: each seat has its own, so two players' "1" never collide.
+                let key = id.map(|id| format!("{}/{id}", seat_key(game.variant, seat)));
+                if let Some(&answered) = key.as_ref().and_then(|key| self.move_answers.get(key)) {
+                    return Ok(answered);
+                }
+                let event = game.decide_move(seat, &text, version, now)?;
+                return self.commit(vec![event], key).await;
+            }
+            Action::Resign => game.decide_resign(seat)?,
+            Action::Draw => game.decide_draw(seat)?,
+            Action::DrawDecline => game.decide_draw_decline(seat)?,
+            Action::Undo => game.decide_undo(seat, now)?,
+            Action::Abort => game.decide_abort(seat)?,
+            Action::Claim => {
+                let Seat::Player(player) = seat else {
+                    return Err(Refusal::ClaimOnlyOnline.into());
+                };
+                let needed = if game.clocks.is_some() {
+                    self.services.config.claim_after_timed
+                } else {
+                    self.services.config.claim_after_untimed
+                };
+                game.decide_claim(
+                    seat,
+                    self.presence.gone_for(player.other(), now),
+                    needed.as_millis() as i64,
+                )?
+            }
+            Action::Rematch => return self.rematch(seat).await,
+        };
+        self.commit(vec![event], None).await
+    }
+
+    /// Commits `events` and their automatic follow-ups in one transaction, then applies and
+    /// broadcasts them.
+    pub(super) async fn commit(
+        &mut self,
+        events: Vec<GameEvent>,
+        move_id: Option<String>,
+    ) -> Result<u64, GameError> {
+        let now = self.services.clock.now_ms();
+        let before = self.game.clone();
+        let batch = self.advance_from(&before, events, now)?;
+        let rows = event_rows(&batch, before.version, now, move_id.as_deref());
+        let change =
+            (self.game.status != before.status).then(|| status_change(&before, &self.game, now));
+        let started = std::time::Instant::now();
+        let stored = self
+            .services
+            .appender
+            .append(&self.game.id, rows, change.as_ref())
+            .await;
+        self.services
+            .metrics
+            .store_latency
+            .observe(started.elapsed());
+        if let Err(error) = stored {
+            self.game = before;
+            return Err(match error {
+                StoreError::Conflict => {
+                    // Another writer got there first: catch up from the store.
+                    self.reload().await;
+                    Refusal::Stale {
+                        version: self.game.version,
+                    }
+                    .into()
+                }
+                other => other.into(),
+            });
+        }
+        self.record(batch, before.version, now, move_id);
+        Ok(self.game.version)
+    }
+
+    /// Applies `events` and their follow-ups; if they do not apply, the game is put back to
+    /// `before` (a decided event that does not apply is a fault of the server, not the request).
+    fn advance_from(
+        &mut self,
+        before: &LiveGame,
+        events: Vec<GameEvent>,
+        now: i64,
+    ) -> Result<Vec<GameEvent>, GameError> {
+        self.game.advance(events, now).map_err(|source| {
+            self.game = before.clone();
+            GameError::Replay {
+                game: self.game.id.clone(),
+                source,
+            }
+        })
+    }
+
+    /// Adds committed events to the log and tells every subscriber.
+    fn record(&mut self, batch: Vec<GameEvent>, before: u64, now: i64, move_id: Option<String>) {
+        self.refresh_snapshot();
+        if let Some(id) = move_id {
+            self.move_answers.insert(id, before + 1);
+        }
+        for (i, event) in batch.into_iter().enumerate() {
+            let event = VersionedEvent {
+                version: before + 1 + i as u64,
+                at: now,
+                event,
+            };
+            self.log.push(event.clone());
+            self.publish(Published::Event {
+                event,
+                snapshot: self.snapshot.clone(),
+            });
+        }
+        self.schedule_computer();
+    }
+
+    /// A new snapshot after the game changed.
+    fn refresh_snapshot(&mut self) {
+        self.move_list.update(&self.game);
+        self.snapshot = Snapshot::of(&self.game, &self.move_list, self.presence);
+    }
+
+    pub(super) fn publish(&self, item: Published) {
+        // No receivers is fine: nobody is watching.
+        let _ = self.events.send(std::sync::Arc::new(item));
+    }
+
+    async fn reload(&mut self) {
+        match restore(&self.services, &self.game.id).await {
+            Ok(restored) => {
+                self.game = restored.game;
+                self.seats = restored.seats;
+                self.log = restored.log;
+                self.move_answers = restored.move_answers;
+                self.refresh_snapshot();
+                self.publish(Published::Presence {
+                    snapshot: self.snapshot.clone(),
+                });
+            }
+            Err(error) => {
+                tracing::error!(game = %self.game.id, error = %error_chain(&error), "could not reload the game from the store")
+            }
+        }
+    }
+
+    pub(super) async fn join(
+        &mut self,
+        invite: SecretHash,
+        seat: SecretHash,
+        entropy: String,
+    ) -> Result<Side, GameError> {
+        if self.game.status != Status::Waiting {
+            return Err(Refusal::SeatTaken.into());
+        }
+        let now = self.services.clock.now_ms();
+        let joiner = self.game.creator().other();
+        let before = self.game.clone();
+        self.game.joiner_entropy = entropy.clone();
+        let joined = self.game.decide_join();
+        let batch = self.advance_from(&before, joined, now)?;
+        let rows = event_rows(&batch, before.version, now, None);
+        let redeemed = self
+            .services
+            .store
+            .redeem_invite(&invite, joiner, &seat, &entropy, &rows)
+            .await;
+        match redeemed {
+            Ok(Redeemed::Joined { .. }) => {
+                self.seats[joiner.index()] = Some(seat);
+                self.presence.last_seen[joiner.index()] = now;
+                self.presence.last_seen[joiner.other().index()] = now;
+                self.record(batch, before.version, now, None);
+                Ok(self.game.variant.side(joiner))
+            }
+            Ok(Redeemed::AlreadyUsed) => {
+                self.game = before;
+                self.reload().await;
+                Err(Refusal::SeatTaken.into())
+            }
+            Ok(Redeemed::NotFound) => {
+                self.game = before;
+                Err(GameError::NoInvite)
+            }
+            Err(error) => {
+                self.game = before;
+                Err(error.into())
+            }
+        }
+    }
+
+    async fn rematch(&mut self, seat: Seat) -> Result<u64, GameError> {
+        if seat == Seat::Spectator {
+            return Err(Refusal::NoSeat.into());
+        }
+        if !self.game.status.is_over() {
+            return Err(Refusal::RematchBeforeEnd.into());
+        }
+        if self.game.rematch.is_some() {
+            return Ok(self.game.version);
+        }
+        let id = self
+            .services
+            .create_rematch(&self.game, &self.seats)
+            .await?;
+        self.commit(vec![GameEvent::Rematch { game_id: id }], None)
+            .await
+    }
+}
+
+/// The scope of a seat's move ids.
+fn seat_key(variant: ludus_engine::Variant, seat: Seat) -> &'static str {
+    match seat {
+        Seat::Player(p) => variant.side(p).name(),
+        Seat::Both => "both",
+        Seat::Spectator => "watcher",
+    }
+}
+
+fn status_change(before: &LiveGame, after: &LiveGame, now: i64) -> StatusChange {
+    StatusChange {
+        status: after.status,
+        from: before.status,
+        finished_at: after.status.is_over().then_some(now),
+        result: after.result.map(|r| after.sided(r.outcome)),
+    }
+}

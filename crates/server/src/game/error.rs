@@ -1,0 +1,112 @@
+//! Why the game layer says no, or fails. The pure core (`live`) and the actor refuse requests
+//! with a `Refusal`, which names the rule that was broken and knows nothing of HTTP; a game that
+//! does not replay from its log is a `ReplayError` (a fault of the server's data, never of the
+//! request); `GameError` is what the registry answers, causes kept. The API maps it to the wire
+//! shape once (`impl From<GameError> for ApiError`).
+
+use ludus_engine::{MoveError, RollError, Side, Variant};
+
+/// A request the rules of live play do not allow; nothing was changed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Refusal {
+    /// The request came without a seat token of this game.
+    #[error("a valid seat token is required")]
+    NoSeat,
+    #[error("the game has not started: the invite has not been used yet")]
+    NotStarted,
+    #[error("the game is over")]
+    GameOver,
+    #[error("the game has moved on to version {version}")]
+    Stale { version: u64 },
+    #[error("it is not your turn")]
+    NotYourTurn,
+    #[error(transparent)]
+    Move(#[from] MoveError),
+    #[error("a move id has at most 64 characters")]
+    MoveIdTooLong,
+    #[error("draws by agreement are offered in Petteia only")]
+    DrawsInPetteiaOnly,
+    #[error("the computer does not take draw offers")]
+    ComputerTakesNoDraws,
+    #[error("you have already offered a draw")]
+    DrawAlreadyOffered,
+    #[error("there is no draw offer to decline")]
+    NoDrawOffer,
+    #[error("hints are given in computer and local games")]
+    HintsOffline,
+    #[error("undo is available in computer and local games")]
+    UndoOnline,
+    #[error("there is no move to take back")]
+    NothingToTakeBack,
+    #[error("a game can be aborted only before the first move")]
+    AbortAfterFirstMove,
+    #[error("only a player of an online game can claim a win")]
+    ClaimOnlyOnline,
+    #[error("the opponent is connected")]
+    OpponentConnected,
+    #[error(
+        "the opponent has been gone for {} s; a win can be claimed after {} s",
+        gone_ms / 1000,
+        needed_ms / 1000
+    )]
+    ClaimTooEarly { gone_ms: i64, needed_ms: i64 },
+    #[error("a rematch follows a finished game")]
+    RematchBeforeEnd,
+    #[error("the seat was taken: the invite has been used")]
+    SeatTaken,
+}
+
+/// A stored or decided event that does not apply to the game it belongs to.
+#[derive(Debug, thiserror::Error)]
+pub enum ReplayError {
+    #[error("{side} does not play {variant}")]
+    ForeignSide { side: Side, variant: Variant },
+    #[error("a roll does not apply: {0}")]
+    Roll(#[from] RollError),
+    #[error("a move does not apply: {0}")]
+    Move(#[from] MoveError),
+    #[error("an undo keeps {keep} actions of {played}")]
+    UndoPastStart { keep: usize, played: usize },
+    #[error("a computer game without a computer level")]
+    NoLevel,
+    #[error("the stored settings: {0}")]
+    Settings(serde_json::Error),
+    #[error("event {seq} is not an event: {source}")]
+    Event { seq: i64, source: serde_json::Error },
+}
+
+/// What the registry and the actors answer when they do not do what was asked.
+#[derive(Debug, thiserror::Error)]
+pub enum GameError {
+    #[error(transparent)]
+    Refused(#[from] Refusal),
+    #[error("no such game")]
+    NoGame,
+    #[error("no such invite")]
+    NoInvite,
+    #[error("the store failed")]
+    Store(#[from] ludus_store::StoreError),
+    #[error("game {game} does not replay")]
+    Replay {
+        game: ludus_store::GameId,
+        source: ReplayError,
+    },
+    /// The game's actor stopped before it answered (the server is shutting down).
+    #[error("the game's actor stopped")]
+    Stopped,
+    /// The computer's search ended without a move (its task failed).
+    #[error("the computer found no move")]
+    NoMove,
+}
+
+/// An error and its causes on one line, for a log.
+pub fn error_chain(error: &dyn std::error::Error) -> String {
+    let mut text = error.to_string();
+    let mut cause = error.source();
+    while let Some(inner) = cause {
+        text.push_str(": ");
+        text.push_str(&inner.to_string());
+        cause = inner.source();
+    }
+    text
+}

@@ -1,0 +1,179 @@
+//! What every game's actor shares, and what it asks of the world: the store and its group-commit
+//! appender, the server's clock, the settings of live play, the metrics, and the computer's
+//! thinking time. It knows neither the actors nor the registry that finds them.
+
+use super::error::GameError;
+use super::event::event_rows;
+use super::live::{Creation, LiveGame};
+use super::{GameId, Mode, PlayerIndex, Settings, Status, token};
+use crate::metrics::Metrics;
+use ludus_ai::Level;
+use ludus_engine::dice::ServerSeed;
+use ludus_engine::{AnyGame, AnyMove, Variant};
+use ludus_store::{Appender, NewGame, SecretHash, Store};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Settings of live play that a deployment may change.
+#[derive(Clone, Debug)]
+pub struct GameConfig {
+    /// How long the computer waits before it moves (so a person sees the reply arrive).
+    pub computer_delay: Duration,
+    /// How long an opponent must be gone before a win can be claimed, with and without a clock.
+    pub claim_after_timed: Duration,
+    pub claim_after_untimed: Duration,
+    /// After a restart, no flag falls before this much time has passed.
+    pub restart_grace: Duration,
+}
+
+impl Default for GameConfig {
+    fn default() -> GameConfig {
+        GameConfig {
+            computer_delay: Duration::from_millis(400),
+            claim_after_timed: Duration::from_secs(60),
+            claim_after_untimed: Duration::from_secs(600),
+            restart_grace: Duration::from_secs(15),
+        }
+    }
+}
+
+/// A validated request to create a game.
+#[derive(Clone, Debug)]
+pub struct NewGameRequest {
+    pub variant: Variant,
+    pub mode: Mode,
+    pub settings: Settings,
+    pub entropy: String,
+}
+
+/// A game just stored.
+#[derive(Clone, Debug)]
+pub struct StoredGame {
+    pub id: GameId,
+    /// Dice games: the SHA-256 of the server seed, published before any die is thrown.
+    pub commitment: Option<String>,
+}
+
+/// What every actor shares.
+#[derive(Debug)]
+pub struct Services {
+    pub store: Store,
+    /// Where actors append their events: a group commit over the store.
+    pub appender: Appender,
+    pub clock: super::clock::ServerClock,
+    pub config: GameConfig,
+    pub metrics: Arc<Metrics>,
+    /// One permit per core: the computer players' searches queue for them.
+    thinkers: Arc<tokio::sync::Semaphore>,
+}
+
+impl Services {
+    /// Call it inside the tokio runtime (the appender starts tasks).
+    pub fn new(store: Store, config: GameConfig, metrics: Arc<Metrics>) -> Services {
+        Services {
+            appender: Appender::start(store.clone()),
+            store,
+            clock: super::clock::ServerClock::new(),
+            config,
+            metrics,
+            thinkers: Arc::new(tokio::sync::Semaphore::new(
+                std::thread::available_parallelism().map_or(1, |n| n.get()),
+            )),
+        }
+    }
+
+    /// The computer's move at `level` in `engine`, searched on the blocking pool once one of the
+    /// permits (one per core) is free, within `budget`. Computer seats and hints both ask here.
+    pub async fn think(
+        &self,
+        engine: AnyGame,
+        level: Level,
+        seed: u64,
+        budget: Duration,
+    ) -> Option<AnyMove> {
+        let permit = self.thinkers.clone().acquire_owned().await.ok()?;
+        let deadline = std::time::Instant::now() + budget;
+        tokio::task::spawn_blocking(move || {
+            let _permit = permit;
+            ludus_ai::choose_move(&engine, level, seed, deadline)
+        })
+        .await
+        .ok()
+        .flatten()
+    }
+
+    /// Stores a new game and its first events (the clock start and rolls of games that start now).
+    pub async fn create_game(
+        &self,
+        request: NewGameRequest,
+        seats: [Option<SecretHash>; 2],
+        invite: Option<SecretHash>,
+    ) -> Result<StoredGame, GameError> {
+        let now = self.clock.now_ms();
+        let server_seed = ServerSeed(rand::random());
+        let id = token::new_game_id();
+        let mut game = LiveGame::new(Creation {
+            id: id.clone(),
+            variant: request.variant,
+            mode: request.mode,
+            settings: request.settings.clone(),
+            server_seed,
+            creator_entropy: request.entropy.clone(),
+            created_at: now,
+            // As `restore` judges it: a computer game starts at once though only one seat has a token.
+            seated: request.mode != Mode::Online || seats.iter().all(Option::is_some),
+        });
+        let start = if game.status == Status::Playing {
+            game.clock_start().into_iter().collect()
+        } else {
+            Vec::new()
+        };
+        let batch = game
+            .advance(start, now)
+            .map_err(|source| GameError::Replay {
+                game: id.clone(),
+                source,
+            })?;
+        let rows = event_rows(&batch, 0, now, None);
+        let row = NewGame {
+            id: id.clone(),
+            variant: request.variant,
+            mode: request.mode,
+            status: game.status,
+            settings: serde_json::to_string(&request.settings).expect("settings serialise"),
+            seats,
+            invite,
+            server_seed,
+            dice: request.variant.dice_per_roll() > 0,
+            creator_entropy: request.entropy,
+            created_at: now,
+        };
+        self.store.create_game(&row, &rows).await?;
+        Ok(StoredGame {
+            id,
+            commitment: row
+                .dice
+                .then(|| ludus_engine::dice::to_hex(&server_seed.commitment())),
+        })
+    }
+
+    /// A new game like `game` with the sides swapped, played by the same seat tokens.
+    pub async fn create_rematch(
+        &self,
+        game: &LiveGame,
+        seats: &[Option<SecretHash>; 2],
+    ) -> Result<GameId, GameError> {
+        let settings = Settings {
+            creator: PlayerIndex(game.creator().other()),
+            ..game.settings.clone()
+        };
+        let swapped = [seats[1].clone(), seats[0].clone()];
+        let request = NewGameRequest {
+            variant: game.variant,
+            mode: game.mode,
+            settings,
+            entropy: String::new(),
+        };
+        Ok(self.create_game(request, swapped, None).await?.id)
+    }
+}

@@ -1,0 +1,203 @@
+// The analysis board (`/analysis?variant=&position=&dice=`): a position typed in the notation or
+// set up by clicking on a board; the server's analysis shows its legal moves and threatened
+// pieces (with hit odds in Duodecim), and the computer's suggestion at a chosen level. Playing a
+// listed move replaces the position. Nothing here knows a game's rules: the server judges.
+import { analysis, analysisPlay, suggestMove } from './api.js';
+import { html } from './svg.js';
+import { t, sideLabel, errorMessage } from './i18n.js';
+import { VARIANT_IDS, EMPTY } from './learn/variants.js';
+import { START } from './boards/index.js';
+import { diagramBoard } from './learn/diagram.js';
+import { cyclePlace } from './learn/setup.js';
+
+const parseDice = (text) => String(text || '').split(/[^1-6]+/).filter(Boolean).map(Number);
+
+export function showAnalysis(app, query) {
+  document.title = `Ludus — ${t('analysis.title')}`;
+  const state = {
+    variant: VARIANT_IDS.includes(query.get('variant')) ? query.get('variant') : VARIANT_IDS[0],
+    position: null,
+    dice: query.get('dice') || '',
+    result: null,
+    suggestion: null,
+  };
+  state.position = query.get('position') || START[state.variant];
+
+  const variantSelect = html('select', { id: 'analysis-variant', 'aria-label': t('analysis.variant') },
+    VARIANT_IDS.map((id) => html('option', { value: id, text: t(`variant.${id}`), selected: id === state.variant || undefined })));
+  const positionInput = html('input', { type: 'text', id: 'analysis-position', 'aria-label': t('analysis.position'), spellcheck: 'false' });
+  const diceInput = html('input', { type: 'text', id: 'analysis-dice', 'aria-label': t('analysis.dice'), placeholder: t('analysis.dice'), inputmode: 'numeric' });
+  const level = html('select', { id: 'analysis-level', 'aria-label': t('analysis.level') },
+    [1, 2, 3, 4, 5].map((n) => html('option', { value: n, text: String(n), selected: n === 3 || undefined })));
+  const boardHolder = html('div', { class: 'board-holder analysis-board' });
+  const status = html('p', { class: 'analysis-status', role: 'status', 'aria-live': 'polite' });
+  const threats = html('p', { class: 'analysis-threats' });
+  const movesList = html('ul', { class: 'analysis-moves' });
+  const suggestion = html('p', { class: 'analysis-suggestion', 'aria-live': 'polite' });
+  const error = html('p', { class: 'error', role: 'alert' });
+
+  const diceGame = () => !state.variant.startsWith('petteia');
+
+  function syncInputs() {
+    variantSelect.value = state.variant;
+    positionInput.value = state.position;
+    diceInput.value = state.dice;
+    diceInput.closest('label').hidden = !diceGame();
+    const url = new URL(location.href);
+    url.searchParams.set('variant', state.variant);
+    url.searchParams.set('position', state.position);
+    if (state.dice && diceGame()) url.searchParams.set('dice', state.dice);
+    else url.searchParams.delete('dice');
+    history.replaceState(null, '', url.pathname + url.search);
+  }
+
+  function drawBoard() {
+    const result = state.result;
+    const threatened = new Set();
+    const odds = {};
+    if (result) {
+      for (const places of Object.values(result.threatened || {})) places.forEach((p) => threatened.add(p));
+      for (const bySide of Object.values(result.threat_odds || {})) Object.assign(odds, bySide);
+    }
+    const board = diagramBoard(state.variant, result ? result.position : state.position, {
+      moves: state.suggestion ? [state.suggestion] : [],
+      threatened,
+      odds,
+      face: 'virtvs',
+    });
+    // In set-up every place is a button: a click (or Enter) changes what stands there.
+    for (const place of board.querySelectorAll('[data-place]')) {
+      place.removeAttribute('aria-disabled');
+      place.setAttribute('tabindex', '0');
+    }
+    const setUp = (event) => {
+      const place = event.target.closest && event.target.closest('[data-place]');
+      if (!place) return;
+      event.preventDefault();
+      state.position = cyclePlace(state.variant, state.position, place.getAttribute('data-place'));
+      refresh();
+    };
+    board.addEventListener('click', setUp);
+    board.addEventListener('keydown', (event) => {
+      if (event.key === 'Enter' || event.key === ' ') setUp(event);
+    });
+    boardHolder.replaceChildren(board);
+  }
+
+  function describe() {
+    const result = state.result;
+    movesList.replaceChildren();
+    if (!result) {
+      status.textContent = '';
+      threats.textContent = '';
+      return;
+    }
+    if (result.outcome) {
+      const text = result.outcome.winner ? t('analysis.wins', { side: sideLabel(result.outcome.winner) }) : t('analysis.draw');
+      status.textContent = t('analysis.outcome', { result: text });
+    } else {
+      status.textContent = t('analysis.to_move', { side: sideLabel(result.to_move) });
+    }
+    const places = Object.entries(result.threatened || {}).flatMap(([side, list]) => list.map((p) => {
+      const o = result.threat_odds && result.threat_odds[side] && result.threat_odds[side][p];
+      return o ? `${p} (${Math.round((100 * o.hits) / o.of)}%)` : p;
+    }));
+    threats.textContent = places.length ? t('analysis.threatened', { list: places.join(', ') }) : t('analysis.no_threat');
+    const legal = result.legal_moves || [];
+    movesList.append(html('li', { class: 'legal-count', text: legal.length ? t('analysis.legal', { n: legal.length }) : (diceGame() && !result.outcome ? t('analysis.awaits_dice') : t('analysis.none')) }));
+    for (const move of legal) {
+      movesList.append(html('li', {}, [html('button', { type: 'button', class: 'move-button', 'data-move': move, text: move, title: t('analysis.play', { move }), onclick: () => play(move) })]));
+    }
+  }
+
+  async function refresh() {
+    state.suggestion = null;
+    suggestion.textContent = '';
+    error.textContent = '';
+    syncInputs();
+    try {
+      state.result = await analysis(state.variant, state.position, parseDice(state.dice));
+      state.position = state.result.position;
+      // Duodecim writes the dice into its position: from now on they are part of it.
+      if (/dice:\[\d/.test(state.position)) state.dice = '';
+      syncInputs();
+    } catch (e) {
+      state.result = null;
+      error.textContent = errorMessage(e);
+    }
+    describe();
+    drawBoard();
+  }
+
+  async function play(move) {
+    try {
+      const after = await analysisPlay(state.variant, state.position, parseDice(state.dice), [move]);
+      state.position = after.position;
+      // The dice were used by that move; what remains is in the position (Duodecim) or awaits a roll.
+      state.dice = '';
+    } catch (e) {
+      error.textContent = errorMessage(e);
+      return;
+    }
+    refresh();
+  }
+
+  async function suggest() {
+    suggestion.textContent = t('analysis.thinking');
+    try {
+      const answer = await suggestMove(state.variant, state.position, parseDice(state.dice), Number(level.value));
+      state.suggestion = answer.move;
+      suggestion.replaceChildren(
+        t('analysis.suggestion', { level: answer.level, move: answer.move }), ' ',
+        html('button', { type: 'button', id: 'play-suggestion', text: t('analysis.play', { move: answer.move }), onclick: () => play(answer.move) }),
+      );
+      drawBoard();
+    } catch (e) {
+      suggestion.textContent = '';
+      error.textContent = errorMessage(e);
+    }
+  }
+
+  variantSelect.addEventListener('change', () => {
+    state.variant = variantSelect.value;
+    state.position = START[state.variant];
+    state.dice = '';
+    refresh();
+  });
+  const form = html('form', { class: 'analysis-form', onsubmit: (event) => {
+    event.preventDefault();
+    state.position = positionInput.value.trim();
+    state.dice = diceInput.value;
+    refresh();
+  } }, [
+    html('label', { class: 'field' }, [html('span', { text: t('analysis.variant') }), variantSelect]),
+    html('label', { class: 'field wide' }, [html('span', { text: t('analysis.position') }), positionInput]),
+    html('label', { class: 'field' }, [html('span', { text: t('analysis.dice') }), diceInput]),
+    html('p', { class: 'analysis-buttons' }, [
+      html('button', { type: 'submit', class: 'primary', id: 'analysis-show', text: t('analysis.load') }),
+      html('button', { type: 'button', id: 'analysis-start', text: t('analysis.start'), onclick: () => { state.position = START[state.variant]; refresh(); } }),
+      html('button', { type: 'button', id: 'analysis-empty', text: t('analysis.empty'), onclick: () => { state.position = EMPTY[state.variant]; refresh(); } }),
+    ]),
+  ]);
+  app.append(html('article', { class: 'analysis learn' }, [
+    html('h1', { text: t('analysis.title') }),
+    html('p', { class: 'summary', text: t('analysis.intro') }),
+    form,
+    error,
+    html('div', { class: 'analysis-layout' }, [
+      html('div', {}, [boardHolder, html('p', { class: 'hint', text: t('analysis.setup_hint') })]),
+      html('div', { class: 'analysis-side' }, [
+        status,
+        threats,
+        html('p', { class: 'analysis-suggest' }, [
+          html('label', { class: 'field' }, [html('span', { text: t('analysis.level') }), level]),
+          ' ',
+          html('button', { type: 'button', id: 'analysis-suggest', text: t('analysis.suggest'), onclick: suggest }),
+        ]),
+        suggestion,
+        movesList,
+      ]),
+    ]),
+  ]));
+  refresh();
+}

@@ -1,0 +1,99 @@
+// The client's words in English and French: `t(key, params)` looks a key up in the chosen
+// catalogue (falling back to English, then to the key, so a missing word shows rather than breaks).
+// The language comes from `?lang=`, else the remembered choice, else the browser. This module
+// never touches the page beyond <html lang> and the switch it builds.
+import en from './i18n/en.js';
+import fr from './i18n/fr.js';
+
+export const CATALOGUES = { en, fr };
+export const LANGUAGES = Object.keys(CATALOGUES);
+const STORAGE_KEY = 'ludus.lang';
+
+/** The language to use: the query's, else the stored one, else the first supported browser language. */
+export function chooseLanguage({ query = null, stored = null, browser = [] } = {}) {
+  const supported = (code) => {
+    const base = String(code || '').toLowerCase().split('-')[0];
+    return LANGUAGES.includes(base) ? base : null;
+  };
+  return supported(query) || supported(stored) || browser.map(supported).find(Boolean) || 'en';
+}
+
+function storedLanguage() {
+  try {
+    return localStorage.getItem(STORAGE_KEY);
+  } catch {
+    return null;
+  }
+}
+
+let current = typeof window === 'undefined'
+  ? 'en'
+  : chooseLanguage({
+    query: new URLSearchParams(location.search).get('lang'),
+    stored: storedLanguage(),
+    browser: navigator.languages || [navigator.language],
+  });
+
+export const language = () => current;
+
+/** Switches the language and remembers it; the caller re-renders. */
+export function setLanguage(lang) {
+  current = chooseLanguage({ query: lang });
+  try {
+    localStorage.setItem(STORAGE_KEY, current);
+  } catch {
+    // Private browsing without storage: the choice lasts for this page.
+  }
+  document.documentElement.lang = current;
+}
+
+/** `t('key', {n: 3})`: the text of `key` in the current language, `{n}` replaced by the parameter. */
+export function t(key, params = {}, lang = current) {
+  const entry = CATALOGUES[lang][key] ?? CATALOGUES.en[key];
+  if (entry === undefined) return key;
+  const text = typeof entry === 'function' ? entry(params) : entry;
+  return typeof text === 'string'
+    ? text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole))
+    : text;
+}
+
+/** The person-facing message of an API error (ApiError or any thrown error), in the current language. */
+export function errorMessage(error) {
+  const code = error && error.code;
+  if (code && t(`error.${code}`) !== `error.${code}`) {
+    const detail = error.body && (error.body.reason || error.body.message);
+    const params = { ...(error.body || {}), detail: detail || '' };
+    return t(`error.${code}`, params);
+  }
+  return t('error.network', { detail: String((error && error.message) || error) });
+}
+
+/** A label for a side (`light`, `terracotta`, …). */
+export const sideLabel = (side) => t(`side.${side}`);
+
+/** The header's language switch: a select that remembers the choice and reloads the page's words. */
+export function languageSwitch(onChange) {
+  const select = document.createElement('select');
+  select.id = 'language';
+  select.setAttribute('aria-label', t('lang.choose'));
+  for (const lang of LANGUAGES) {
+    const option = document.createElement('option');
+    option.value = lang;
+    option.textContent = t('lang.name', {}, lang);
+    option.selected = lang === current;
+    select.append(option);
+  }
+  select.addEventListener('change', () => {
+    setLanguage(select.value);
+    select.setAttribute('aria-label', t('lang.choose'));
+    onChange();
+  });
+  return select;
+}
+
+/** Fills every `[data-i18n]` element under `root` with its key's text (the static page header). */
+export function translateStatic(root = document) {
+  document.documentElement.lang = current;
+  for (const node of root.querySelectorAll('[data-i18n]')) node.textContent = t(node.dataset.i18n);
+  for (const node of root.querySelectorAll('[data-i18n-label]')) node.setAttribute('aria-label', t(node.dataset.i18nLabel));
+}

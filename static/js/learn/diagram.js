@@ -1,0 +1,100 @@
+// Small board diagrams drawn from positions in the RULES.md notation: the board of the variant
+// (boards/*.js) with each move drawn as an arrow from its start to its end, and an × on every
+// place where a piece was taken. Pure: it reads nothing but its arguments and builds elements.
+import { svg, html, moveEnds } from '../svg.js';
+import { boardFor } from '../boards/index.js';
+
+/** The centre of a place on a drawn board: its hit area is a rect (cell, square, tray) or a circle (point). */
+export function centreOf(root, place) {
+  for (const group of root.children) {
+    if (group.getAttribute('data-place') !== place) continue;
+    const shape = group.children[0];
+    const n = (name) => Number(shape.getAttribute(name));
+    if (shape.getAttribute('cx') !== null) return { x: n('cx'), y: n('cy') };
+    return { x: n('x') + n('width') / 2, y: n('y') + n('height') / 2 };
+  }
+  return null;
+}
+
+/** An arrow for `move` (e.g. `3:4-7`, `A4-C4`) on a drawn board, or null if an end is not drawn. */
+export function moveArrow(root, move) {
+  const { from, to } = moveEnds(move);
+  const a = from && centreOf(root, from);
+  const b = to && centreOf(root, to);
+  if (!a || !b) return null;
+  // Stop short of the centres so the pieces stay readable.
+  const length = Math.hypot(b.x - a.x, b.y - a.y) || 1;
+  const ux = (b.x - a.x) / length;
+  const uy = (b.y - a.y) / length;
+  const tip = { x: b.x - ux * 14, y: b.y - uy * 14 };
+  const head = [
+    [tip.x + ux * 10, tip.y + uy * 10],
+    [tip.x - uy * 8, tip.y + ux * 8],
+    [tip.x + uy * 8, tip.y - ux * 8],
+  ].map((p) => p.join(',')).join(' ');
+  return svg('g', { class: 'move-arrow', 'data-move': move }, [
+    svg('line', { x1: a.x + ux * 14, y1: a.y + uy * 14, x2: tip.x, y2: tip.y }),
+    svg('polygon', { points: head }),
+  ]);
+}
+
+/** An × over a place where a piece was taken. */
+export function takenMark(root, place) {
+  const c = centreOf(root, place);
+  if (!c) return null;
+  const r = 16;
+  return svg('g', { class: 'taken-mark', 'data-taken': place }, [
+    svg('line', { x1: c.x - r, y1: c.y - r, x2: c.x + r, y2: c.y + r }),
+    svg('line', { x1: c.x - r, y1: c.y + r, x2: c.x + r, y2: c.y - r }),
+  ]);
+}
+
+/**
+ * A board for `variant` at `position`, with arrows for `moves` and × for `taken`.
+ * `bottom` is the side drawn nearest; `face` the Duodecim board face.
+ */
+export function diagramBoard(variant, position, { moves = [], taken = [], bottom, face = 'virtvs', threatened, odds } = {}) {
+  const board = boardFor(variant);
+  const model = board.parse(position);
+  const ends = new Set();
+  for (const move of moves) {
+    const { from, to } = moveEnds(move);
+    if (from) ends.add(from);
+    if (to) ends.add(to);
+  }
+  const root = board.render(model, { bottom: bottom || defaultBottom(variant), face, lastMove: ends, threatened, odds });
+  root.setAttribute('class', `${root.getAttribute('class')} diagram`);
+  for (const move of moves) {
+    const arrow = moveArrow(root, move);
+    if (arrow) root.append(arrow);
+  }
+  for (const place of taken) {
+    const mark = takenMark(root, place);
+    if (mark) root.append(mark);
+  }
+  return root;
+}
+
+function defaultBottom(variant) {
+  if (variant.startsWith('petteia')) return 'light';
+  if (variant.startsWith('pente')) return 'terracotta';
+  return 'white';
+}
+
+/** A worked example: the position with its move drawn, and the position after, with what was taken. */
+export function exampleFigure(example, t) {
+  const movesText = example.moves.join(', ');
+  const before = diagramBoard(example.variant, example.position, { moves: example.moves });
+  const after = diagramBoard(example.variant, example.after, { moves: example.moves, taken: example.taken });
+  const captionBefore = [t('rules.before', { move: movesText || '—' })];
+  if (example.dice) captionBefore.push(` · ${t('rules.dice', { dice: example.dice.join(', ') })}`);
+  if (example.refused) captionBefore.push(` · ${t('rules.not_legal', { move: example.refused })}`);
+  return html('figure', { class: 'worked-example', id: `example-${example.key}`, 'data-example': example.key }, [
+    html('h3', { text: t(`example.${example.key}`) }),
+    html('div', { class: 'diagram-pair' }, [
+      html('div', { class: 'diagram-panel before' }, [before, html('p', { class: 'diagram-caption', text: captionBefore.join('') })]),
+      html('div', { class: 'diagram-panel after' }, [after, html('p', { class: 'diagram-caption', text: t('rules.after') })]),
+    ]),
+    html('figcaption', { text: t(`example.${example.key}.text`) }),
+  ]);
+}

@@ -1,0 +1,178 @@
+// Review of a game, move by move, beside (never instead of) the live board. The model is pure:
+// the game's events give the moves and each turn's dice, and the position at ply N is the start
+// with the first N moves played by the server's analysis (the client knows no rules). The view
+// steps with buttons, arrow keys or a click on a move; `?ply=N` opens at that move.
+import { analysisPlay, gameEvents } from './api.js';
+import { html } from './svg.js';
+import { t, errorMessage } from './i18n.js';
+import { START } from './boards/index.js';
+import { diagramBoard } from './learn/diagram.js';
+
+/** The start position of a game whose first player is `first` (drawn by the seed in some variants). */
+export function startPosition(variant, first) {
+  const [board, , ...rest] = START[variant].split(' ');
+  const side = first ? first[0] : START[variant].split(' ')[1];
+  return [board, side, ...rest].join(' ');
+}
+
+/**
+ * The moves of a game from its events, each with the roll that came just before it; an `undo`
+ * keeps only its first `keep` rolls and moves (as the game screen's move list reads them).
+ * @returns {{ move: string, dice: number[] | null }[]}
+ */
+export function pliesFromEvents(events) {
+  let actions = [];
+  for (const event of events) {
+    if (event.kind === 'roll' || event.kind === 'move') actions.push(event);
+    else if (event.kind === 'undo') actions = actions.slice(0, event.keep ?? actions.length);
+  }
+  const plies = [];
+  let dice = null;
+  for (const action of actions) {
+    if (action.kind === 'roll') dice = action.dice;
+    else {
+      plies.push({ move: action.move, dice });
+      dice = null;
+    }
+  }
+  return plies;
+}
+
+/**
+ * The positions of a game, replayed only as far as asked: `at(n)` is the position after the
+ * first n moves. `play(variant, position, dice, moves)` answers the analysis after the moves (the
+ * server's). Requests are served in order, so each position is asked for once.
+ */
+export class Replay {
+  constructor(variant, start, plies, play = analysisPlay) {
+    this.variant = variant;
+    this.plies = plies;
+    this.play = play;
+    this.known = [start];
+    this.last = null;
+    this.queue = Promise.resolve();
+  }
+
+  /** The final position when it is known already (the game view's), so opening costs nothing. */
+  knowLast(position) {
+    this.last = position;
+  }
+
+  at(n) {
+    if (n === this.plies.length && this.last) return Promise.resolve(this.last);
+    this.queue = this.queue.then(async () => {
+      while (this.known.length <= n) {
+        const i = this.known.length - 1;
+        const ply = this.plies[i];
+        this.known.push((await this.play(this.variant, this.known[i], ply.dice, [ply.move])).position);
+      }
+      return this.known[n];
+    });
+    return this.queue;
+  }
+}
+
+/** The ply a `?ply=N` asks for, kept within the game. */
+export const clampPly = (value, total) => Math.max(0, Math.min(total, Number.isFinite(value) ? Math.trunc(value) : total));
+
+/**
+ * The review panel of game `gameId` (its view `view`), opened at `ply` (or the last move).
+ * Returns the element; `bottom` is the side drawn nearest.
+ */
+export function reviewPanel({ gameId, view, bottom, ply = null, face = 'virtvs' }) {
+  const variant = view.variant;
+  const section = html('section', { class: 'review', id: 'review', 'aria-label': t('review.title'), tabindex: '-1' });
+  const status = html('p', { class: 'review-status', role: 'status', 'aria-live': 'polite', text: t('review.loading') });
+  section.append(html('h2', { text: t('review.title') }), status);
+  /** @type {Replay | null} */
+  let replay = null;
+  let current = 0;
+
+  const boardHolder = html('div', { class: 'review-board' });
+  const moves = html('ol', { class: 'review-moves', 'aria-label': t('review.moves') });
+  const links = html('p', { class: 'review-links' });
+  const button = (id, label, text, target) => html('button', { type: 'button', id, 'aria-label': label, title: label, text, onclick: () => go(target()) });
+  const controls = html('p', { class: 'review-controls' }, [
+    button('review-first', t('review.first'), '«', () => 0),
+    button('review-prev', t('review.previous'), '◀', () => current - 1),
+    button('review-next', t('review.next'), '▶', () => current + 1),
+    button('review-last', t('review.last'), '»', () => Infinity),
+  ]);
+
+  async function go(n) {
+    if (!replay) return;
+    const total = replay.plies.length;
+    current = clampPly(n, total);
+    const wanted = current;
+    let position;
+    try {
+      position = await replay.at(wanted);
+    } catch (error) {
+      status.textContent = errorMessage(error);
+      return;
+    }
+    // A later step was asked for meanwhile: it draws, not this one.
+    if (wanted !== current) return;
+    status.textContent = current === 0 ? t('review.ply0', { total }) : t('review.ply', { ply: current, total });
+    const played = current > 0 ? [replay.plies[current - 1].move] : [];
+    const board = diagramBoard(variant, position, { moves: played, bottom, face });
+    boardHolder.replaceChildren(board);
+    for (const item of moves.querySelectorAll('button[data-ply]')) {
+      if (Number(item.dataset.ply) === current) item.setAttribute('aria-current', 'step');
+      else item.removeAttribute('aria-current');
+    }
+    const url = `/game/${encodeURIComponent(gameId)}?ply=${current}`;
+    links.replaceChildren(
+      html('a', { href: url, id: 'review-link', text: t('review.link') }),
+      html('a', { href: `/analysis?variant=${encodeURIComponent(variant)}&position=${encodeURIComponent(position)}`, id: 'review-analyse', text: t('review.analyse') }),
+      html('a', { href: `/api/v1/games/${encodeURIComponent(gameId)}/record`, id: 'review-download', download: `ludus-${gameId}.txt`, text: t('review.download') }),
+    );
+    // The address follows the step, without a new history entry per move.
+    if (location.pathname.startsWith('/game/')) history.replaceState(null, '', url);
+  }
+
+  section.addEventListener('keydown', (event) => {
+    const step = { ArrowLeft: current - 1, ArrowRight: current + 1, Home: 0, End: Infinity }[event.key];
+    if (step === undefined || event.target.closest('input, select, textarea')) return;
+    event.preventDefault();
+    go(step);
+  });
+
+  (async () => {
+    try {
+      const plies = pliesFromEvents(await gameEvents(gameId, 0));
+      replay = new Replay(variant, startPosition(variant, view.first), plies);
+      if (view.moves.length === plies.length) replay.knowLast(view.position);
+    } catch (error) {
+      status.textContent = errorMessage(error);
+      return;
+    }
+    moves.append(html('li', {}, [html('button', { type: 'button', 'data-ply': 0, text: t('review.start'), onclick: () => go(0) })]));
+    replay.plies.forEach((p, i) => {
+      if (p.dice) moves.append(html('li', { class: 'roll', text: t('review.dice', { dice: p.dice.join('·') }) }));
+      moves.append(html('li', {}, [html('button', { type: 'button', 'data-ply': i + 1, text: p.move, onclick: () => go(i + 1) })]));
+    });
+    section.append(html('div', { class: 'review-layout' }, [
+      html('div', {}, [boardHolder, controls]),
+      html('div', {}, [moves, links]),
+    ]));
+    go(ply === null ? replay.plies.length : ply);
+  })();
+  return section;
+}
+
+/**
+ * Adds review to the game screen: open at once for a finished game or a `?ply=` link, behind a
+ * button for a game in progress (so the live board stays what the player sees).
+ */
+export function mountReview(app, { gameId, view, bottom }) {
+  const query = new URLSearchParams(location.search);
+  const ply = query.has('ply') ? Number(query.get('ply')) : null;
+  const holder = html('div', { class: 'review-holder' });
+  const open = () => holder.replaceChildren(reviewPanel({ gameId, view, bottom, ply }));
+  if (view.status === 'finished' || view.status === 'aborted' || ply !== null) open();
+  else {
+    holder.append(html('button', { type: 'button', id: 'review-open', text: t('review.open'), onclick: open }));
+  }
+  app.append(holder);
+}

@@ -1,0 +1,158 @@
+// Review and analysis in a real browser, in English and French: the review of a finished game
+// (stepped by buttons, arrow keys and the move list; the ply link; analyse from here), review
+// during a live game, and the analysis board with the computer's suggestion, threats with their
+// odds and set-up by clicking. Screens are saved at 1280x800 and 390x844.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { browserSuite, shot, createViaApi } from './support.js';
+
+const { server, page: openPage, assertNoProblems } = await browserSuite();
+const SIZES = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } };
+const page = (size = 'desktop', options = {}) => openPage({ viewport: SIZES[size], ...options });
+
+async function api(method, path, body, token) {
+  const headers = { 'content-type': 'application/json' };
+  if (token) headers.authorization = `Bearer ${token}`;
+  const response = await fetch(`${server.base}${path}`, { method, headers, body: body && JSON.stringify(body) });
+  return response.json();
+}
+
+/** Waits until the review shows ply `n` (stepping replays positions through the server). */
+const atPly = (p, n) => p.waitForSelector(`.review-moves button[data-ply="${n}"][aria-current=step]`);
+
+/** A local Petteia game with `n` moves played (the first legal move each time), then resigned. */
+async function finishedGame(n) {
+  const { body } = await createViaApi(server.base, { variant: 'petteia-6', mode: 'local', clock: null, side: 'first' });
+  const id = body.game_id;
+  const token = body.seat.token;
+  let view = await api('GET', `/api/v1/games/${id}`, undefined, token);
+  for (let i = 0; i < n; i += 1) view = await api('POST', `/api/v1/games/${id}/moves`, { move: view.legal_moves[i % view.legal_moves.length], version: view.version }, token);
+  await api('POST', `/api/v1/games/${id}/resign`, {}, token);
+  return { id, moves: view.moves };
+}
+
+for (const lang of ['en', 'fr']) {
+  test(`a finished game reviewed move by move; the ply link opens there (${lang})`, async () => {
+    const { id, moves } = await finishedGame(6);
+    const p = await page();
+    await p.goto(`/game/${id}?lang=${lang}`);
+    await p.waitForSelector('.review-moves button[data-ply="6"][aria-current=step]');
+    const status = () => p.textContent('.review-status');
+    assert.match(await status(), lang === 'fr' ? /Coup 6 sur 6/ : /Move 6 of 6/);
+    await p.click('#review-prev');
+    await atPly(p, 5);
+    await p.click('#review-prev');
+    await atPly(p, 4);
+    assert.match(await status(), /4/);
+    // The arrow on the review board is the fourth move.
+    assert.equal(await p.getAttribute('.review-board .move-arrow', 'data-move'), moves[3]);
+    await p.focus('#review');
+    await p.keyboard.press('ArrowLeft');
+    await atPly(p, 3);
+    assert.equal(await p.getAttribute('.review-board .move-arrow', 'data-move'), moves[2]);
+    await p.keyboard.press('ArrowRight');
+    await atPly(p, 4);
+    await p.keyboard.press('ArrowRight');
+    await atPly(p, 5);
+    assert.equal(await p.getAttribute('.review-board .move-arrow', 'data-move'), moves[4]);
+    await p.click('.review-moves button[data-ply="1"]');
+    await atPly(p, 1);
+    assert.equal(await p.getAttribute('.review-board .move-arrow', 'data-move'), moves[0]);
+    await p.click('#review-first');
+    await atPly(p, 0);
+    assert.equal(await p.locator('.review-board .move-arrow').count(), 0);
+    // Light's back rank is full at the start.
+    assert.equal(await p.locator('.review-board [data-place="A1"] .piece-light').count(), 1);
+    await shot(p, `learn-review-${lang}`);
+    assert.match(await p.getAttribute('#review-download', 'href'), new RegExp(`/api/v1/games/${id}/record`));
+
+    const q = await page('phone');
+    await q.goto(`/game/${id}?ply=2&lang=${lang}`);
+    await q.waitForSelector('.review-moves button[data-ply="2"][aria-current=step]');
+    assert.equal(await q.getAttribute('.review-board .move-arrow', 'data-move'), moves[1]);
+    await shot(q, `learn-review-ply-phone-${lang}`);
+    await q.click('#review-analyse');
+    await q.waitForURL(/\/analysis\?/);
+    await q.waitForSelector('.analysis-moves .move-button');
+    const position = await q.inputValue('#analysis-position');
+    const analysed = await api('POST', '/api/v1/analysis/play', { variant: 'petteia-6', position: 'DDDDDD/6/6/6/6/LLLLLL l', moves: moves.slice(0, 2) });
+    assert.equal(position, analysed.position);
+    assertNoProblems(p);
+    assertNoProblems(q);
+  });
+}
+
+test('a game in progress offers review without leaving the live board', async () => {
+  const { body } = await createViaApi(server.base, { variant: 'petteia-6', mode: 'local', clock: null, side: 'first' });
+  const token = body.seat.token;
+  let view = await api('GET', `/api/v1/games/${body.game_id}`, undefined, token);
+  view = await api('POST', `/api/v1/games/${body.game_id}/moves`, { move: view.legal_moves[0], version: view.version }, token);
+  const p = await page();
+  await p.goto(`/game/${body.game_id}?lang=en#token=${token}`);
+  await p.waitForSelector('#review-open');
+  assert.equal(await p.locator('#review').count(), 0);
+  await p.click('#review-open');
+  await p.waitForSelector('.review-moves button[data-ply="1"][aria-current=step]');
+  await p.click('#review-first');
+  await atPly(p, 0);
+  // The live board still shows the move played; only the review board went back.
+  assert.equal(await p.locator('.board-holder .piece').count(), 12);
+  assert.equal(await p.locator('.review-board .move-arrow').count(), 0);
+  await shot(p, 'learn-review-live-en');
+  assertNoProblems(p);
+});
+
+for (const lang of ['en', 'fr']) {
+  test(`the analysis board: legal moves, threats with odds, a suggestion, set-up by clicking (${lang})`, async () => {
+    const p = await page();
+    const position = '6/3L2/3D2/1LD1DL/6/3L2 l';
+    await p.goto(`/analysis?lang=${lang}&variant=petteia-6&position=${encodeURIComponent(position)}`);
+    await p.waitForSelector('.analysis-moves .move-button');
+    assert.ok(await p.locator('.analysis-moves .move-button[data-move="D1-D3"]').count());
+    await p.selectOption('#analysis-level', '5');
+    await p.click('#analysis-suggest');
+    await p.waitForSelector('#play-suggestion');
+    assert.match(await p.textContent('.analysis-suggestion'), /D1-D3/);
+    assert.equal(await p.getAttribute('.analysis-board .move-arrow', 'data-move'), 'D1-D3');
+    await shot(p, `learn-analysis-${lang}`);
+    await p.click('#play-suggestion');
+    await p.waitForFunction(() => document.querySelector('.analysis-status').textContent.match(/wins|gagne/));
+
+    // Duodecim: a lone White piece within reach of Black shows its hit odds.
+    const duo = '.,.,.,.,.,.,.,.,.,.,.,./.,.,2b,.,.,1w,.,.,.,.,.,./.,.,.,.,.,.,.,.,.,.,.,. b r:14,13 o:0,0 dice:[] bonus:[]';
+    await p.goto(`/analysis?lang=${lang}&variant=duodecim-scripta&position=${encodeURIComponent(duo)}`);
+    await p.waitForSelector('.analysis-threats');
+    await p.waitForFunction(() => /M6 \(\d+%\)/.test(document.querySelector('.analysis-threats').textContent));
+    assert.ok(await p.locator('.analysis-board .threat').count());
+    await p.fill('#analysis-dice', '3,1,6');
+    await p.click('#analysis-show');
+    await p.waitForSelector('.analysis-moves .move-button');
+    await p.click('#analysis-suggest');
+    await p.waitForSelector('#play-suggestion');
+    await shot(p, `learn-analysis-duodecim-${lang}`);
+
+    // Set-up: an empty board, two clicks put a Dark piece on C3.
+    await p.selectOption('#analysis-variant', 'petteia-6');
+    await p.waitForSelector('.analysis-moves .move-button');
+    await p.click('#analysis-empty');
+    await p.waitForFunction(() => document.querySelector('#analysis-position').value.startsWith('6/6/6/6/6/6'));
+    await p.click('.analysis-board [data-place="C3"]');
+    await p.waitForFunction(() => document.querySelector('#analysis-position').value.startsWith('6/6/6/2L3/'));
+    await p.click('.analysis-board [data-place="C3"]');
+    await p.waitForFunction(() => document.querySelector('#analysis-position').value.startsWith('6/6/6/2D3/'));
+    assert.equal(await p.locator('.analysis-board [data-place="C3"] .piece-dark').count(), 1);
+    // A malformed position is refused in the page's language.
+    await p.fill('#analysis-position', 'nonsense');
+    await p.click('#analysis-show');
+    await p.waitForSelector('.analysis .error:not(:empty)');
+    assert.match(await p.textContent('.analysis .error'), lang === 'fr' ? /Requête incomprise/ : /not understood/);
+    // The browser logs the refused request itself: that one is expected.
+    p.problems = p.problems.filter((problem) => !/status of 400/.test(problem));
+    const phone = await page('phone');
+    await phone.goto(`/analysis?lang=${lang}&variant=pente-grammai-kidd`);
+    await phone.waitForSelector('.analysis-board svg');
+    await shot(phone, `learn-analysis-phone-${lang}`);
+    assertNoProblems(p);
+    assertNoProblems(phone);
+  });
+}

@@ -1,0 +1,241 @@
+// Unit tests of the learning pages' pure modules (static/js/learn/*, review.js, i18n.js) under
+// node --test, with a minimal DOM; and every worked example replayed through the real server's
+// POST /api/v1/analysis/play, so no diagram can show a move the engine refuses or an effect it
+// does not have.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer } from './support.js';
+
+// The few DOM calls svg.js makes: elements with attributes, children and text.
+class FakeNode {
+  constructor(tag) {
+    this.tagName = tag;
+    this.attributes = new Map();
+    this.children = [];
+    this.textContent = '';
+  }
+  setAttribute(name, value) { this.attributes.set(name, String(value)); }
+  getAttribute(name) { return this.attributes.has(name) ? this.attributes.get(name) : null; }
+  set className(value) { this.setAttribute('class', value); }
+  append(...nodes) {
+    for (const n of nodes) {
+      if (n instanceof FakeNode) {
+        if (n.parentNode) n.parentNode.children = n.parentNode.children.filter((c) => c !== n);
+        n.parentNode = this;
+        this.children.push(n);
+      }
+      else if (n && n.text !== undefined) this.textContent += n.text;
+      else if (typeof n === 'string') this.textContent += n;
+    }
+  }
+  addEventListener() {}
+  /** Only the one selector the boards use: the texts inside places. */
+  querySelectorAll(selector) {
+    assert.equal(selector, '[data-place] text');
+    const found = [];
+    const visit = (node, inPlace) => {
+      for (const c of node.children) {
+        const here = inPlace || c.getAttribute('data-place') !== null;
+        if (here && c.tagName === 'text') found.push(c);
+        visit(c, here);
+      }
+    };
+    visit(this, false);
+    return found;
+  }
+  /** Every descendant, depth first. */
+  *all() { for (const c of this.children) { yield c; yield* c.all(); } }
+}
+globalThis.document = {
+  createElementNS: (ns, tag) => new FakeNode(tag),
+  createElement: (tag) => new FakeNode(tag),
+  createTextNode: (text) => ({ text }),
+};
+
+const { ALL_EXAMPLES, examplesFor } = await import('../../static/js/learn/examples.js');
+const { diagramBoard, exampleFigure, centreOf } = await import('../../static/js/learn/diagram.js');
+const { cyclePlace } = await import('../../static/js/learn/setup.js');
+const { VARIANT_IDS, EMPTY } = await import('../../static/js/learn/variants.js');
+const { pliesFromEvents, startPosition, Replay, clampPly } = await import('../../static/js/review.js');
+const { chooseLanguage, t, CATALOGUES } = await import('../../static/js/i18n.js');
+const { boardFor } = await import('../../static/js/boards/index.js');
+
+const pieceCount = (variant, position) => {
+  const model = boardFor(variant).parse(position);
+  if (model.board) return Object.keys(model.board).length;
+  if (model.points) return model.points.reduce((s, p) => s + p.terracotta + p.black, 0);
+  return Object.values(model.cells).reduce((s, c) => s + c.count, 0);
+};
+
+test('every rules page has worked examples, and every key rule of the issue is drawn', () => {
+  for (const id of VARIANT_IDS) assert.ok(examplesFor(id).length >= 2, id);
+  const keys = ALL_EXAMPLES.map((e) => e.key);
+  for (const k of ['petteia.trap', 'pente.landing', 'pente.blocked', 'pente.sacred', 'kidd.hit', 'kidd.yoke',
+    'perimeter.answered', 'perimeter.removed', 'duodecim.enter', 'duodecim.hit', 'duodecim.bonus', 'duodecim.bearoff']) {
+    assert.ok(keys.includes(k), k);
+  }
+});
+
+test('a diagram draws an arrow from the start to the end of each move, and an × on each taken piece', () => {
+  const trap = ALL_EXAMPLES.find((e) => e.key === 'petteia.trap');
+  const board = diagramBoard(trap.variant, trap.position, { moves: trap.moves, taken: trap.taken });
+  const arrows = [...board.all()].filter((n) => n.getAttribute('class') === 'move-arrow');
+  assert.equal(arrows.length, 1);
+  const line = arrows[0].children[0];
+  const a = centreOf(board, 'A4');
+  const c = centreOf(board, 'C4');
+  // The arrow runs along rank 4 from A4 towards C4.
+  assert.equal(Number(line.getAttribute('y1')), a.y);
+  assert.equal(Number(line.getAttribute('y2')), c.y);
+  assert.ok(Number(line.getAttribute('x1')) > a.x && Number(line.getAttribute('x2')) < c.x);
+  const marks = [...board.all()].filter((n) => n.getAttribute('data-taken'));
+  assert.deepEqual(marks.map((m) => m.getAttribute('data-taken')), ['C3']);
+});
+
+test('the pieces drawn are the pieces of the position: the after board has one piece fewer per capture', () => {
+  for (const example of ALL_EXAMPLES.filter((e) => e.variant.startsWith('petteia'))) {
+    const drawn = (position) => [...diagramBoard(example.variant, position).all()].filter((n) => /^piece /.test(n.getAttribute('class') || '')).length;
+    assert.equal(drawn(example.position), pieceCount(example.variant, example.position), example.key);
+    assert.equal(drawn(example.after), drawn(example.position) - example.taken.length, example.key);
+  }
+});
+
+/** The pieces of each side on a place: {side: count}. */
+function occupants(variant, position, place) {
+  const model = boardFor(variant).parse(position);
+  if (model.board) return model.board[place] ? { [model.board[place]]: 1 } : {};
+  if (model.cells) return model.cells[place] ? { [model.cells[place].side]: model.cells[place].count } : {};
+  return model.points[Number(place)];
+}
+
+/** Whether some side has fewer pieces on `place` after than before (taken, hit or removed). */
+const lostAPiece = (variant, before, after, place) => Object.entries(occupants(variant, before, place))
+  .some(([side, n]) => n > 0 && (occupants(variant, after, place)[side] || 0) < n);
+
+test('a place marked as taken holds a piece in the before diagram that is gone after', () => {
+  for (const example of ALL_EXAMPLES.filter((e) => e.taken.length)) {
+    for (const place of example.taken) {
+      assert.ok(lostAPiece(example.variant, example.position, example.after, place), `${example.key}: ${place}`);
+    }
+  }
+});
+
+test('every example figure has a title and a text in both languages', () => {
+  for (const lang of ['en', 'fr']) {
+    for (const example of ALL_EXAMPLES) {
+      const figure = exampleFigure(example, (key, params) => t(key, params, lang));
+      const title = [...figure.all()].find((n) => n.tagName === 'h3').textContent;
+      assert.notEqual(title, `example.${example.key}`, `${lang} ${example.key}`);
+      assert.notEqual(t(`example.${example.key}.text`, {}, lang), `example.${example.key}.text`);
+    }
+  }
+});
+
+test('setting up cycles what stands on a place and writes the notation back', () => {
+  assert.equal(cyclePlace('petteia-6', EMPTY['petteia-6'], 'A1'), '6/6/6/6/6/L5 l');
+  assert.equal(cyclePlace('petteia-6', '6/6/6/6/6/L5 l', 'A1'), '6/6/6/6/6/D5 l');
+  assert.equal(cyclePlace('petteia-6', '6/6/6/6/6/D5 l', 'A1'), '6/6/6/6/6/6 l');
+  assert.equal(cyclePlace('petteia-8', EMPTY['petteia-8'], 'H8'), '7L/8/8/8/8/8/8/8 l');
+  assert.equal(cyclePlace('pente-grammai-kidd', EMPTY['pente-grammai-kidd'], '3'), '-/-/-/T/-/-/-/-/-/- t r:0,0 h:0,0');
+  assert.equal(cyclePlace('duodecim-scripta', EMPTY['duodecim-scripta'], 'B12').split(' ')[0].split('/')[2], '.,.,.,.,.,.,.,.,.,.,.,1w');
+  // A tray is not a board place: nothing changes.
+  assert.equal(cyclePlace('duodecim-scripta', EMPTY['duodecim-scripta'], 'R'), EMPTY['duodecim-scripta']);
+});
+
+test('the language comes from the query, then the stored choice, then the browser, else English', () => {
+  assert.equal(chooseLanguage({ query: 'fr', stored: 'en', browser: ['en-GB'] }), 'fr');
+  assert.equal(chooseLanguage({ query: 'de', stored: 'fr', browser: ['en-GB'] }), 'fr');
+  assert.equal(chooseLanguage({ browser: ['de-DE', 'fr-CA'] }), 'fr');
+  assert.equal(chooseLanguage({ browser: ['de-DE'] }), 'en');
+});
+
+test('both catalogues have the same keys, each error code included, and French words differ from English', () => {
+  assert.deepEqual(Object.keys(CATALOGUES.fr).sort(), Object.keys(CATALOGUES.en).sort());
+  for (const code of ['bad_request', 'unauthorized', 'forbidden', 'not_your_turn', 'not_found', 'stale', 'seat_taken',
+    'game_over', 'too_large', 'illegal_move', 'rate_limited', 'unavailable']) {
+    assert.ok(CATALOGUES.en[`error.${code}`] && CATALOGUES.fr[`error.${code}`], code);
+    assert.notEqual(CATALOGUES.fr[`error.${code}`], CATALOGUES.en[`error.${code}`], code);
+  }
+  assert.equal(t('rules.title', { name: 'Petteia' }, 'fr'), 'Règles : Petteia');
+});
+
+test('the events read into moves, each with the roll that came before it, undone moves dropped', () => {
+  const events = [
+    { kind: 'roll', side: 'black', dice: [5, 4, 5] }, { kind: 'move', side: 'black', move: '4:R-M4' }, { kind: 'move', side: 'black', move: '5:R-M5' },
+    { kind: 'joined' }, { kind: 'roll', side: 'white', dice: [2, 4, 2] }, { kind: 'move', side: 'white', move: '4:R-M4' },
+    { kind: 'undo', keep: 4 }, { kind: 'move', side: 'white', move: '2:R-M2' }, { kind: 'move', side: 'black', move: 'decline' },
+  ];
+  assert.deepEqual(pliesFromEvents(events), [
+    { move: '4:R-M4', dice: [5, 4, 5] }, { move: '5:R-M5', dice: null },
+    { move: '2:R-M2', dice: [2, 4, 2] }, { move: 'decline', dice: null },
+  ]);
+  assert.equal(startPosition('duodecim-scripta', 'black').split(' ')[1], 'b');
+  assert.equal(startPosition('petteia-6', 'light'), 'DDDDDD/6/6/6/6/LLLLLL l 0 1');
+  assert.equal(clampPly(99, 10), 10);
+  assert.equal(clampPly(-3, 10), 0);
+  assert.equal(clampPly(Number('x'), 10), 10);
+});
+
+let server;
+before(async () => { server = await startServer(); });
+after(async () => { await server.stop(); });
+
+async function post(path, body) {
+  const response = await fetch(`${server.base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return { status: response.status, body: await response.json() };
+}
+
+test('every worked example is legal on the server and has exactly the effect drawn', async () => {
+  for (const example of ALL_EXAMPLES) {
+    const body = { variant: example.variant, position: example.position, moves: example.moves };
+    if (example.dice) body.dice = example.dice;
+    const played = await post('/api/v1/analysis/play', body);
+    assert.equal(played.status, 200, `${example.key}: ${JSON.stringify(played.body)}`);
+    assert.equal(played.body.position, example.after, example.key);
+    if (example.refused) {
+      const { dice } = example;
+      const before = await post('/api/v1/analysis', dice ? { variant: example.variant, position: example.position, dice } : { variant: example.variant, position: example.position });
+      assert.ok(!before.body.legal_moves.includes(example.refused), `${example.key}: ${example.refused} is refused`);
+      assert.ok(before.body.legal_moves.length > 0, example.key);
+    }
+    // What the diagram marks as taken is gone from that place in the server's position after the moves,
+    // and nothing else was taken: the total of pieces on the board drops by the marks, or by none.
+    for (const place of example.taken) assert.ok(lostAPiece(example.variant, example.position, played.body.position, place), example.key);
+    const onBoard = (position) => pieceCount(example.variant, position);
+    const entered = example.moves.filter((m) => /R-|X-/.test(m)).length;
+    const left = example.moves.filter((m) => /-O$|-7$|-2$/.test(m) && example.variant === 'pente-grammai-kidd').length
+      + example.moves.filter((m) => /-O$/.test(m)).length;
+    assert.equal(onBoard(played.body.position), onBoard(example.position) + entered - left - example.taken.length, example.key);
+  }
+});
+
+test('a replayed game reaches the position the server holds', async () => {
+  const created = await post('/api/v1/games', { variant: 'duodecim-scripta', mode: 'local', clock: null, side: 'first' });
+  const { game_id: id, seat } = created.body;
+  const auth = { authorization: `Bearer ${seat.token}` };
+  let view = await (await fetch(`${server.base}/api/v1/games/${id}`, { headers: auth })).json();
+  for (let i = 0; i < 12 && view.legal_moves && view.legal_moves.length; i += 1) {
+    const response = await fetch(`${server.base}/api/v1/games/${id}/moves`, {
+      method: 'POST', headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ move: view.legal_moves[view.legal_moves.length - 1], version: view.version }),
+    });
+    view = await response.json();
+  }
+  const plies = pliesFromEvents(await (await fetch(`${server.base}/api/v1/games/${id}/events?since=0`)).json());
+  assert.deepEqual(plies.map((p) => p.move), view.moves);
+  const play = async (variant, position, dice, moves) => (await post('/api/v1/analysis/play', dice ? { variant, position, dice, moves } : { variant, position, moves })).body;
+  let calls = 0;
+  const counted = (...args) => { calls += 1; return play(...args); };
+  const replay = new Replay('duodecim-scripta', startPosition('duodecim-scripta', view.first), plies, counted);
+  // Asked in any order, each position is computed once, in order.
+  const [third, last, again] = await Promise.all([replay.at(3), replay.at(plies.length), replay.at(3)]);
+  assert.equal(calls, plies.length);
+  assert.equal(third, again);
+  // The server's position also holds the roll of the turn that has not started: compare the board.
+  assert.equal(last.split(' dice:')[0], view.position.split(' dice:')[0]);
+  // With the final position known from the game view, opening at the end asks the server nothing.
+  const opened = new Replay('duodecim-scripta', startPosition('duodecim-scripta', view.first), plies, counted);
+  opened.knowLast(view.position);
+  assert.equal(await opened.at(plies.length), view.position);
+  assert.equal(calls, plies.length);
+});

@@ -1,0 +1,101 @@
+// The learning pages in a real browser, in English and French: the header's language switch,
+// rules pages with their worked-example diagrams, the evidence page and print media (review and
+// the analysis board are in learn-review.test.js). Screens are saved at 1280x800 and 390x844.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { browserSuite, shot } from './support.js';
+import en from '../../static/js/i18n/en.js';
+import fr from '../../static/js/i18n/fr.js';
+
+const { page: openPage, assertNoProblems } = await browserSuite();
+const SIZES = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } };
+const page = (size = 'desktop', options = {}) => openPage({ viewport: SIZES[size], ...options });
+
+/** English catalogue sentences (not names, which French keeps) found in the page's visible text. */
+async function englishLeft(p) {
+  const text = await p.evaluate(() => document.body.innerText);
+  const phrases = Object.entries(en).filter(([key, value]) => JSON.stringify(value) !== JSON.stringify(fr[key]))
+    .flatMap(([, value]) => value).filter((s) => typeof s === 'string' && s.split(' ').length >= 3)
+    .map((s) => s.split('{')[0].trim()).filter((s) => s.length > 12);
+  return phrases.filter((s) => text.includes(s));
+}
+
+test('the header switch chooses French, is remembered, and sets <html lang>', async () => {
+  const p = await page();
+  await p.goto('/rules/petteia-6?lang=en');
+  await p.waitForSelector('.worked-example svg');
+  assert.equal(await p.getAttribute('html', 'lang'), 'en');
+  await p.selectOption('#language', 'fr');
+  await p.waitForFunction(() => document.querySelector('h1').textContent.startsWith('Règles'));
+  assert.equal(await p.getAttribute('html', 'lang'), 'fr');
+  await p.goto('/rules/petteia-6');
+  await p.waitForSelector('.worked-example svg');
+  assert.match(await p.textContent('h1'), /^Règles : Petteia/);
+  assert.equal(await p.textContent('header nav a[href="/"]'), 'Nouvelle partie');
+  // A French browser gets French without asking.
+  const q = await page('desktop', { locale: 'fr-FR' });
+  await q.goto('/rules/evidence');
+  await q.waitForSelector('.evidence-game');
+  assert.equal(await q.getAttribute('html', 'lang'), 'fr');
+  assertNoProblems(p);
+  assertNoProblems(q);
+});
+
+for (const lang of ['en', 'fr']) {
+  test(`rules pages with worked examples, the evidence page and print media (${lang})`, async () => {
+    const p = await page();
+    const phone = await page('phone');
+    const ids = ['petteia-6', 'pente-grammai-schaedler', 'pente-grammai-kidd', 'pente-grammai-perimeter', 'duodecim-scripta'];
+    for (const id of ids) {
+      await p.goto(`/rules/${id}?lang=${lang}`);
+      await p.waitForSelector('.worked-example svg');
+      const examples = await p.locator('.worked-example').count();
+      assert.ok(examples >= 2, `${id}: ${examples} examples`);
+      // Every example draws its move as an arrow on both boards.
+      assert.equal(await p.locator('.worked-example .move-arrow').count() >= examples, true, id);
+      assert.ok((await p.locator('.rule-list li').count()) >= 4, id);
+      assert.ok((await p.locator('.habits li').count()) >= 3, id);
+      await shot(p, `learn-rules-${id}-${lang}`);
+      if (lang === 'fr') assert.deepEqual(await englishLeft(p), [], id);
+    }
+    await p.goto(`/rules/petteia-6?lang=${lang}`);
+    await p.waitForSelector('#example-petteia\\.trap .taken-mark');
+    assert.equal(await p.getAttribute('#example-petteia\\.trap .taken-mark', 'data-taken'), 'C3');
+    await phone.goto(`/rules/duodecim-scripta?lang=${lang}`);
+    await phone.waitForSelector('.worked-example svg');
+    await shot(phone, `learn-rules-duodecim-phone-${lang}`);
+
+    await p.click('#evidence-link');
+    await p.waitForSelector('.evidence-game');
+    assert.equal(await p.locator('.evidence-game').count(), 3);
+    assert.equal(await p.locator('.evidence-game .kind-label').count(), 5);
+    assert.ok((await p.locator('.evidence-game .sources li').count()) >= 6);
+    const text = await p.textContent('article');
+    for (const name of ['Schädler', 'Kidd', 'Ludii', 'CIL XIV 4125']) assert.ok(text.includes(name), name);
+    await shot(p, `learn-evidence-${lang}`);
+    if (lang === 'fr') assert.deepEqual(await englishLeft(p), []);
+    await phone.goto(`/rules/evidence?lang=${lang}`);
+    await phone.waitForSelector('.evidence-game');
+    await shot(phone, `learn-evidence-phone-${lang}`);
+
+    for (const id of ['petteia-8', 'pente-grammai-kidd', 'duodecim-scripta']) {
+      await p.goto(`/rules/${id}/print?lang=${lang}`);
+      await p.waitForSelector('.print-board svg');
+      // A blank board: no piece on it.
+      assert.equal(await p.locator('.print-board .piece').count(), 0, id);
+      if (id === 'duodecim-scripta') {
+        await p.check('#face-levate');
+        assert.ok((await p.textContent('.print-board svg')).includes('L'), 'the LEVATE face is drawn');
+        assert.match(await p.getAttribute('.print-board svg', 'aria-label'), /LEVATE/);
+      }
+      await p.check('#paper-letter');
+      assert.match(await p.textContent('#paper-size'), /letter/);
+      await p.emulateMedia({ media: 'print' });
+      assert.equal(await p.isVisible('.print-controls'), false);
+      await shot(p, `learn-print-${id}-${lang}`);
+      await p.emulateMedia({ media: 'screen' });
+    }
+    assertNoProblems(p);
+    assertNoProblems(phone);
+  });
+}

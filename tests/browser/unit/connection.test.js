@@ -1,0 +1,131 @@
+// The game socket's health (static/js/connection.js) with a stand-in WebSocket and mocked timers:
+// a ping every 10 s, a missing pong means a dead link, the move not yet acknowledged is resent
+// with the same id after the reconnect's snapshot, and an ack settles it.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { GameConnection, PING_EVERY_MS, PONG_WITHIN_MS } from '../../../static/js/connection.js';
+
+class FakeSocket {
+  static CONNECTING = 0;
+  static OPEN = 1;
+  static CLOSING = 2;
+  static CLOSED = 3;
+  static all = [];
+
+  constructor(url) {
+    this.url = url;
+    this.readyState = FakeSocket.CONNECTING;
+    this.sent = [];
+    this.listeners = {};
+    FakeSocket.all.push(this);
+  }
+
+  addEventListener(type, listener) {
+    (this.listeners[type] ||= []).push(listener);
+  }
+
+  emit(type, event = {}) {
+    for (const listener of this.listeners[type] || []) listener(event);
+  }
+
+  send(text) {
+    this.sent.push(JSON.parse(text));
+  }
+
+  close() {
+    this.readyState = FakeSocket.CLOSED;
+  }
+
+  /** The server side: accept, then answer the hello with a snapshot. */
+  accept(version) {
+    this.readyState = FakeSocket.OPEN;
+    this.emit('open');
+    this.serverSays({ type: 'snapshot', game: { version } });
+  }
+
+  serverSays(message) {
+    this.emit('message', { data: JSON.stringify(message) });
+  }
+}
+
+function connect() {
+  FakeSocket.all = [];
+  globalThis.WebSocket = FakeSocket;
+  globalThis.location = { protocol: 'http:', host: 'ludus.test' };
+  const seen = { states: [], pending: [], errors: [] };
+  const connection = new GameConnection('g1', 'token1', {
+    onView: () => {},
+    onEvent: () => {},
+    onState: (state) => seen.states.push(state),
+    onPending: (pending) => seen.pending.push(pending),
+    onError: (error) => seen.errors.push(error),
+  });
+  return { connection, seen };
+}
+
+test('a ping every ten seconds; a pong keeps the link', (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout', 'setInterval'] });
+  const { connection, seen } = connect();
+  const socket = FakeSocket.all[0];
+  socket.accept(3);
+  assert.deepEqual(socket.sent[0], { type: 'hello', token: 'token1' });
+  t.mock.timers.tick(PING_EVERY_MS);
+  assert.deepEqual(socket.sent.at(-1), { type: 'ping' });
+  socket.serverSays({ type: 'pong' });
+  t.mock.timers.tick(PONG_WITHIN_MS + 1);
+  assert.equal(FakeSocket.all.length, 1, 'no reconnect while pongs come');
+  assert.deepEqual(seen.states, ['connecting', 'connected']);
+  connection.close();
+});
+
+test('a missing pong is a lost link: reconnect, resume with since, resend the pending move with its id', (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout', 'setInterval'] });
+  const { connection, seen } = connect();
+  const first = FakeSocket.all[0];
+  first.accept(7);
+  connection.sendMove('A1-A3', 7);
+  const move = first.sent.find((m) => m.type === 'move');
+  assert.equal(move.move, 'A1-A3');
+  assert.equal(move.version, 7);
+  assert.deepEqual(first.sent.at(-1), { type: 'ping' }, 'a move is followed by a ping');
+  // Nothing comes back.
+  t.mock.timers.tick(PONG_WITHIN_MS);
+  assert.equal(seen.states.at(-1), 'reconnecting');
+  assert.equal(first.readyState, FakeSocket.CLOSED);
+  t.mock.timers.tick(10000);
+  const second = FakeSocket.all[1];
+  assert.ok(second, 'a new socket');
+  second.accept(7);
+  assert.deepEqual(second.sent[0], { type: 'hello', token: 'token1', since: 7 });
+  const resent = second.sent.find((m) => m.type === 'move');
+  assert.deepEqual(resent, move, 'the same move, version and id');
+  assert.equal(seen.states.at(-1), 'connected');
+  second.serverSays({ type: 'ack', id: move.id, version: 8 });
+  assert.equal(seen.pending.at(-1), null);
+  assert.equal(connection.pending, null);
+  connection.close();
+});
+
+test('a refused move is settled and its refusal told', (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout', 'setInterval'] });
+  const { connection, seen } = connect();
+  const socket = FakeSocket.all[0];
+  socket.accept(2);
+  connection.sendMove('D6-D1', 2);
+  const { id } = socket.sent.find((m) => m.type === 'move');
+  socket.serverSays({ type: 'error', id, code: 'illegal_move', message: 'D6-D1: D1 is occupied' });
+  assert.equal(connection.pending, null);
+  assert.equal(seen.errors[0].code, 'illegal_move');
+  connection.close();
+});
+
+test('a move made while the socket is down waits and goes out after the snapshot', (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout', 'setInterval'] });
+  const { connection } = connect();
+  const socket = FakeSocket.all[0];
+  connection.sendMove('A1-A2', 0);
+  assert.equal(socket.sent.length, 0, 'nothing sent before the socket opens');
+  socket.accept(0);
+  assert.equal(socket.sent.filter((m) => m.type === 'move').length, 1);
+  connection.close();
+});

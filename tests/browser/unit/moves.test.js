@@ -1,0 +1,55 @@
+// The move list by turn (static/js/game/moves.js), as the game screen shows it.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { pairedTurns, diceTurns, turnText, dieFace } from '../../../static/js/game/moves.js';
+import { sideName } from '../../../static/js/boards/index.js';
+
+test('Petteia puts both sides of a turn on one line, numbered by turn past 100', () => {
+  const moves = Array.from({ length: 201 }, (_, i) => `m${i + 1}`);
+  const turns = pairedTurns(moves);
+  assert.equal(turns.length, 101);
+  assert.deepEqual(turns[0], { number: 1, plies: ['m1', 'm2'] });
+  assert.deepEqual(turns[99], { number: 100, plies: ['m199', 'm200'] });
+  assert.deepEqual(turns[100], { number: 101, plies: ['m201'] });
+  assert.equal(turnText(turns[99], sideName), 'm199 m200');
+});
+
+test('a dice turn is one line: the side, its roll, its moves', () => {
+  const turns = diceTurns([
+    { version: 2, kind: 'clock_started' },
+    { version: 3, kind: 'roll', side: 'black', dice: [3, 5, 6] },
+    { version: 4, kind: 'move', side: 'black', move: '3:R-M3' },
+    { version: 5, kind: 'move', side: 'black', move: '5:M3-M8' },
+    { version: 6, kind: 'roll', side: 'white', dice: [1] },
+  ]);
+  assert.equal(turns.length, 2);
+  assert.equal(turnText(turns[0], sideName), 'Black ⚂⚄⚅ 3:R-M3 5:M3-M8');
+  assert.equal(turnText(turns[1], sideName), 'White ⚀');
+});
+
+test('bonus dice played or declined before the roll come before it on the line', () => {
+  const turns = diceTurns([
+    { version: 1, kind: 'roll', side: 'white', dice: [2, 2, 4] },
+    { version: 2, kind: 'move', side: 'white', move: '2:R-M2' },
+    { version: 3, kind: 'move', side: 'black', move: 'decline' },
+    { version: 4, kind: 'roll', side: 'black', dice: [6, 1, 1] },
+    { version: 5, kind: 'move', side: 'black', move: '6:R-M6' },
+  ]);
+  assert.deepEqual(turns.map((t) => turnText(t, sideName)), ['White ⚁⚁⚃ 2:R-M2', 'Black decline ⚅⚀⚀ 6:R-M6']);
+  assert.deepEqual(turns.map((t) => t.number), [1, 2]);
+});
+
+test('an undo keeps only its first rolls and moves', () => {
+  const turns = diceTurns([
+    { version: 1, kind: 'roll', side: 'terracotta', dice: [3] },
+    { version: 2, kind: 'move', side: 'terracotta', move: '3:0-3' },
+    { version: 3, kind: 'roll', side: 'black', dice: [2] },
+    { version: 4, kind: 'move', side: 'black', move: '2:5-7' },
+    { version: 5, kind: 'undo', side: 'black', keep: 3 },
+  ]);
+  assert.deepEqual(turns.map((t) => turnText(t, sideName)), ['Terracotta ⚂ 3:0-3', 'Black ⚁']);
+});
+
+test('die faces are the Unicode dice', () => {
+  assert.deepEqual([1, 2, 3, 4, 5, 6].map(dieFace).join(''), '⚀⚁⚂⚃⚄⚅');
+});

@@ -1,0 +1,79 @@
+// What the game screen says and offers (static/js/game/panels.js), from the view alone.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  NO_OFFERS, noteEvent, offerNote, statusText, endSummary, presence, pageTitle, playButtons, rematchButtons,
+} from '../../../static/js/game/panels.js';
+
+const playing = {
+  game_id: 'g', variant: 'petteia-6', mode: 'online', status: 'playing', version: 5, position: '', to_move: 'light',
+  first: 'light', sides: ['light', 'dark'], moves: ['A1-A2', 'A6-A5'], clocks: null, result: null, draw_offer: null,
+  seat: { side: 'light', bottom: 'light' }, legal_moves: ['A2-A3'], opponent_connected: true,
+};
+const ids = (buttons) => buttons.map((b) => b.id);
+const state = { offers: NO_OFFERS, confirmingResign: false, now: 100000, awaySeenAt: 100000 };
+
+test('the status line says whose move it is, and a pending move', () => {
+  assert.equal(statusText(playing), 'Your move (Light).');
+  assert.equal(statusText({ ...playing, to_move: 'dark' }), 'Dark to move.');
+  assert.equal(statusText(playing, 'A2-A4'), 'Sending your move A2-A4…');
+  assert.equal(statusText({ ...playing, draw_offer: 'dark' }), 'Your move (Light). Dark offers a draw.');
+});
+
+test('the end summary gives the result, how it ended, and the sentence', () => {
+  const won = { ...playing, status: 'finished', result: { winner: 'light', termination: 'resignation' } };
+  assert.deepEqual(endSummary(won), { result: 'You win', how: 'By resignation.', headline: 'Light wins by resignation — you win.' });
+  assert.equal(endSummary({ ...won, seat: null }).result, 'Light wins');
+  assert.deepEqual(endSummary({ ...won, result: { winner: null, termination: 'repetition' } }), { result: 'Draw', how: 'By threefold repetition.', headline: 'Draw by threefold repetition.' });
+  assert.equal(endSummary(playing), null);
+});
+
+test('presence counts the absence and allows a claim only from its time', () => {
+  const away = { ...playing, opponent_connected: false, opponent_away_since: 88000, claim_allowed_at: 130000 };
+  assert.deepEqual(presence(away, 100000, 0), { text: 'Opponent disconnected 0:12', claimAllowed: false });
+  assert.equal(presence(away, 130000, 0).claimAllowed, true);
+  assert.equal(presence(playing, 100000, 0), null);
+  assert.ok(!ids(playButtons(away, state)).includes('claim'));
+  assert.ok(ids(playButtons(away, { ...state, now: 130000 })).includes('claim'));
+  // A server that does not say when: counted from when the page saw it, Claim offered at once.
+  assert.deepEqual(presence({ ...playing, opponent_connected: false }, 100000, 95000), { text: 'Opponent disconnected 0:05', claimAllowed: true });
+});
+
+test('a takeback asked by the opponent is answered with Accept or Decline; a move withdraws it', () => {
+  const asked = noteEvent(NO_OFFERS, { kind: 'undo_offered', side: 'dark' }, 'light');
+  assert.deepEqual(ids(playButtons(playing, { ...state, offers: asked })).filter((id) => id.startsWith('undo')), ['undo-accept', 'undo-decline']);
+  assert.equal(offerNote(playing, asked), 'Your opponent asks to take back their last move.');
+  const moved = noteEvent(asked, { kind: 'move', side: 'dark', move: 'A5-A4' }, 'light');
+  assert.deepEqual(ids(playButtons(playing, { ...state, offers: moved })).filter((id) => id.startsWith('undo')), ['undo']);
+  // The view's own field wins over the events.
+  assert.equal(offerNote({ ...playing, undo_offer: null }, asked), '');
+});
+
+test('a declined offer is told to the one who made it, not to the one who declined', () => {
+  assert.equal(offerNote(playing, noteEvent(NO_OFFERS, { kind: 'draw_declined', side: 'dark' }, 'light')), 'Your opponent declined your draw offer.');
+  assert.equal(offerNote(playing, noteEvent(NO_OFFERS, { kind: 'draw_declined', side: 'light' }, 'light')), '');
+  assert.equal(offerNote(playing, noteEvent(NO_OFFERS, { kind: 'undo_declined', side: 'dark' }, 'light')), 'Your opponent declined your takeback request.');
+});
+
+test('rematch: offer, then the opponent accepts or declines; a made rematch opens', () => {
+  const over = { ...playing, status: 'finished', to_move: null, result: { winner: 'dark', termination: 'timeout' } };
+  assert.deepEqual(ids(rematchButtons(over, NO_OFFERS)), ['rematch']);
+  const offered = noteEvent(NO_OFFERS, { kind: 'rematch_offered', side: 'dark' }, 'light');
+  assert.deepEqual(ids(rematchButtons(over, offered)), ['rematch-accept', 'rematch-decline']);
+  assert.deepEqual(ids(rematchButtons(over, noteEvent(NO_OFFERS, { kind: 'rematch_offered', side: 'light' }, 'light'))), []);
+  assert.deepEqual(ids(rematchButtons({ ...over, rematch: 'g2' }, NO_OFFERS)), ['go-rematch']);
+  assert.equal(offerNote(over, noteEvent(offered, { kind: 'rematch_declined', side: 'dark' }, 'light')), 'Your opponent declined the rematch.');
+});
+
+test('computer and local games keep Undo and Hint; resigning asks to confirm', () => {
+  const local = { ...playing, mode: 'local', seat: { side: 'light', bottom: 'light', both: true } };
+  assert.deepEqual(ids(playButtons(local, state)), ['resign', 'undo', 'hint']);
+  assert.equal(playButtons(local, state)[0].action, 'ask-resign');
+  assert.equal(playButtons(local, { ...state, confirmingResign: true })[0].action, 'resign');
+  assert.deepEqual(ids(playButtons({ ...playing, seat: null }, state)), []);
+});
+
+test('the tab title says Your turn when it is', () => {
+  assert.equal(pageTitle(playing, 'Petteia 6×6'), 'Your turn — Petteia 6×6 — Ludus');
+  assert.equal(pageTitle({ ...playing, to_move: 'dark' }, 'Petteia 6×6'), 'Ludus — Petteia 6×6');
+});
