@@ -5,7 +5,7 @@ import { showHome } from './home.js';
 import { showGame, joinAndShow } from './game/screen.js';
 import { showRules } from './rules.js';
 import { showAnalysis } from './analysis.js';
-import { translateStatic, languageSwitch } from './i18n.js';
+import { t, translateStatic, languageSwitch } from './i18n.js';
 import { showNotFound } from './notfound.js';
 import { variants } from './api.js';
 import { showCredentialsForm } from './accounts/forms.js';
@@ -21,7 +21,7 @@ import { refreshAccountLink } from './accounts/header.js';
  */
 const rulesPage = (printable) => async (app, { variant }) => {
   const known = await variants().then((list) => list.some((v) => v.id === variant), () => true);
-  if (!known) return showNotFound(app, `There are no rules called “${variant}”.`);
+  if (!known) return showNotFound(app, t('notfound.no_rules', { variant }));
   return showRules(app, variant, printable ? 'print' : undefined);
 };
 

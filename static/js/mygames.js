@@ -2,6 +2,7 @@
 // The games this browser holds seats in, for the home page: the ones being played first (those
 // where it is your turn marked and on top), then the most recently opened finished ones.
 import { mySide, isMyTurn, endSummary } from './game/panels.js';
+import { t } from './i18n.js';
 
 /** @typedef {{ view: import('./api.js').GameView, opened: number }} SeatGame */
 
@@ -25,11 +26,11 @@ export function orderMyGames(games) {
  * @param {import('./api.js').GameView} view
  */
 export function gameLine(view) {
-  if (view.status === 'waiting') return 'waiting for your friend';
+  if (view.status === 'waiting') return t('mygames.waiting');
   if (view.status === 'playing') {
-    if (isMyTurn(view)) return 'your turn';
-    if (view.seat?.both) return 'two players on this device';
-    return mySide(view) ? 'their turn' : 'playing';
+    if (isMyTurn(view)) return t('mygames.your_turn');
+    if (view.seat?.both) return t('mygames.local');
+    return mySide(view) ? t('mygames.their_turn') : t('mygames.playing');
   }
   return endSummary(view)?.result || view.status;
 }

@@ -72,6 +72,12 @@ export class Replay {
   }
 }
 
+/** The dice of the turn that move `ply` (1-based) belongs to, or null (no dice, or the start). */
+export function rollOf(plies, ply) {
+  for (let i = ply - 1; i >= 0; i -= 1) if (plies[i].dice) return plies[i].dice;
+  return null;
+}
+
 /** The ply a `?ply=N` asks for, kept within the game. */
 export const clampPly = (value, total) => Math.max(0, Math.min(total, Number.isFinite(value) ? Math.trunc(value) : total));
 
@@ -113,7 +119,9 @@ export function reviewPanel({ gameId, view, bottom, ply = null, face = 'virtvs' 
     }
     // A later step was asked for meanwhile: it draws, not this one.
     if (wanted !== current) return;
-    status.textContent = current === 0 ? t('review.ply0', { total }) : t('review.ply', { ply: current, total });
+    const roll = rollOf(replay.plies, current);
+    status.textContent = (current === 0 ? t('review.ply0', { total }) : t('review.ply', { ply: current, total }))
+      + (roll ? ` · ${t('review.dice', { dice: roll.join('·') })}` : '');
     const played = current > 0 ? [replay.plies[current - 1].move] : [];
     const board = diagramBoard(variant, position, { moves: played, bottom, face });
     boardHolder.replaceChildren(board);
@@ -156,7 +164,12 @@ export function reviewPanel({ gameId, view, bottom, ply = null, face = 'virtvs' 
       html('div', {}, [boardHolder, controls]),
       html('div', {}, [moves, links]),
     ]));
-    go(ply === null ? replay.plies.length : ply);
+    await go(ply === null ? replay.plies.length : ply);
+    // A link to a move brings its review into view, ready for the arrow keys.
+    if (ply !== null) {
+      section.scrollIntoView({ block: 'start' });
+      section.focus({ preventScroll: true });
+    }
   })();
   return section;
 }

@@ -56,7 +56,7 @@ const { ALL_EXAMPLES, examplesFor } = await import('../../static/js/learn/exampl
 const { diagramBoard, exampleFigure, centreOf } = await import('../../static/js/learn/diagram.js');
 const { cyclePlace } = await import('../../static/js/learn/setup.js');
 const { VARIANT_IDS, EMPTY } = await import('../../static/js/learn/variants.js');
-const { pliesFromEvents, startPosition, Replay, clampPly } = await import('../../static/js/review.js');
+const { pliesFromEvents, startPosition, Replay, clampPly, rollOf } = await import('../../static/js/review.js');
 const { chooseLanguage, t, CATALOGUES } = await import('../../static/js/i18n.js');
 const { boardFor } = await import('../../static/js/boards/index.js');
 
@@ -169,6 +169,10 @@ test('the events read into moves, each with the roll that came before it, undone
     { move: '4:R-M4', dice: [5, 4, 5] }, { move: '5:R-M5', dice: null },
     { move: '2:R-M2', dice: [2, 4, 2] }, { move: 'decline', dice: null },
   ]);
+  // Each move is shown with the roll of its turn, bonus moves before a roll with the previous one.
+  const plies = pliesFromEvents(events);
+  assert.deepEqual([0, 1, 2, 3, 4].map((n) => rollOf(plies, n)), [null, [5, 4, 5], [5, 4, 5], [2, 4, 2], [2, 4, 2]]);
+  assert.equal(rollOf([{ move: 'A1-A2', dice: null }], 1), null);
   assert.equal(startPosition('duodecim-scripta', 'black').split(' ')[1], 'b');
   assert.equal(startPosition('petteia-6', 'light'), 'DDDDDD/6/6/6/6/LLLLLL l 0 1');
   assert.equal(clampPly(99, 10), 10);

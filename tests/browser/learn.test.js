@@ -3,11 +3,11 @@
 // the analysis board are in learn-review.test.js). Screens are saved at 1280x800 and 390x844.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { browserSuite, shot } from './support.js';
+import { browserSuite, shot, createViaApi } from './support.js';
 import en from '../../static/js/i18n/en.js';
 import fr from '../../static/js/i18n/fr.js';
 
-const { page: openPage, assertNoProblems } = await browserSuite();
+const { server, page: openPage, assertNoProblems } = await browserSuite();
 const SIZES = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } };
 const page = (size = 'desktop', options = {}) => openPage({ viewport: SIZES[size], ...options });
 
@@ -88,8 +88,13 @@ for (const lang of ['en', 'fr']) {
         assert.ok((await p.textContent('.print-board svg')).includes('L'), 'the LEVATE face is drawn');
         assert.match(await p.getAttribute('.print-board svg', 'aria-label'), /LEVATE/);
       }
-      await p.check('#paper-letter');
-      assert.match(await p.textContent('#paper-size'), /letter/);
+      // Printed, the rules fill one sheet and the board the next, on the paper chosen.
+      for (const [paper, box] of [['a4', /MediaBox \[0 0 594\.\d+ 841\.\d+\]/], ['letter', /MediaBox \[0 0 612 792\]/]]) {
+        await p.check(`#paper-${paper}`);
+        const pdf = (await p.pdf({ preferCSSPageSize: true })).toString('latin1');
+        assert.match(pdf, box, `${id} on ${paper}`);
+        assert.equal((pdf.match(/\/Type\s*\/Page[^s]/g) || []).length, 2, `${id} on ${paper}: two pages`);
+      }
       await p.emulateMedia({ media: 'print' });
       assert.equal(await p.isVisible('.print-controls'), false);
       await shot(p, `learn-print-${id}-${lang}`);
@@ -99,3 +104,38 @@ for (const lang of ['en', 'fr']) {
     assertNoProblems(phone);
   });
 }
+
+test('every screen in French: no sentence of the English catalogue is left', async () => {
+  const p = await page('desktop', { locale: 'fr-FR' });
+  const local = await createViaApi(server.base, { variant: 'duodecim-scripta', mode: 'local', clock: { initial_ms: 300000, increment_ms: 0 }, side: 'first' });
+  const online = await createViaApi(server.base, { variant: 'pente-grammai-kidd', mode: 'online', clock: null, side: 'first' });
+  const screens = [
+    ['/', '#create'],
+    ['/rules/pente-grammai-kidd', '.worked-example svg'],
+    ['/rules/evidence', '.evidence-game'],
+    ['/rules/duodecim-scripta/print', '.print-board svg'],
+    ['/analysis?variant=pente-grammai-perimeter', '.analysis-moves li'],
+    [`/game/${local.body.game_id}#token=${local.body.seat.token}`, '#review-open'],
+    [`/game/${online.body.game_id}#token=${online.body.seat.token}`, 'section.game[data-version]'],
+    ['/nowhere', '.not-found'],
+  ];
+  for (const [path, ready] of screens) {
+    await p.goto(path);
+    await p.waitForSelector(ready);
+    if (path.startsWith('/game/') && (await p.locator('#review-open').count())) {
+      await p.click('#review-open');
+      await p.waitForSelector('.review-moves button[aria-current=step]');
+    }
+    assert.equal(await p.getAttribute('html', 'lang'), 'fr');
+    assert.deepEqual(await englishLeft(p), [], path);
+    await shot(p, `learn-fr-${path.split(/[/?#]/)[1] || 'home'}`);
+  }
+  // The unknown address itself answers 404, which the browser logs: that one is expected.
+  p.problems = p.problems.filter((problem) => !/status of 404/.test(problem));
+  const phone = await page('phone', { locale: 'fr-FR' });
+  await phone.goto(`/game/${local.body.game_id}`);
+  await phone.waitForSelector('#review-open');
+  await shot(phone, 'learn-fr-game-phone');
+  assertNoProblems(p);
+  assertNoProblems(phone);
+});

@@ -16,6 +16,19 @@ const LAPTOP = { viewport: { width: 1280, height: 800 } };
 const WIDE = { viewport: { width: 1366, height: 768 } };
 const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 };
 
+/**
+ * An online game between two browsers: the host creates it from the home page (Light), the
+ * guest opens the invite (Dark). `guestSocket` wraps the guest's socket in a relay first.
+ */
+async function onlineGame({ host: hostWindow, guest: guestWindow, variant = 'petteia-6', clock = '5+3', guestSocket = false }) {
+  const host = await page(hostWindow);
+  await startFromHome(host, { variant, mode: 'online', clock });
+  const guest = await page(guestWindow);
+  const relay = guestSocket ? await proxySocket(guest) : null;
+  await joinFrom(host, guest);
+  return { host, guest, relay };
+}
+
 /** A friend opens the invite of the host's waiting game. */
 async function joinFrom(host, guest) {
   const link = await host.inputValue('#invite-link');
@@ -113,11 +126,7 @@ test('the home page lists the games this browser holds seats in: playing first, 
 });
 
 test('a move made while the link silently drops packets shows as pending and is resent with the same id', async () => {
-  const host = await page(LAPTOP);
-  await startFromHome(host, { variant: 'petteia-6', mode: 'online', clock: '5+3' });
-  const guest = await page(PHONE);
-  const link = await proxySocket(guest);
-  await joinFrom(host, guest);
+  const { host, guest, relay: link } = await onlineGame({ host: LAPTOP, guest: PHONE, guestSocket: true });
   await clickMove(host, 'A1', 'A3');
   await waitVersion(guest, (await shown(host)).version);
 
@@ -158,10 +167,7 @@ test('a move made while the link silently drops packets shows as pending and is 
 });
 
 test('a declined draw offer is told to the one who offered it', async () => {
-  const host = await page(WIDE);
-  await startFromHome(host, { variant: 'petteia-8', mode: 'online', clock: '10+5' });
-  const guest = await page(LAPTOP);
-  await joinFrom(host, guest);
+  const { host, guest } = await onlineGame({ host: WIDE, guest: LAPTOP, variant: 'petteia-8', clock: '10+5' });
   await host.click('#draw');
   await guest.click('#draw-decline');
   await host.waitForSelector('.offer-note:has-text("declined your draw offer")');
@@ -257,6 +263,72 @@ test('the move list numbers turns, keeps every digit past move 100 and scrolls t
   assert.deepEqual(fits, { whole: true, atEnd: true });
   await shot(p, 'play-05-long-move-list', { fullPage: false });
   assertNoProblems(p);
+});
+
+// Needs the server half of issue 12: today's server counts a player without a socket as present
+// for 30 s more and sends no snapshot when that ends. Reported as TODO until it lands.
+const PRESENCE_AT_ONCE = { todo: 'the server half of issue 12 (presence told at once) is not merged yet' };
+
+test('the opponent leaving is shown at once and counted, and clears when they come back (two browsers)', PRESENCE_AT_ONCE, async () => {
+  const { host, guest } = await onlineGame({ host: LAPTOP, guest: PHONE });
+  const gamePath = new URL(guest.url()).pathname;
+  await guest.goto('/rules');
+  await host.waitForSelector('.opponent-gone:not([hidden])', { timeout: 10000 });
+  assert.match(await host.textContent('.opponent-gone'), /^Opponent disconnected 0:0\d$/);
+  await host.waitForFunction(() => /0:0[2-9]|0:[1-5]\d/.test(document.querySelector('.opponent-gone').textContent), null, { timeout: 10000 });
+  await shot(host, 'play-05b-opponent-left-laptop', { fullPage: false });
+  await guest.goto(gamePath);
+  await waitSeat(guest, 'dark');
+  await host.waitForSelector('.opponent-gone', { state: 'hidden' });
+  assert.equal(await host.locator('#claim').count(), 0);
+  assertNoProblems(host, guest);
+});
+
+const CONSENT = { todo: 'the server half of issue 12 (takeback and rematch by consent) is not merged yet' };
+
+test('takeback by consent between two browsers: declined, then accepted', CONSENT, async () => {
+  const { host, guest } = await onlineGame({ host: WIDE, guest: PHONE });
+  await clickMove(host, 'A1', 'A3');
+  await waitVersion(guest, (await shown(host)).version);
+  await clickMove(guest, 'B6', 'B4');
+  await waitVersion(host, (await shown(guest)).version);
+  await guest.click('#undo');
+  await host.waitForSelector('.offer-note:has-text("asks to take back")', { timeout: 10000 });
+  await shot(host, 'play-07b-takeback-asked-wide', { fullPage: false });
+  await host.click('#undo-decline');
+  await guest.waitForSelector('.offer-note:has-text("declined your takeback request")');
+  await guest.click('#undo');
+  await host.waitForSelector('#undo-accept');
+  await host.click('#undo-accept');
+  await guest.waitForFunction(() => document.querySelector('section.game').dataset.moves === '1');
+  await host.waitForFunction(() => document.querySelector('section.game').dataset.moves === '1');
+  assert.deepEqual((await view(guest)).moves, ['A1-A3']);
+  assert.match(await guest.textContent('#status'), /Your move/);
+  assertNoProblems(host, guest);
+});
+
+test('rematch by consent between two browsers: declined is told, accepted opens the new game for both', CONSENT, async () => {
+  const { host, guest } = await onlineGame({ host: LAPTOP, guest: WIDE });
+  const firstGame = (await shown(host)).gameId;
+  await guest.click('#resign');
+  await guest.click('#resign');
+  await waitStatus(host, 'finished');
+  await host.click('#rematch');
+  await guest.waitForSelector('.end-panel #rematch-accept', { timeout: 10000 });
+  assert.equal((await shown(host)).gameId, firstGame, 'an offer opens no game');
+  await host.waitForSelector('.offer-note:has-text("You offered a rematch")');
+  await shot(guest, 'play-08b-rematch-offered-wide', { fullPage: false });
+  await guest.click('#rematch-decline');
+  await host.waitForSelector('.offer-note:has-text("declined the rematch")');
+  await guest.click('#rematch');
+  await host.waitForSelector('.end-panel #rematch-accept');
+  await host.click('#rematch-accept');
+  await waitSeat(host, 'dark');
+  await waitSeat(guest, 'light');
+  assert.notEqual((await shown(host)).gameId, firstGame);
+  assert.equal((await shown(host)).gameId, (await shown(guest)).gameId);
+  await waitStatus(guest, 'playing');
+  assertNoProblems(host, guest);
 });
 
 test('presence: the absence counts, Claim appears when allowed without a reload, and clears on return', async () => {

@@ -218,13 +218,9 @@ impl TestServer {
         let base = format!("http://{}", listener.local_addr().expect("an address"));
         let (shutdown, stop) = tokio::sync::oneshot::channel::<()>();
         let database_url = config.database_url.clone();
-        let task = tokio::spawn(ludus_server::serve::serve_on(
-            listener,
-            config,
-            async move {
-                let _ = stop.await;
-            },
-        ));
+        let task = tokio::spawn(ludus_server::run(listener, config, async move {
+            let _ = stop.await;
+        }));
         let server = TestServer {
             base,
             database_url,

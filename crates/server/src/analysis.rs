@@ -12,22 +12,29 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// What `POST /api/v1/analysis` and `ludus analyze` answer (docs/API.md).
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct Analysis {
+    #[schema(value_type = String)]
     pub variant: Variant,
     pub position: String,
+    #[schema(value_type = String)]
     pub to_move: Side,
     pub legal_moves: Vec<String>,
     pub outcome: Option<OutcomeView>,
+    /// Each side's threatened squares, points or cells, under the side's name.
+    #[schema(value_type = Object)]
     pub threatened: BTreeMap<Side, Vec<String>>,
     /// In dice games: for each threatened piece, how many of the equally likely rolls hit it.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    #[schema(value_type = Option<Object>)]
     pub threat_odds: BTreeMap<Side, BTreeMap<String, ludus_engine::Odds>>,
 }
 
-#[derive(Debug, Serialize, PartialEq, Eq)]
+#[derive(Debug, Serialize, PartialEq, Eq, utoipa::ToSchema)]
 pub struct OutcomeView {
+    #[schema(value_type = Option<String>)]
     pub winner: Option<Side>,
+    #[schema(value_type = String)]
     pub termination: ludus_engine::Termination,
 }
 
@@ -149,7 +156,7 @@ pub async fn suggest(
         .registry
         .suggest(game, level)
         .await
-        .ok_or(ApiError::Unavailable)?;
+        .ok_or(crate::game::error::GameError::NoMove)?;
     Ok(Json(Suggestion {
         notation: mv.to_string(),
         level: level.number(),

@@ -5,8 +5,9 @@
 use crate::game::error::{GameError, Refusal, error_chain};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use serde_json::{Map, Value, json};
+use serde::Serialize;
 use std::sync::Arc;
+use utoipa::ToSchema;
 
 /// Why the service could not answer: kept for the log, never shown to the client.
 pub type Cause = Arc<dyn std::error::Error + Send + Sync>;
@@ -90,34 +91,65 @@ impl ApiError {
 
     /// The error object: code, message and the fields its code promises. Every error reaches a
     /// client through here (HTTP and WebSocket), so a fault of the server is logged here, once.
-    pub fn body(&self) -> Map<String, Value> {
+    pub fn object(&self) -> ErrorObject {
         if let ApiError::Unavailable(cause) = self {
             tracing::error!(cause = %error_chain(cause.as_ref()), "answered unavailable");
         }
-        let mut body = Map::new();
-        body.insert("code".into(), json!(self.code()));
-        body.insert("message".into(), json!(self.to_string()));
+        let mut object = ErrorObject {
+            code: self.code(),
+            message: self.to_string(),
+            version: None,
+            notation: None,
+            reason: None,
+            retry_after_ms: None,
+        };
         match self {
-            ApiError::Stale { version } => {
-                body.insert("version".into(), json!(version));
-            }
+            ApiError::Stale { version } => object.version = Some(*version),
             ApiError::IllegalMove { notation, reason } => {
-                body.insert("move".into(), json!(notation));
-                body.insert("reason".into(), json!(reason));
+                object.notation = Some(notation.clone());
+                object.reason = Some(reason.clone());
             }
             ApiError::RateLimited { retry_after_ms } => {
-                body.insert("retry_after_ms".into(), json!(retry_after_ms));
+                object.retry_after_ms = Some(*retry_after_ms)
             }
             _ => {}
         }
-        body
+        object
     }
+}
+
+/// Every error: `{"error": {"code", "message", ...}}`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ErrorBody {
+    pub error: ErrorObject,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ErrorObject {
+    /// bad_request, unauthorized, forbidden, not_your_turn, not_found, stale, seat_taken,
+    /// game_over, too_large, illegal_move, rate_limited, unavailable.
+    pub code: &'static str,
+    pub message: String,
+    /// stale: the game's version now.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub version: Option<u64>,
+    /// illegal_move: the move refused.
+    #[serde(rename = "move", skip_serializing_if = "Option::is_none")]
+    pub notation: Option<String>,
+    /// illegal_move: why.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// rate_limited: when to try again.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub retry_after_ms: Option<u64>,
 }
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let mut response =
-            (self.status(), axum::Json(json!({ "error": self.body() }))).into_response();
+        let body = ErrorBody {
+            error: self.object(),
+        };
+        let mut response = (self.status(), axum::Json(body)).into_response();
         if let ApiError::RateLimited { retry_after_ms } = self {
             let seconds = retry_after_ms.div_ceil(1000).to_string();
             if let Ok(value) = seconds.parse() {

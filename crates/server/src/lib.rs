@@ -1,6 +1,6 @@
 //! The Ludus service and its tools. The library exposes `app` (the router, testable without a
-//! socket) and `run` (serve on a listener until a shutdown signal); `main.rs` only parses the
-//! command line and calls in here.
+//! socket) and `run` (serve on a listener until a shutdown signal, as mini-redis's `run`);
+//! `main.rs` only parses the command line, binds the listener and calls in here.
 
 pub mod analysis;
 pub mod api;
@@ -12,13 +12,11 @@ pub mod players;
 pub mod serve;
 pub mod variants;
 
+pub use serve::run;
+
 use api::AppState;
 use axum::Router;
-use axum::serve::ListenerExt;
-use std::future::Future;
-use std::net::SocketAddr;
 use std::path::Path;
-use tokio::net::TcpListener;
 use tower_http::services::{ServeDir, ServeFile};
 use tower_http::trace::TraceLayer;
 
@@ -52,37 +50,4 @@ pub fn app(state: AppState, static_dir: &Path) -> Router {
         )
         .layer(tower_http::request_id::PropagateRequestIdLayer::x_request_id())
         .layer(tower_http::request_id::SetRequestIdLayer::x_request_id(tower_http::request_id::MakeRequestUuid))
-}
-
-/// Serves `app` on `listener` until `shutdown` completes; then stops accepting, closes the sockets
-/// with a reason, lets the game actors finish the commands they hold, and closes the store.
-pub async fn run(
-    listener: TcpListener,
-    app: Router,
-    state: AppState,
-    shutdown_sender: tokio::sync::watch::Sender<bool>,
-    shutdown: impl Future<Output = ()> + Send + 'static,
-) -> std::io::Result<()> {
-    let registry = state.registry.clone();
-    let signal = async move {
-        shutdown.await;
-        tracing::info!("shutting down: closing sockets and finishing commands in flight");
-        let _ = shutdown_sender.send(true);
-    };
-    // Without TCP_NODELAY, Nagle's algorithm holds a small message (an event after an ack)
-    // until the previous one is acknowledged: milliseconds added to every move.
-    let listener = listener.tap_io(|tcp| {
-        if let Err(error) = tcp.set_nodelay(true) {
-            tracing::warn!(%error, "could not set TCP_NODELAY");
-        }
-    });
-    axum::serve(
-        listener,
-        app.into_make_service_with_connect_info::<SocketAddr>(),
-    )
-    .with_graceful_shutdown(signal)
-    .await?;
-    registry.shutdown().await;
-    registry.store().close().await;
-    Ok(())
 }

@@ -190,7 +190,13 @@ fn serve(config: ServeConfig) -> ExitCode {
         Ok(r) => r,
         Err(e) => return refuse(format!("cannot start the runtime: {e}")),
     };
-    match runtime.block_on(ludus_server::serve::serve(config, shutdown_signal())) {
+    let served = runtime.block_on(async {
+        let listener = tokio::net::TcpListener::bind(config.listen)
+            .await
+            .map_err(|e| format!("cannot listen on {}: {e}", config.listen))?;
+        ludus_server::run(listener, config, shutdown_signal()).await
+    });
+    match served {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e}");

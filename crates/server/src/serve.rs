@@ -1,4 +1,4 @@
-//! `ludus serve`: connect the store, rebuild the games in progress, listen, and run until a
+//! `ludus serve`: connect the store, rebuild the games in progress, serve, and run until a
 //! shutdown signal.
 
 use crate::api::{ApiLimits, AppState};
@@ -6,22 +6,18 @@ use crate::config::ServeConfig;
 use crate::game::registry::Registry;
 use crate::game::services::GameConfig;
 use crate::metrics::Metrics;
+use axum::Router;
+use axum::serve::ListenerExt;
 use std::future::Future;
+use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
+use tokio::net::TcpListener;
 
-pub async fn serve(
-    config: ServeConfig,
-    shutdown: impl Future<Output = ()> + Send + 'static,
-) -> Result<(), String> {
-    let listener = tokio::net::TcpListener::bind(config.listen)
-        .await
-        .map_err(|e| format!("cannot listen on {}: {e}", config.listen))?;
-    serve_on(listener, config, shutdown).await
-}
-
-/// Serves on a listener that is already bound (tests bind port 0 and read the port first).
-pub async fn serve_on(
+/// Serves on `listener` until `shutdown` completes: opens the store, rebuilds the games in
+/// progress, serves the API and the client, and on shutdown closes sockets with a reason, lets
+/// the actors finish what they hold and closes the store. Tests bind port 0 and call it too.
+pub async fn run(
     listener: tokio::net::TcpListener,
     config: ServeConfig,
     shutdown: impl Future<Output = ()> + Send + 'static,
@@ -74,7 +70,7 @@ pub async fn serve_on(
     let address = listener.local_addr().map_err(|e| e.to_string())?;
     tracing::info!(%address, games_restored = restored, database = %redact(&config.database_url), static_dir = %static_dir.display(), "listening");
     println!("Ludus is running: open {public_url}/ (listening on {address})");
-    crate::run(listener, app, state, shutdown_sender, shutdown)
+    serve_app(listener, app, state, shutdown_sender, shutdown)
         .await
         .map_err(|e| e.to_string())
 }
@@ -89,4 +85,37 @@ fn redact(url: &str) -> String {
         }
         _ => url.to_string(),
     }
+}
+
+/// Serves `app` on `listener` until `shutdown` completes; then stops accepting, closes the sockets
+/// with a reason, lets the game actors finish the commands they hold, and closes the store.
+async fn serve_app(
+    listener: TcpListener,
+    app: Router,
+    state: AppState,
+    shutdown_sender: tokio::sync::watch::Sender<bool>,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    let registry = state.registry.clone();
+    let signal = async move {
+        shutdown.await;
+        tracing::info!("shutting down: closing sockets and finishing commands in flight");
+        let _ = shutdown_sender.send(true);
+    };
+    // Without TCP_NODELAY, Nagle's algorithm holds a small message (an event after an ack)
+    // until the previous one is acknowledged: milliseconds added to every move.
+    let listener = listener.tap_io(|tcp| {
+        if let Err(error) = tcp.set_nodelay(true) {
+            tracing::warn!(%error, "could not set TCP_NODELAY");
+        }
+    });
+    axum::serve(
+        listener,
+        app.into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .with_graceful_shutdown(signal)
+    .await?;
+    registry.shutdown().await;
+    registry.store().close().await;
+    Ok(())
 }

@@ -4,6 +4,7 @@
 // borne off (O) in trays. Cells are named from White's seat; with Black at the bottom the board
 // turns half round and every cell keeps its letter and its name.
 import { svg, placeAttrs, stack, withPlaceNames } from '../svg.js';
+import { t, sideLabel } from '../i18n.js';
 
 /** @type {Record<string, { name: string, rows: string[] | null }>} */
 export const FACES = {
@@ -110,7 +111,7 @@ export function render(model, ctx) {
   for (const side of /** @type {('white' | 'black')[]} */ (['white', 'black'])) {
     const bottom = side === ctx.bottom;
     const y = bottom ? height - 36 : 36;
-    const name = side === 'white' ? 'White' : 'Black';
+    const name = sideLabel(side);
     root.append(svg('text', { x: left, y: y + 5, class: 'tray-side' }, name));
     /** @type {[string, string, number][]} */
     const trays = [['R', 'reserve', model.reserve[side]], ['O', 'off', model.off[side]]];
@@ -119,7 +120,7 @@ export function render(model, ctx) {
       const place = side === model.toMove ? zone : null;
       const g = svg('g', place ? placeAttrs(zone, ctx, `${name} ${title}, ${count} pieces`) : { class: 'tray' });
       g.append(svg('rect', { x: x - 80, y: y - 22, width: 160, height: 44, rx: 8, class: 'tray-box' }));
-      g.append(svg('text', { x: x - 40, y: y + 5, 'text-anchor': 'middle', class: 'tray-label' }, title));
+      g.append(svg('text', { x: x - 40, y: y + 5, 'text-anchor': 'middle', class: 'tray-label' }, t(`board.${title}`)));
       g.append(stack(x + 45, y, 16, side, count) || svg('text', { x: x + 45, y: y + 5, 'text-anchor': 'middle', class: 'tray-label' }, '0'));
       if (ctx.destinations && ctx.destinations.has(zone) && place) g.append(svg('circle', { cx: x + 45, cy: y, r: 8, class: 'dest-marker' }));
       if (place) g.append(svg('rect', { x: x - 80, y: y - 22, width: 160, height: 44, class: 'hit' }));

@@ -3,6 +3,7 @@
 import * as petteia from './petteia.js';
 import * as pente from './pente.js';
 import * as duodecim from './duodecim.js';
+import { sideLabel } from '../i18n.js';
 
 /**
  * A board module: `parse` reads a position string into a model, `render` draws that model.
@@ -34,8 +35,5 @@ export const START = {
   'duodecim-scripta': '.,.,.,.,.,.,.,.,.,.,.,./.,.,.,.,.,.,.,.,.,.,.,./.,.,.,.,.,.,.,.,.,.,.,. w r:15,15 o:0,0 dice:[] bonus:[]',
 };
 
-/** @type {Record<string, string>} */
-export const SIDE_NAMES = { light: 'Light', dark: 'Dark', terracotta: 'Terracotta', black: 'Black', white: 'White' };
-
-/** @param {string} side */
-export const sideName = (side) => SIDE_NAMES[side] || side;
+/** A side's name in the page's language (`light` → Light / Clair). */
+export const sideName = sideLabel;

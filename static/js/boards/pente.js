@@ -3,6 +3,7 @@
 // along the route. Terracotta sits at the bottom unless the seat says otherwise; then the board
 // turns half round. Reserve (Kidd), holy line (Kidd) and removed counters (Perimeter) sit in trays.
 import { svg, placeAttrs, stack, withPlaceNames } from '../svg.js';
+import { t, sideLabel } from '../i18n.js';
 
 /** @typedef {'terracotta' | 'black'} Side */
 /** @typedef {{ terracotta: number, black: number }} Counts */
@@ -87,12 +88,12 @@ export function render(model, ctx) {
     const y = lineY(line);
     const sacred = line === 3;
     root.append(svg('line', { x1: left, y1: y, x2: right, y2: y, class: sacred ? 'line sacred' : 'line' }));
-    const threat = model.threats.find((t) => t.line === line);
+    const threat = model.threats.find((th) => th.line === line);
     if (threat) {
       root.append(svg('line', { x1: left + 30, y1: y, x2: right - 30, y2: y, class: 'line-threat' }));
-      root.append(svg('text', { x: width / 2, y: y - 8, 'text-anchor': 'middle', class: 'threat-label' }, `line ${line}: threat against ${threat.against === 'black' ? 'Black' : 'Terracotta'}`));
+      root.append(svg('text', { x: width / 2, y: y - 8, 'text-anchor': 'middle', class: 'threat-label' }, t('board.threat', { line, side: sideLabel(threat.against) })));
     } else {
-      root.append(svg('text', { x: width / 2, y: y - 8, 'text-anchor': 'middle', class: sacred ? 'line-label sacred-label' : 'line-label' }, sacred ? 'line 3 — sacred line' : `line ${line}`));
+      root.append(svg('text', { x: width / 2, y: y - 8, 'text-anchor': 'middle', class: sacred ? 'line-label sacred-label' : 'line-label' }, sacred ? t('board.sacred') : t('board.line', { line })));
     }
   }
   // The holy line (Kidd): each side's half of the sacred line, near its own goal.
@@ -105,7 +106,7 @@ export function render(model, ctx) {
       const place = side === model.toMove ? 'H' : null;
       const g = svg('g', place ? placeAttrs('H', ctx, `${side} holy line, ${holy[side]} counters`) : { class: 'tray' });
       g.append(svg('rect', { x: x - 42, y: y - 17, width: 84, height: 34, rx: 17, class: 'holy' }));
-      g.append(svg('text', { x: x - 20, y: y + 5, class: 'tray-label', 'text-anchor': 'middle' }, 'holy'));
+      g.append(svg('text', { x: x - 20, y: y + 5, class: 'tray-label', 'text-anchor': 'middle' }, t('board.holy')));
       g.append(stack(x + 22, y, 14, side, holy[side]) || svg('text', { x: x + 22, y: y + 5, 'text-anchor': 'middle', class: 'tray-label' }, '0'));
       if (place) g.append(svg('rect', { x: x - 42, y: y - 17, width: 84, height: 34, class: 'hit' }));
       root.append(g);
@@ -143,14 +144,14 @@ export function render(model, ctx) {
   if (model.removed) trays.push(['X', 'removed', model.removed]);
   for (const side of /** @type {Side[]} */ (['terracotta', 'black'])) {
     const y = side === ctx.bottom ? height - 40 : 40;
-    const name = side === 'terracotta' ? 'Terracotta' : 'Black';
+    const name = sideLabel(side);
     root.append(svg('text', { x: 20, y: y + 5, class: 'tray-side' }, name));
     trays.forEach(([zone, title, counts], i) => {
       const x = 220 + i * 200;
       const place = side === model.toMove ? zone : null;
       const g = svg('g', place ? placeAttrs(zone, ctx, `${name} ${title}, ${counts[side]} counters`) : { class: 'tray' });
       g.append(svg('rect', { x: x - 70, y: y - 20, width: 140, height: 40, rx: 8, class: 'tray-box' }));
-      g.append(svg('text', { x: x - 30, y: y + 5, 'text-anchor': 'middle', class: 'tray-label' }, title));
+      g.append(svg('text', { x: x - 30, y: y + 5, 'text-anchor': 'middle', class: 'tray-label' }, t(`board.${title}`)));
       g.append(stack(x + 40, y, 15, side, counts[side]) || svg('text', { x: x + 40, y: y + 5, 'text-anchor': 'middle', class: 'tray-label' }, '0'));
       if (place) g.append(svg('rect', { x: x - 70, y: y - 20, width: 140, height: 40, class: 'hit' }));
       root.append(g);

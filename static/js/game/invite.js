@@ -3,28 +3,29 @@
 // and a QR code.
 import { html } from '../svg.js';
 import { qrSvg } from '../qr.js';
+import { t } from '../i18n.js';
 
 /**
  * @param {string} url the `/join/<invite>` link to send
  */
 export function invitePanel(url) {
-  const field = /** @type {HTMLInputElement} */ (html('input', { type: 'text', readonly: true, value: url, id: 'invite-link', 'aria-label': 'Invitation link' }));
+  const field = /** @type {HTMLInputElement} */ (html('input', { type: 'text', readonly: true, value: url, id: 'invite-link', 'aria-label': t('invite.link') }));
   const copied = html('span', { class: 'copied', role: 'status' });
-  const copy = html('button', { type: 'button', id: 'copy-invite', text: 'Copy link' });
+  const copy = html('button', { type: 'button', id: 'copy-invite', text: t('invite.copy') });
   copy.addEventListener('click', async () => {
     field.select();
     try {
       await navigator.clipboard.writeText(url);
-      copied.textContent = 'Copied.';
+      copied.textContent = t('invite.copied');
     } catch {
-      copied.textContent = 'Select the link and copy it.';
+      copied.textContent = t('invite.select');
     }
   });
   return [
-    html('h2', { text: 'Invite a friend' }),
-    html('p', { text: 'Send this link to the person you want to play. The game starts when they open it.' }),
+    html('h2', { text: t('invite.title') }),
+    html('p', { text: t('invite.text') }),
     html('div', { class: 'invite-row' }, [field, copy, copied]),
-    html('div', { class: 'qr-holder' }, [qrSvg(url, 'QR code of the invitation link')]),
-    html('p', { class: 'waiting', text: 'Waiting for your friend to join…' }),
+    html('div', { class: 'qr-holder' }, [qrSvg(url, t('invite.qr'))]),
+    html('p', { class: 'waiting', text: t('invite.waiting') }),
   ];
 }

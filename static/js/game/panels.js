@@ -4,6 +4,7 @@
 // screen turns these into elements; tests call them directly.
 import { sideName } from '../boards/index.js';
 import { formatElapsed } from './clock.js';
+import { t } from '../i18n.js';
 
 /** @typedef {import('../api.js').GameView} GameView */
 /** @typedef {import('../api.js').GameEvent} GameEvent */
@@ -25,20 +26,11 @@ export const NO_OFFERS = { undoOffer: null, rematchOffer: null, declined: null }
  *   confirm?: boolean }} ActionButton
  */
 
-/** @type {Record<string, string>} */
-export const TERMINATIONS = {
-  reduction: 'reduction (one piece or none left)',
-  blockade: 'blockade (no move left)',
-  repetition: 'threefold repetition',
-  'no-capture': '100 plies without a capture',
-  gathered: 'gathering all five counters',
-  exchange: 'exchange of setup points',
-  'borne-off': 'bearing off all fifteen',
-  'move-limit': 'the move limit (a safety cap, not a historical rule)',
-  timeout: 'time',
-  resignation: 'resignation',
-  agreement: 'agreement',
-  abandoned: 'abandonment',
+/** How a game ended, in words: `termination.<id>` in the catalogues. */
+/** @param {string} id */
+const terminationText = (id) => {
+  const text = t(`termination.${id}`);
+  return text === `termination.${id}` ? id : text;
 };
 
 /**
@@ -95,9 +87,9 @@ export function openOffers(view, offers) {
 
 /** @type {Record<'draw' | 'undo' | 'rematch', string>} */
 const DECLINED = {
-  draw: 'Your opponent declined your draw offer.',
-  undo: 'Your opponent declined your takeback request.',
-  rematch: 'Your opponent declined the rematch.',
+  draw: 'panel.declined_draw',
+  undo: 'panel.declined_undo',
+  rematch: 'panel.declined_rematch',
 };
 
 /**
@@ -108,11 +100,11 @@ const DECLINED = {
 export function offerNote(view, offers) {
   const me = mySide(view);
   const open = openOffers(view, offers);
-  if (me && open.undo && open.undo !== me && view.status === 'playing') return 'Your opponent asks to take back their last move.';
-  if (me && open.undo === me && view.status === 'playing') return 'You asked to take back your last move; waiting for the answer.';
-  if (me && open.rematch && open.rematch !== me && view.status === 'finished') return 'Your opponent offers a rematch.';
-  if (me && open.rematch === me && view.status === 'finished') return 'You offered a rematch; waiting for the answer.';
-  return offers.declined ? DECLINED[offers.declined] : '';
+  if (me && open.undo && open.undo !== me && view.status === 'playing') return t('panel.undo_asked');
+  if (me && open.undo === me && view.status === 'playing') return t('panel.undo_waiting');
+  if (me && open.rematch && open.rematch !== me && view.status === 'finished') return t('panel.rematch_offered');
+  if (me && open.rematch === me && view.status === 'finished') return t('panel.rematch_waiting');
+  return offers.declined ? t(DECLINED[offers.declined]) : '';
 }
 
 /**
@@ -122,18 +114,18 @@ export function offerNote(view, offers) {
  */
 export function statusText(view, pendingMove = null) {
   const me = mySide(view);
-  if (view.status === 'waiting') return view.mode === 'online' ? 'Waiting for your friend to join…' : 'Waiting to start…';
-  if (view.status === 'aborted') return 'The game was aborted.';
-  if (view.status === 'finished') return endSummary(view)?.headline || 'The game is over.';
-  if (pendingMove) return `Sending your move ${pendingMove}…`;
+  if (view.status === 'waiting') return view.mode === 'online' ? t('invite.waiting') : t('panel.waiting_start');
+  if (view.status === 'aborted') return t('panel.aborted');
+  if (view.status === 'finished') return endSummary(view)?.headline || t('error.game_over');
+  if (pendingMove) return t('panel.sending', { move: pendingMove });
   const turn = sideName(view.to_move || '');
   let text;
-  if (view.seat?.both) text = `${turn} to move.`;
-  else if (me && view.to_move === me) text = `Your move (${turn}).`;
-  else if (view.mode === 'computer' && me) text = `The computer is thinking (${turn})…`;
-  else text = `${turn} to move.`;
-  if (view.draw_offer && view.draw_offer !== me) text += ` ${sideName(view.draw_offer)} offers a draw.`;
-  if (view.draw_offer && view.draw_offer === me) text += ' You offered a draw.';
+  if (view.seat?.both) text = t('panel.to_move', { side: turn });
+  else if (me && view.to_move === me) text = t('panel.your_move', { side: turn });
+  else if (view.mode === 'computer' && me) text = t('panel.computer_thinking', { side: turn });
+  else text = t('panel.to_move', { side: turn });
+  if (view.draw_offer && view.draw_offer !== me) text += ` ${t('panel.draw_offered', { side: sideName(view.draw_offer) })}`;
+  if (view.draw_offer && view.draw_offer === me) text += ` ${t('panel.draw_offered_by_you')}`;
   return text;
 }
 
@@ -143,17 +135,17 @@ export function statusText(view, pendingMove = null) {
  * @returns {{ result: string, how: string, headline: string } | null}
  */
 export function endSummary(view) {
-  if (view.status === 'aborted') return { result: 'Aborted', how: 'Ended before the first move.', headline: 'The game was aborted.' };
+  if (view.status === 'aborted') return { result: t('panel.aborted_short'), how: t('panel.aborted_how'), headline: t('panel.aborted') };
   if (view.status !== 'finished' || !view.result) return null;
   const termination = view.result.termination;
-  const how = TERMINATIONS[termination] || termination;
+  const how = terminationText(termination);
   const winner = view.result.winner;
-  if (!winner) return { result: 'Draw', how: `By ${how}.`, headline: `Draw by ${how}.` };
+  if (!winner) return { result: t('panel.draw'), how: t('panel.by', { how }), headline: t('panel.draw_by', { how }) };
   const me = mySide(view);
-  let result = `${sideName(winner)} wins`;
-  if (me) result = winner === me ? 'You win' : 'You lose';
-  const you = me ? (winner === me ? ' — you win' : ' — you lose') : '';
-  return { result, how: `By ${how}.`, headline: `${sideName(winner)} wins by ${how}${you}.` };
+  let result = t('panel.wins', { side: sideName(winner) });
+  if (me) result = winner === me ? t('panel.you_win') : t('panel.you_lose');
+  const you = me ? ` — ${winner === me ? t('panel.you_win_lower') : t('panel.you_lose_lower')}` : '';
+  return { result, how: t('panel.by', { how }), headline: `${t('panel.wins_by', { side: sideName(winner), how })}${you}.` };
 }
 
 /**
@@ -168,7 +160,7 @@ export function presence(view, now, awaySeenAt) {
   const since = view.opponent_away_since ?? awaySeenAt;
   const claimAt = view.claim_allowed_at;
   return {
-    text: `Opponent disconnected ${formatElapsed(now - since)}`,
+    text: t('panel.disconnected', { elapsed: formatElapsed(now - since) }),
     claimAllowed: claimAt === undefined || claimAt === null || now >= claimAt,
   };
 }
@@ -180,7 +172,7 @@ export function presence(view, now, awaySeenAt) {
 export function spectatorText(view) {
   const n = view.spectators || 0;
   if (!n) return '';
-  return n === 1 ? '1 spectator watching' : `${n} spectators watching`;
+  return n === 1 ? t('panel.one_spectator') : t('panel.spectators', { n });
 }
 
 /**
@@ -189,7 +181,7 @@ export function spectatorText(view) {
  * @param {string} name the variant's name
  */
 export function pageTitle(view, name) {
-  return isMyTurn(view) ? `Your turn — ${name} — Ludus` : `Ludus — ${name}`;
+  return isMyTurn(view) ? t('panel.title_your_turn', { name }) : `Ludus — ${name}`;
 }
 
 /**
@@ -203,23 +195,23 @@ export function playButtons(view, { offers, confirmingResign, now, awaySeenAt })
   /** @type {ActionButton[]} */
   const buttons = [];
   const me = mySide(view);
-  if (view.moves.length === 0) buttons.push({ id: 'abort', label: 'Abort', action: 'abort' });
+  if (view.moves.length === 0) buttons.push({ id: 'abort', label: t('action.abort'), action: 'abort' });
   if (view.status !== 'playing') return buttons;
   buttons.push(confirmingResign
-    ? { id: 'resign', label: 'Confirm resign', action: 'resign', confirm: true }
-    : { id: 'resign', label: 'Resign', action: 'ask-resign' });
+    ? { id: 'resign', label: t('action.confirm_resign'), action: 'resign', confirm: true }
+    : { id: 'resign', label: t('action.resign'), action: 'ask-resign' });
   if (view.mode === 'online') {
     if (view.draw_offer && view.draw_offer !== me) {
-      buttons.push({ id: 'draw-accept', label: 'Accept draw', action: 'draw' }, { id: 'draw-decline', label: 'Decline draw', action: 'draw/decline' });
-    } else if (!view.draw_offer) buttons.push({ id: 'draw', label: 'Offer a draw', action: 'draw' });
+      buttons.push({ id: 'draw-accept', label: t('action.accept_draw'), action: 'draw' }, { id: 'draw-decline', label: t('action.decline_draw'), action: 'draw/decline' });
+    } else if (!view.draw_offer) buttons.push({ id: 'draw', label: t('action.offer_draw'), action: 'draw' });
     const undo = openOffers(view, offers).undo;
     if (undo && undo !== me) {
-      buttons.push({ id: 'undo-accept', label: 'Accept takeback', action: 'undo/accept' }, { id: 'undo-decline', label: 'Decline takeback', action: 'undo/decline' });
-    } else if (!undo && view.moves.length) buttons.push({ id: 'undo', label: 'Ask to take back', action: 'undo' });
-    if (presence(view, now, awaySeenAt)?.claimAllowed) buttons.push({ id: 'claim', label: 'Claim the game', action: 'claim' });
+      buttons.push({ id: 'undo-accept', label: t('action.accept_undo'), action: 'undo/accept' }, { id: 'undo-decline', label: t('action.decline_undo'), action: 'undo/decline' });
+    } else if (!undo && view.moves.length) buttons.push({ id: 'undo', label: t('action.ask_undo'), action: 'undo' });
+    if (presence(view, now, awaySeenAt)?.claimAllowed) buttons.push({ id: 'claim', label: t('action.claim'), action: 'claim' });
   } else {
-    if (view.moves.length) buttons.push({ id: 'undo', label: 'Undo', action: 'undo' });
-    if ((view.legal_moves || []).length) buttons.push({ id: 'hint', label: 'Hint', action: 'hint' });
+    if (view.moves.length) buttons.push({ id: 'undo', label: t('action.undo'), action: 'undo' });
+    if ((view.legal_moves || []).length) buttons.push({ id: 'hint', label: t('action.hint'), action: 'hint' });
   }
   return buttons;
 }
@@ -232,12 +224,12 @@ export function playButtons(view, { offers, confirmingResign, now, awaySeenAt })
  */
 export function rematchButtons(view, offers) {
   if (!view.seat || view.status !== 'finished') return [];
-  if (view.rematch) return [{ id: 'go-rematch', label: 'Play the rematch', action: 'open-rematch' }];
+  if (view.rematch) return [{ id: 'go-rematch', label: t('action.play_rematch'), action: 'open-rematch' }];
   const me = mySide(view);
   const offer = openOffers(view, offers).rematch;
   if (offer && offer !== me) {
-    return [{ id: 'rematch-accept', label: 'Accept rematch', action: 'rematch' }, { id: 'rematch-decline', label: 'Decline', action: 'rematch/decline' }];
+    return [{ id: 'rematch-accept', label: t('action.accept_rematch'), action: 'rematch' }, { id: 'rematch-decline', label: t('action.decline'), action: 'rematch/decline' }];
   }
   if (offer === me) return [];
-  return [{ id: 'rematch', label: 'Rematch', action: 'rematch' }];
+  return [{ id: 'rematch', label: t('action.rematch'), action: 'rematch' }];
 }

@@ -24,6 +24,7 @@ import {
 import { invitePanel } from './invite.js';
 import { die } from './dice.js';
 import { playMoveSound, soundOn, setSound } from './sound.js';
+import { t, errorMessage } from '../i18n.js';
 
 /** @typedef {import('../api.js').GameView} GameView */
 /** @typedef {import('../api.js').GameEvent} GameEvent */
@@ -41,7 +42,7 @@ export async function joinAndShow(app, invite) {
     navigate(`/game/${encodeURIComponent(known)}`, { replace: true });
     return;
   }
-  app.append(html('p', { class: 'status-line', role: 'status', text: 'Joining the game…' }));
+  app.append(html('p', { class: 'status-line', role: 'status', text: t('game.joining') }));
   try {
     const joined = await joinInvite(invite, entropy());
     saveToken(joined.game_id, joined.seat.token);
@@ -50,9 +51,9 @@ export async function joinAndShow(app, invite) {
   } catch (error) {
     const refusal = /** @type {import('../api.js').ApiError} */ (error);
     app.replaceChildren(
-      html('h1', { text: 'Cannot join' }),
-      html('p', { class: 'error', role: 'alert', text: refusal.code === 'seat_taken' ? 'This invitation has already been used: the seat is taken.' : `The server refused: ${refusal.message}` }),
-      html('p', {}, [html('a', { href: '/', text: 'Start a new game' })]),
+      html('h1', { text: t('game.cannot_join') }),
+      html('p', { class: 'error', role: 'alert', text: errorMessage(refusal) }),
+      html('p', {}, [html('a', { href: '/', text: t('notfound.new') })]),
     );
   }
 }
@@ -71,10 +72,10 @@ async function openSeat(gameId) {
     const view = await gameView(gameId, linkToken).catch(() => null);
     if (view && view.seat) {
       saveToken(gameId, linkToken);
-      return { token: linkToken, view, linkNote: 'You opened your seat link. It is the key to your seat: keep it private, and do not share it with your opponent.' };
+      return { token: linkToken, view, linkNote: t('game.link_note') };
     }
     const view2 = await gameView(gameId, saved);
-    return { token: saved, view: view2, linkNote: saved ? 'That seat link is not valid for this game; your own seat is kept.' : 'That seat link is not valid for this game; you are watching.' };
+    return { token: saved, view: view2, linkNote: saved ? t('game.link_invalid_kept') : t('game.link_invalid_watching') };
   }
   const view = await gameView(gameId, saved);
   if (saved) markOpened(gameId);
@@ -93,7 +94,7 @@ export async function showGame(app, gameId, signal) {
     seat = await openSeat(gameId);
   } catch (error) {
     const refusal = /** @type {import('../api.js').ApiError} */ (error);
-    if (!signal.aborted) showNotFound(app, refusal.status === 404 || refusal.status === 400 ? 'There is no game at this address.' : refusal.message);
+    if (!signal.aborted) showNotFound(app, refusal.status === 404 || refusal.status === 400 ? t('game.no_game') : errorMessage(refusal));
     return;
   }
   const list = await variants().catch(() => []);
@@ -116,7 +117,7 @@ class GameScreen {
     this.app = app;
     this.gameId = gameId;
     this.token = token;
-    this.name = variant ? variant.name : 'Game';
+    this.name = t(`variant.${view.variant}`);
     this.board = boardFor(view.variant);
     this.view = view;
     /** @type {Map<number, GameEvent>} the events by version: the dice games' move list */
@@ -149,24 +150,24 @@ class GameScreen {
     this.awayLine = html('p', { class: 'notice opponent-gone', hidden: true });
     this.offerLine = html('p', { class: 'notice offer-note', role: 'status', hidden: true });
     this.notice.append(this.awayLine, this.offerLine);
-    this.invitePanel = html('section', { class: 'invite', 'aria-label': 'Invitation', hidden: true });
+    this.invitePanel = html('section', { class: 'invite', 'aria-label': t('game.invitation'), hidden: true });
     this.topClock = html('div', { class: 'clock clock-top' });
     this.bottomClock = html('div', { class: 'clock clock-bottom' });
     this.boardHolder = html('div', { class: 'board-holder' });
-    this.choices = html('div', { class: 'choices', 'aria-label': 'Moves without a piece to pick' });
+    this.choices = html('div', { class: 'choices', 'aria-label': t('game.choices') });
     this.status = html('p', { class: 'status-line', id: 'status', role: 'status', 'aria-live': 'polite' });
     this.errorLine = html('p', { class: 'refusal', role: 'alert' });
-    this.endPanel = html('section', { class: 'end-panel', 'aria-label': 'Result', hidden: true });
-    this.diceBox = html('div', { class: 'dice', 'aria-label': 'Dice' });
+    this.endPanel = html('section', { class: 'end-panel', 'aria-label': t('game.result'), hidden: true });
+    this.diceBox = html('div', { class: 'dice', 'aria-label': t('game.dice') });
     this.actions = html('div', { class: 'actions' });
-    this.moveList = html('ol', { class: 'move-list', 'aria-label': 'Moves' });
+    this.moveList = html('ol', { class: 'move-list', 'aria-label': t('game.moves') });
     this.connectionLine = html('p', { class: 'connection' });
     this.spectators = html('p', { class: 'spectators' });
     this.threatInfo = html('p', { class: 'threat-info', role: 'status' });
     this.fairness = html('details', { class: 'fairness', hidden: true });
     const panel = html('aside', { class: 'side-panel' }, [
       this.notice, this.status, this.errorLine, this.endPanel, this.diceBox, this.choices, this.actions, this.options(), this.fairness,
-      html('h2', { text: 'Moves' }), this.moveList, this.connectionLine, this.spectators,
+      html('h2', { text: t('game.moves') }), this.moveList, this.connectionLine, this.spectators,
     ]);
     const play = html('div', { class: 'play' }, [html('div', { class: 'board-column' }, [this.topClock, this.boardHolder, this.bottomClock]), panel]);
     this.root = html('section', { class: 'game', 'data-game-id': this.gameId }, [this.heading, this.invitePanel, play]);
@@ -216,9 +217,9 @@ class GameScreen {
     const sound = /** @type {HTMLInputElement} */ (html('input', { type: 'checkbox', id: 'sound', checked: soundOn() || undefined }));
     sound.addEventListener('change', () => setSound(sound.checked));
     const options = html('div', { class: 'options' }, [
-      html('label', { for: 'threats', class: 'toggle' }, [threats, html('span', { text: ' Show my threatened pieces' })]),
+      html('label', { for: 'threats', class: 'toggle' }, [threats, html('span', { text: t('game.show_threats') })]),
       this.threatInfo,
-      html('label', { for: 'sound', class: 'toggle' }, [sound, html('span', { text: ' Move sound' })]),
+      html('label', { for: 'sound', class: 'toggle' }, [sound, html('span', { text: t('game.sound') })]),
     ]);
     if ('FACES' in this.board) {
       const select = /** @type {HTMLSelectElement} */ (html('select', { id: 'face' },
@@ -228,16 +229,16 @@ class GameScreen {
         setPreference('face', this.face);
         this.draw();
       });
-      options.append(html('label', { for: 'face', class: 'face' }, [html('span', { text: 'Board face ' }), select]));
+      options.append(html('label', { for: 'face', class: 'face' }, [html('span', { text: t('game.face') }), select]));
     }
     if (this.token) {
       const game = `${location.origin}/game/${encodeURIComponent(this.gameId)}`;
       options.append(html('details', { class: 'seat-link' }, [
-        html('summary', { text: 'Your seat link' }),
-        html('p', { text: 'This link opens your seat on another device. Keep it private: whoever has it can play for you.' }),
-        html('input', { type: 'text', readonly: true, value: `${game}#token=${this.token}`, 'aria-label': 'Your seat link (private)' }),
-        html('p', { text: 'Spectators can watch at this link, which holds no seat:' }),
-        html('input', { type: 'text', readonly: true, value: game, 'aria-label': 'Link for spectators' }),
+        html('summary', { text: t('game.seat_link') }),
+        html('p', { text: t('game.seat_link_text') }),
+        html('input', { type: 'text', readonly: true, value: `${game}#token=${this.token}`, 'aria-label': t('game.seat_link_private') }),
+        html('p', { text: t('game.watch_text') }),
+        html('input', { type: 'text', readonly: true, value: game, 'aria-label': t('game.watch_link') }),
       ]));
     }
     return options;
@@ -350,8 +351,8 @@ class GameScreen {
     }
     const row = html('div', { class: 'actions' }, rematchButtons(v, this.offers).map((b) => this.button(b)));
     row.append(
-      html('a', { href: '/', class: 'button-link', id: 'new-game', text: 'New game' }),
-      html('a', { href: `/api/v1/games/${encodeURIComponent(v.game_id)}/record`, class: 'button-link', id: 'record', download: `${v.game_id}.txt`, text: 'Download record' }),
+      html('a', { href: '/', class: 'button-link', id: 'new-game', text: t('nav.new') }),
+      html('a', { href: `/api/v1/games/${encodeURIComponent(v.game_id)}/record`, class: 'button-link', id: 'record', download: `${v.game_id}.txt`, text: t('game.download') }),
     );
     this.endPanel.replaceChildren(html('h2', { class: 'result', text: end.result }), html('p', { class: 'how', text: end.how }), row);
   }
@@ -365,12 +366,12 @@ class GameScreen {
     const bonus = model && model.bonus ? model.bonus : [];
     const rolling = this.rolling ? 'rolling' : '';
     this.diceBox.append(
-      html('span', { class: 'dice-label', text: dice.length ? `Dice (${sideName(v.to_move || v.sides[0])})` : 'Dice: awaiting the roll' }),
+      html('span', { class: 'dice-label', text: dice.length ? t('game.dice_of', { side: sideName(v.to_move || v.sides[0]) }) : t('game.awaiting_roll') }),
       html('div', { class: 'dice-row', 'data-dice': dice.join(',') }, dice.map((/** @type {number} */ d) => die(d, rolling))),
     );
     if (bonus.length) {
       this.diceBox.append(
-        html('span', { class: 'dice-label', text: 'Bonus dice' }),
+        html('span', { class: 'dice-label', text: t('game.bonus') }),
         html('div', { class: 'dice-row bonus', 'data-bonus': bonus.join(',') }, bonus.map((/** @type {number} */ d) => die(d, 'bonus-die'))),
       );
     }
@@ -388,9 +389,9 @@ class GameScreen {
     const buttons = [];
     for (const m of legal) {
       const special = /** @type {{ special?: string }} */ (m).special;
-      if (special) buttons.push([m.move, special === 'decline' ? 'Decline the bonus dice' : special === 'pass' ? `Pass (${m.move})` : m.move]);
+      if (special) buttons.push([m.move, special === 'decline' ? t('game.decline') : special === 'pass' ? t('game.pass', { move: m.move }) : m.move]);
     }
-    for (const [, moves] of destinations) if (moves.length > 1) for (const m of moves) buttons.push([m, `Play ${m}`]);
+    for (const [, moves] of destinations) if (moves.length > 1) for (const m of moves) buttons.push([m, t('game.play', { move: m })]);
     this.choices.replaceChildren(...buttons.map(([move, label]) => html('button', {
       type: 'button', class: 'move-choice', 'data-move': move, text: label, onclick: () => this.play(move),
     })));
@@ -399,7 +400,7 @@ class GameScreen {
   drawActions() {
     const v = this.view;
     if (!v.seat) {
-      this.actions.replaceChildren(html('p', { text: 'You are watching this game.' }));
+      this.actions.replaceChildren(html('p', { text: t('game.watching') }));
       return;
     }
     const confirmingResign = this.resignAsked !== null && performance.now() - this.resignAsked < 4000;
@@ -436,7 +437,7 @@ class GameScreen {
       html('span', { class: 'turn-number', text: `${turn.number}.` }),
       ...('dice' in v ? [html('span', { class: 'turn', text: turnText(turn, sideName) })] : turn.plies.map((ply) => html('span', { class: 'ply', text: ply }))),
     ]));
-    if (this.pending) items.push(html('li', { class: 'pending' }, [html('span', { class: 'turn-number', text: '…' }), html('span', { text: `${this.pending.move} (sending)` })]));
+    if (this.pending) items.push(html('li', { class: 'pending' }, [html('span', { class: 'turn-number', text: '…' }), html('span', { text: t('game.sending', { move: this.pending.move }) })]));
     this.moveList.replaceChildren(...items);
     this.moveList.scrollTop = this.moveList.scrollHeight;
   }
@@ -447,9 +448,9 @@ class GameScreen {
     this.fairness.hidden = !v.commitment;
     if (!v.commitment) return;
     const seed = v.server_seed
-      ? `Server seed, revealed: ${v.server_seed}. The game record lets anyone re-derive every die.`
-      : 'The server seed is revealed when the game ends, so every die can be checked.';
-    this.fairness.replaceChildren(html('summary', { text: 'Fair dice' }), html('p', { text: `Commitment to the server seed: ${v.commitment}` }), html('p', { text: seed }));
+      ? t('game.seed_revealed', { seed: v.server_seed })
+      : t('game.seed_hidden');
+    this.fairness.replaceChildren(html('summary', { text: t('game.fair') }), html('p', { text: t('game.commitment', { commitment: v.commitment }) }), html('p', { text: seed }));
   }
 
   /** Every tenth of a second: the clocks run down, the absence counts up, Claim appears on time. */
@@ -462,8 +463,8 @@ class GameScreen {
     const show = (/** @type {HTMLElement} */ el, /** @type {string} */ side) => {
       let label = sideName(side);
       if (this.players[side]) label += ` — ${this.players[side]}`;
-      if (me === side) label += ' (you)';
-      else if (v.mode === 'computer' && me) label += ' (computer)';
+      if (me === side) label += t('game.you');
+      else if (v.mode === 'computer' && me) label += t('game.computer');
       const { ms, running } = clockReading(v, side, elapsed);
       el.replaceChildren(html('span', { class: 'clock-side', text: label }), ms === null ? '' : html('span', { class: 'clock-time', text: formatClock(ms) }));
       el.classList.toggle('running', running);
@@ -479,14 +480,14 @@ class GameScreen {
 
   /** @param {string} state */
   connectionState(state) {
-    const text = { connecting: 'Connecting…', connected: 'Connected.', reconnecting: 'Reconnecting…' }[state] || state;
+    const text = { connecting: t('game.connecting'), connected: t('game.connected'), reconnecting: t('game.reconnecting') }[state] || state;
     this.connectionLine.textContent = text;
     this.connectionLine.dataset.state = state;
   }
 
   /** @param {{ message: string, reason?: string }} error */
   refused(error) {
-    this.message = `Refused: ${error.message}${error.reason && !String(error.message).includes(error.reason) ? ` (${error.reason})` : ''}`;
+    this.message = t('game.refused', { detail: `${error.message}${error.reason && !String(error.message).includes(error.reason) ? ` (${error.reason})` : ''}` });
     this.errorLine.textContent = this.message;
   }
 
@@ -504,9 +505,9 @@ class GameScreen {
       if (this.view !== v) return;
       this.threats = { places: result.threatened[side] || [], odds: (result.threat_odds || {})[side] || null };
       const n = this.threats.places.length;
-      this.threatInfo.textContent = n ? `${n} of your pieces ${n === 1 ? 'is' : 'are'} threatened (dashed rings).` : 'None of your pieces is threatened.';
+      this.threatInfo.textContent = n ? t(n === 1 ? 'game.threatened_one' : 'game.threatened_n', { n }) : t('game.threatened_none');
     } catch (error) {
-      this.threatInfo.textContent = `Threats unavailable: ${/** @type {Error} */ (error).message}`;
+      this.threatInfo.textContent = t('game.threats_unavailable', { detail: errorMessage(error) });
     }
     this.draw();
   }
@@ -527,7 +528,7 @@ class GameScreen {
       const hint = await gameHint(this.gameId, this.token);
       if (hint.version !== this.view.version || version !== this.view.version) return;
       this.input.selectFrom(hint.move);
-      this.message = `Hint: ${hint.move}`;
+      this.message = t('game.hint', { move: hint.move });
       this.errorLine.textContent = this.message;
     } catch (error) {
       this.refused(/** @type {Error} */ (error));

@@ -14,7 +14,7 @@ async fn main() {
         .await
         .expect("a free port");
     let base = format!("http://{}", listener.local_addr().expect("an address"));
-    let server = tokio::spawn(ludus_server::serve::serve_on(listener, config, async {
+    let server = tokio::spawn(ludus_server::run(listener, config, async {
         let _ = tokio::signal::ctrl_c().await;
     }));
     ludus_tests::Api::new(&base).wait_until_ready().await;

@@ -1,7 +1,7 @@
 //! Endpoints that are not about one game: the variants, analysis, health, readiness and metrics.
 
 use super::{ApiJson, AppState};
-use crate::analysis::{self, AnalysisError};
+use crate::analysis::{self, Analysis, AnalysisError};
 use crate::error::ApiError;
 use crate::variants;
 use axum::Json;
@@ -9,8 +9,9 @@ use axum::extract::State;
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use ludus_engine::Variant;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
+use utoipa::ToSchema;
 
 #[utoipa::path(get, path = "/api/v1/variants", tag = "analysis", responses((status = 200, description = "Every variant: names, sides, dice, board, rules summary, status of the reconstruction, sources", body = Vec<serde_json::Value>)))]
 pub async fn variants() -> Json<Value> {
@@ -28,7 +29,7 @@ pub struct AnalysisBody {
     moves: Vec<String>,
 }
 
-fn analyse(body: AnalysisBody, moves_allowed: bool) -> Result<Json<Value>, ApiError> {
+fn analyse(body: AnalysisBody, moves_allowed: bool) -> Result<Json<Analysis>, ApiError> {
     let variant: Variant = body
         .variant
         .parse()
@@ -44,9 +45,7 @@ fn analyse(body: AnalysisBody, moves_allowed: bool) -> Result<Json<Value>, ApiEr
         ));
     }
     match analysis::analyze(variant, &body.position, body.dice.as_deref(), &body.moves) {
-        Ok(result) => Ok(Json(
-            serde_json::to_value(result).expect("analysis serialises"),
-        )),
+        Ok(result) => Ok(Json(result)),
         Err(AnalysisError::Position(e)) => Err(ApiError::BadRequest(format!("position: {e}"))),
         Err(AnalysisError::Move { index, text, error }) => Err(match error {
             ludus_engine::MoveError::Notation(e) => {
@@ -60,32 +59,55 @@ fn analyse(body: AnalysisBody, moves_allowed: bool) -> Result<Json<Value>, ApiEr
     }
 }
 
-#[utoipa::path(post, path = "/api/v1/analysis", tag = "analysis", request_body = AnalysisBody, responses((status = 200, description = "variant, position, to_move, legal_moves, outcome, threatened (and threat_odds in dice games)", body = serde_json::Value), (status = 400, body = super::docs::ErrorBody)))]
-pub async fn analysis(ApiJson(body): ApiJson<AnalysisBody>) -> Result<Json<Value>, ApiError> {
+#[utoipa::path(post, path = "/api/v1/analysis", tag = "analysis", request_body = AnalysisBody, responses((status = 200, description = "variant, position, to_move, legal_moves, outcome, threatened (and threat_odds in dice games)", body = Analysis), (status = 400, body = super::docs::ErrorBody)))]
+pub async fn analysis(ApiJson(body): ApiJson<AnalysisBody>) -> Result<Json<Analysis>, ApiError> {
     analyse(body, false)
 }
 
-#[utoipa::path(post, path = "/api/v1/analysis/play", tag = "analysis", request_body = AnalysisBody, responses((status = 200, description = "The analysis after the moves", body = serde_json::Value), (status = 400, body = super::docs::ErrorBody), (status = 422, description = "the first illegal move", body = super::docs::ErrorBody)))]
-pub async fn analysis_play(ApiJson(body): ApiJson<AnalysisBody>) -> Result<Json<Value>, ApiError> {
+#[utoipa::path(post, path = "/api/v1/analysis/play", tag = "analysis", request_body = AnalysisBody, responses((status = 200, description = "The analysis after the moves", body = Analysis), (status = 400, body = super::docs::ErrorBody), (status = 422, description = "the first illegal move", body = super::docs::ErrorBody)))]
+pub async fn analysis_play(
+    ApiJson(body): ApiJson<AnalysisBody>,
+) -> Result<Json<Analysis>, ApiError> {
     analyse(body, true)
 }
 
-#[utoipa::path(get, path = "/healthz", tag = "operations", responses((status = 200, description = "The process is up", body = serde_json::Value)))]
-pub async fn healthz() -> Json<Value> {
-    Json(json!({ "status": "ok" }))
+/// The answer of the health and readiness checks.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Health {
+    /// ok (the process is up), ready, or unavailable.
+    status: &'static str,
+    /// When unavailable: what does not answer.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    database: Option<&'static str>,
 }
 
-#[utoipa::path(get, path = "/readyz", tag = "operations", responses((status = 200, description = "The database answers", body = serde_json::Value), (status = 503, description = "The database does not answer", body = serde_json::Value)))]
-pub async fn readyz(State(state): State<AppState>) -> Response {
+#[utoipa::path(get, path = "/healthz", tag = "operations", responses((status = 200, description = "The process is up", body = Health)))]
+pub async fn healthz() -> Json<Health> {
+    Json(Health {
+        status: "ok",
+        database: None,
+    })
+}
+
+#[utoipa::path(get, path = "/readyz", tag = "operations", responses((status = 200, description = "The database answers", body = Health), (status = 503, description = "The database does not answer", body = Health)))]
+pub async fn readyz(State(state): State<AppState>) -> (StatusCode, Json<Health>) {
     match state.registry.store().ping().await {
-        Ok(()) => Json(json!({ "status": "ready" })).into_response(),
+        Ok(()) => (
+            StatusCode::OK,
+            Json(Health {
+                status: "ready",
+                database: None,
+            }),
+        ),
         Err(error) => {
             tracing::warn!(%error, "readiness check failed");
             (
                 StatusCode::SERVICE_UNAVAILABLE,
-                Json(json!({ "status": "unavailable", "database": "unreachable" })),
+                Json(Health {
+                    status: "unavailable",
+                    database: Some("unreachable"),
+                }),
             )
-                .into_response()
         }
     }
 }

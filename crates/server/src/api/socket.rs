@@ -7,7 +7,7 @@
 use super::games::run_action;
 use super::limits::{Bucket, Rate};
 use super::{AppState, GamePath};
-use crate::error::ApiError;
+use crate::error::{ApiError, ErrorObject};
 use crate::game::actor::{Action, Command, Published, Subscription};
 use crate::game::event::VersionedEvent;
 use crate::game::token::SeatToken;
@@ -16,7 +16,7 @@ use crate::game::{GameId, Seat};
 use axum::extract::State;
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
 use axum::response::Response;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use std::ops::ControlFlow;
 use std::sync::Arc;
@@ -115,13 +115,25 @@ fn text(value: Value) -> Message {
     Message::Text(Utf8Bytes::from(value.to_string()))
 }
 
+/// `{"type": "error", "id"?, "code", "message", ...}`: the HTTP error object, on the socket.
+#[derive(Serialize)]
+struct ErrorMessage<'a> {
+    r#type: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    id: Option<&'a str>,
+    #[serde(flatten)]
+    error: ErrorObject,
+}
+
 fn error_message(id: Option<&str>, error: &ApiError) -> Message {
-    let mut body = error.body();
-    body.insert("type".into(), json!("error"));
-    if let Some(id) = id {
-        body.insert("id".into(), json!(id));
-    }
-    text(Value::Object(body))
+    let message = ErrorMessage {
+        r#type: "error",
+        id,
+        error: error.object(),
+    };
+    Message::Text(Utf8Bytes::from(
+        serde_json::to_string(&message).expect("an error serialises"),
+    ))
 }
 
 fn close(code: u16, reason: &'static str) -> Message {

@@ -1,0 +1,289 @@
+//! The served OpenAPI document describes what is served: answers of every kind (creation, join,
+//! views of each seat and mode, moves, listings, events, hints, analysis, health, errors) are
+//! checked against the schema the document gives for their path and status. Every field served
+//! must be declared, every required field present, every value of its declared type.
+
+use ludus_tests::{Api, Database, TestServer, game_id, on_both_databases, seat_token};
+use serde_json::{Map, Value, json};
+use std::collections::BTreeSet;
+
+/// The document, and a checker of values against its schemas.
+struct Document(Value);
+
+impl Document {
+    async fn fetch(api: &Api) -> Document {
+        let (status, document) = api.get("/api/v1/openapi.json", None).await;
+        assert_eq!(status, 200);
+        Document(document)
+    }
+
+    /// The schema of the JSON answer of `method path` with `status` (`path` as the document
+    /// writes it, e.g. `/api/v1/games/{id}`).
+    fn response_schema(&self, method: &str, path: &str, status: u16) -> &Value {
+        let response = &self.0["paths"][path][method]["responses"][status.to_string()];
+        let schema = &response["content"]["application/json"]["schema"];
+        assert!(
+            !schema.is_null(),
+            "the document has no JSON schema for {method} {path} {status}"
+        );
+        schema
+    }
+
+    /// Checks `answer`, served for `method path` with `status`, against the document.
+    fn check_answer(&self, method: &str, path: &str, (status, answer): &(u16, Value)) {
+        let schema = self.response_schema(method, path, *status);
+        if let Err(error) = self.check(schema, answer, "$") {
+            panic!("{method} {path} {status} does not match the document: {error}\n{answer:#}");
+        }
+    }
+
+    fn resolve<'a>(&'a self, schema: &'a Value) -> &'a Value {
+        match schema["$ref"].as_str() {
+            Some(reference) => {
+                let name = reference.trim_start_matches("#/components/schemas/");
+                let target = &self.0["components"]["schemas"][name];
+                assert!(!target.is_null(), "{reference} is not in the document");
+                self.resolve(target)
+            }
+            None => schema,
+        }
+    }
+
+    /// The properties `schema` declares for the object `value` (validating their values), and
+    /// whether it allows others.
+    fn fields(
+        &self,
+        schema: &Value,
+        value: &Map<String, Value>,
+        at: &str,
+    ) -> Result<(BTreeSet<String>, bool), String> {
+        let schema = self.resolve(schema);
+        if let Some(parts) = schema["allOf"].as_array() {
+            let mut all = (BTreeSet::new(), false);
+            for part in parts {
+                let (names, open) = self.fields(part, value, at)?;
+                all.0.extend(names);
+                all.1 |= open;
+            }
+            return Ok(all);
+        }
+        if let Some(branches) = schema["oneOf"].as_array().or(schema["anyOf"].as_array()) {
+            let mut errors = Vec::new();
+            for branch in branches {
+                match self.fields(branch, value, at) {
+                    Ok(found) => return Ok(found),
+                    Err(e) => errors.push(e),
+                }
+            }
+            return Err(format!("{at}: no branch matches: {}", errors.join(" | ")));
+        }
+        if !self.allows_type(schema, &Value::Object(value.clone())) {
+            return Err(format!("{at}: an object where {schema} is declared"));
+        }
+        let empty = Map::new();
+        let properties = schema["properties"].as_object().unwrap_or(&empty);
+        for required in schema["required"].as_array().into_iter().flatten() {
+            let name = required.as_str().unwrap_or_default();
+            if !value.contains_key(name) {
+                return Err(format!("{at}: the required field {name:?} is missing"));
+            }
+        }
+        for (name, declared) in properties {
+            if let Some(v) = value.get(name) {
+                self.check(declared, v, &format!("{at}.{name}"))?;
+            }
+        }
+        let open = schema["properties"].is_null()
+            || matches!(
+                &schema["additionalProperties"],
+                Value::Bool(true) | Value::Object(_)
+            );
+        Ok((properties.keys().cloned().collect(), open))
+    }
+
+    fn allows_type(&self, schema: &Value, value: &Value) -> bool {
+        let kind = match value {
+            Value::Null => "null",
+            Value::Bool(_) => "boolean",
+            Value::Number(n) if n.is_i64() || n.is_u64() => "integer",
+            Value::Number(_) => "number",
+            Value::String(_) => "string",
+            Value::Array(_) => "array",
+            Value::Object(_) => "object",
+        };
+        let fits = |t: &str| t == kind || (t == "number" && kind == "integer");
+        match &schema["type"] {
+            Value::String(t) => fits(t),
+            Value::Array(types) => types.iter().any(|t| fits(t.as_str().unwrap_or_default())),
+            _ => true,
+        }
+    }
+
+    fn check(&self, schema: &Value, value: &Value, at: &str) -> Result<(), String> {
+        let schema = self.resolve(schema);
+        if let Value::Object(object) = value {
+            let (declared, open) = self.fields(schema, object, at)?;
+            if !open && let Some(extra) = object.keys().find(|k| !declared.contains(*k)) {
+                return Err(format!(
+                    "{at}: the field {extra:?} is served but not declared"
+                ));
+            }
+            return Ok(());
+        }
+        if let Some(branches) = schema["oneOf"].as_array().or(schema["anyOf"].as_array()) {
+            return branches
+                .iter()
+                .any(|b| self.check(b, value, at).is_ok())
+                .then_some(())
+                .ok_or_else(|| format!("{at}: {value} matches no branch of {schema}"));
+        }
+        if let Some(parts) = schema["allOf"].as_array() {
+            return parts.iter().try_for_each(|p| self.check(p, value, at));
+        }
+        if !self.allows_type(schema, value) {
+            return Err(format!(
+                "{at}: {value} is not of the declared type {}",
+                schema["type"]
+            ));
+        }
+        if let Some(allowed) = schema["enum"].as_array()
+            && !allowed.contains(value)
+        {
+            return Err(format!("{at}: {value} is not one of {allowed:?}"));
+        }
+        if let Value::Array(items) = value {
+            for (i, item) in items.iter().enumerate() {
+                self.check(&schema["items"], item, &format!("{at}[{i}]"))?;
+            }
+        }
+        Ok(())
+    }
+}
+
+const GAME: &str = "/api/v1/games/{id}";
+
+async fn served_answers_match_the_served_document(database: Database) {
+    let server = TestServer::start(database).await.expect("configured");
+    let api = server.api();
+    let document = Document::fetch(&api).await;
+
+    // Creation and join; views of the creator, the joiner and a spectator.
+    let body = json!({ "variant": "petteia-6", "mode": "online", "clock": { "initial_ms": 60000, "increment_ms": 0 } });
+    let created = api.post("/api/v1/games", None, body).await;
+    document.check_answer("post", "/api/v1/games", &created);
+    let game = game_id(&created.1).to_string();
+    let creator = seat_token(&created.1).to_string();
+    let invite = created.1["invite"].as_str().unwrap().to_string();
+    let joined = api
+        .post(&format!("/api/v1/invites/{invite}/join"), None, json!({}))
+        .await;
+    document.check_answer("post", "/api/v1/invites/{invite}/join", &joined);
+    let joiner = seat_token(&joined.1).to_string();
+    for token in [Some(creator.as_str()), Some(joiner.as_str()), None] {
+        let view = api.get(&format!("/api/v1/games/{game}"), token).await;
+        document.check_answer("get", GAME, &view);
+    }
+    // The checker itself: a field the document does not declare, or a value of another type, fails.
+    let view = api
+        .get(&format!("/api/v1/games/{game}"), Some(&creator))
+        .await
+        .1;
+    let schema = document.response_schema("get", GAME, 200);
+    let mut extra = view.clone();
+    extra["undeclared"] = json!(1);
+    assert!(document.check(schema, &extra, "$").is_err());
+    let mut retyped = view.clone();
+    retyped["version"] = json!("two");
+    assert!(document.check(schema, &retyped, "$").is_err());
+    let mut missing = view;
+    missing.as_object_mut().unwrap().remove("position");
+    assert!(document.check(schema, &missing, "$").is_err());
+
+    // A move, a refused move (each error carries its own fields), a draw offer, a resignation.
+    let moved = api.play(&game, &creator, "A1-A2", 2).await;
+    document.check_answer("post", "/api/v1/games/{id}/moves", &moved);
+    let stale = api.play(&game, &joiner, "A6-A5", 0).await;
+    assert_eq!(stale.0, 409);
+    document.check_answer("post", "/api/v1/games/{id}/moves", &stale);
+    let version = moved.1["version"].as_u64().unwrap();
+    let illegal = api.play(&game, &joiner, "A6-A1", version).await;
+    assert_eq!(illegal.0, 422);
+    document.check_answer("post", "/api/v1/games/{id}/moves", &illegal);
+    let offered = api.act(&game, Some(&joiner), "draw").await;
+    document.check_answer("post", "/api/v1/games/{id}/draw", &offered);
+    let resigned = api.act(&game, Some(&creator), "resign").await;
+    document.check_answer("post", "/api/v1/games/{id}/resign", &resigned);
+    let over = api.act(&game, Some(&creator), "resign").await;
+    assert_eq!(over.0, 409);
+    document.check_answer("post", "/api/v1/games/{id}/resign", &over);
+
+    // The event log and the listing of finished games.
+    let events = api
+        .get(&format!("/api/v1/games/{game}/events?since=0"), None)
+        .await;
+    document.check_answer("get", "/api/v1/games/{id}/events", &events);
+    let listed = api.get("/api/v1/games?status=finished", None).await;
+    assert!(!listed.1.as_array().unwrap().is_empty());
+    document.check_answer("get", "/api/v1/games", &listed);
+
+    // A dice game against the computer (dice, level, commitment), its hint; a local game's view.
+    let computer = api
+        .post(
+            "/api/v1/games",
+            None,
+            json!({ "variant": "duodecim-scripta", "mode": "computer", "level": 2 }),
+        )
+        .await;
+    document.check_answer("post", "/api/v1/games", &computer);
+    let (id, token) = (game_id(&computer.1), seat_token(&computer.1));
+    let view = api.get(&format!("/api/v1/games/{id}"), Some(token)).await;
+    document.check_answer("get", GAME, &view);
+    if view.1["legal_moves"]
+        .as_array()
+        .is_some_and(|m| !m.is_empty())
+    {
+        let hint = api
+            .get(&format!("/api/v1/games/{id}/hint"), Some(token))
+            .await;
+        document.check_answer("get", "/api/v1/games/{id}/hint", &hint);
+    }
+    let local = api
+        .create(json!({ "variant": "pente-grammai-kidd", "mode": "local" }))
+        .await;
+    let view = api
+        .get(
+            &format!("/api/v1/games/{}", game_id(&local)),
+            Some(seat_token(&local)),
+        )
+        .await;
+    document.check_answer("get", GAME, &view);
+    let missing = api.get("/api/v1/games/nosuchgame", None).await;
+    assert_eq!(missing.0, 404);
+    document.check_answer("get", GAME, &missing);
+
+    // Analysis and health.
+    let analysed = api
+        .post(
+            "/api/v1/analysis",
+            None,
+            json!({ "variant": "petteia-6", "position": view_position(&api).await }),
+        )
+        .await;
+    document.check_answer("post", "/api/v1/analysis", &analysed);
+    document.check_answer("get", "/healthz", &api.get("/healthz", None).await);
+    document.check_answer("get", "/readyz", &api.get("/readyz", None).await);
+    server.stop().await;
+}
+
+/// A Petteia 6×6 position, as a fresh game's view gives it.
+async fn view_position(api: &Api) -> String {
+    let created = api
+        .create(json!({ "variant": "petteia-6", "mode": "local" }))
+        .await;
+    let view = api
+        .view(game_id(&created), Some(seat_token(&created)))
+        .await;
+    view["position"].as_str().unwrap().to_string()
+}
+
+on_both_databases!(served_answers_match_the_served_document);
