@@ -2,6 +2,7 @@
 //! and Glicko-2 ratings, what does not count, challenges over the event stream, and bad input.
 
 use futures_util::StreamExt;
+use ludus_server::config::ServeConfig;
 use ludus_tests::{Api, Database, Reply, TestServer, game_id, on_both_databases, seat_token};
 use serde_json::{Value, json};
 use std::time::Duration;
@@ -111,7 +112,7 @@ async fn profile(api: &Api, username: &str) -> Value {
 }
 
 async fn signed_up_players_get_results_and_ratings_from_a_rated_game(database: Database) {
-    let server = TestServer::start(database).await.expect("configured");
+    let server = TestServer::start(database).await;
     let api = server.api();
     let ann = player(&server, "Ann").await;
     let bob = player(&server, "bob_2").await;
@@ -192,7 +193,7 @@ async fn signed_up_players_get_results_and_ratings_from_a_rated_game(database: D
 }
 
 async fn shared_screen_aborted_and_unrated_games_leave_ratings_alone(database: Database) {
-    let server = TestServer::start(database).await.expect("configured");
+    let server = TestServer::start(database).await;
     let api = server.api();
     let ann = player(&server, "ann").await;
     let bob = player(&server, "bob").await;
@@ -255,7 +256,7 @@ async fn shared_screen_aborted_and_unrated_games_leave_ratings_alone(database: D
 }
 
 async fn a_revoked_token_and_a_closed_session_are_refused(database: Database) {
-    let server = TestServer::start(database).await.expect("configured");
+    let server = TestServer::start(database).await;
     let api = server.api();
     let cookie = sign_up(&server, "carol").await;
     let (_, made) = with_cookie(
@@ -323,7 +324,7 @@ async fn a_revoked_token_and_a_closed_session_are_refused(database: Database) {
 }
 
 async fn a_deleted_account_keeps_its_games_under_deleted(database: Database) {
-    let server = TestServer::start(database).await.expect("configured");
+    let server = TestServer::start(database).await;
     let api = server.api();
     let dan = player(&server, "dan").await;
     let eve = player(&server, "eve").await;
@@ -399,7 +400,7 @@ impl Notices {
 }
 
 async fn an_accepted_challenge_starts_a_rated_game_on_both_streams(database: Database) {
-    let server = TestServer::start(database).await.expect("configured");
+    let server = TestServer::start(database).await;
     let api = server.api();
     let fay = player(&server, "fay").await;
     let gus = player(&server, "gus").await;
@@ -541,7 +542,7 @@ async fn an_accepted_challenge_starts_a_rated_game_on_both_streams(database: Dat
 }
 
 async fn bad_input_gets_a_clear_error_and_changes_nothing(database: Database) {
-    let server = TestServer::start(database).await.expect("configured");
+    let server = TestServer::start(database).await;
     let api = server.api();
     let hal = player(&server, "hal").await;
     let code = |reply: &Reply| reply.1["error"]["code"].as_str().map(String::from);
@@ -638,21 +639,10 @@ async fn bad_input_gets_a_clear_error_and_changes_nothing(database: Database) {
     server.stop().await;
 }
 
-on_both_databases!(
-    signed_up_players_get_results_and_ratings_from_a_rated_game,
-    shared_screen_aborted_and_unrated_games_leave_ratings_alone,
-    a_revoked_token_and_a_closed_session_are_refused,
-    a_deleted_account_keeps_its_games_under_deleted,
-    an_accepted_challenge_starts_a_rated_game_on_both_streams,
-    bad_input_gets_a_clear_error_and_changes_nothing,
-);
-
-#[tokio::test]
-async fn sign_ins_from_one_address_are_rate_limited() {
-    let url = ludus_tests::database_url(Database::Sqlite).await.unwrap();
-    let server = TestServer::start_with(ludus_server::config::ServeConfig {
+async fn sign_ins_from_one_address_are_rate_limited(database: Database) {
+    let server = TestServer::start_configured(database, |config| ServeConfig {
         sign_in_per_minute: 2,
-        ..ludus_tests::test_config(url)
+        ..config
     })
     .await;
     let api = server.api();
@@ -680,3 +670,13 @@ async fn sign_ins_from_one_address_are_rate_limited() {
     assert!(limited["error"]["retry_after_ms"].as_u64().unwrap() > 0);
     server.stop().await;
 }
+
+on_both_databases!(
+    signed_up_players_get_results_and_ratings_from_a_rated_game,
+    shared_screen_aborted_and_unrated_games_leave_ratings_alone,
+    a_revoked_token_and_a_closed_session_are_refused,
+    a_deleted_account_keeps_its_games_under_deleted,
+    an_accepted_challenge_starts_a_rated_game_on_both_streams,
+    bad_input_gets_a_clear_error_and_changes_nothing,
+    sign_ins_from_one_address_are_rate_limited,
+);
