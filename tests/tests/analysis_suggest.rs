@@ -12,7 +12,7 @@ async fn legal_moves(api: &ludus_tests::Api, body: Value) -> Vec<String> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_suggestion_takes_the_winning_capture() {
-    let server = TestServer::start(Database::Sqlite).await.expect("sqlite");
+    let server = TestServer::start(Database::Sqlite).await;
     let api = server.api();
     // RULES.md §1 test vector 3: D1-D3 captures three and leaves Dark with no piece.
     let (status, suggestion) = api
@@ -29,7 +29,7 @@ async fn the_suggestion_takes_the_winning_capture() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_level_suggests_a_legal_move_with_the_dice_given() {
-    let server = TestServer::start(Database::Sqlite).await.expect("sqlite");
+    let server = TestServer::start(Database::Sqlite).await;
     let api = server.api();
     let cases = [
         json!({ "variant": "duodecim-scripta", "position": ".,.,.,.,.,.,.,.,.,.,.,./.,.,.,2b,.,.,.,.,.,.,.,./.,.,.,.,.,.,.,.,.,.,.,. w r:15,13 o:0,0 dice:[4,1,2] bonus:[]" }),
@@ -53,7 +53,7 @@ async fn every_level_suggests_a_legal_move_with_the_dice_given() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn bad_positions_levels_and_finished_games_are_refused() {
-    let server = TestServer::start(Database::Sqlite).await.expect("sqlite");
+    let server = TestServer::start(Database::Sqlite).await;
     let api = server.api();
     let refused = [
         (

@@ -163,7 +163,7 @@ impl Document {
 const GAME: &str = "/api/v1/games/{id}";
 
 async fn served_answers_match_the_served_document(database: Database) {
-    let server = TestServer::start(database).await.expect("configured");
+    let server = TestServer::start(database).await;
     let api = server.api();
     let document = Document::fetch(&api).await;
 
