@@ -6,7 +6,7 @@
 //! and aborted games nowhere. Ratings are written by the store when a game finishes.
 
 use super::accounts::Identity;
-use super::{ApiJson, AppState};
+use super::{ApiJson, AppState, GamePath};
 use crate::error::ApiError;
 use crate::game::{Mode, Settings};
 use crate::players::credentials::DELETED;
@@ -219,14 +219,11 @@ pub async fn leaderboard(
     Ok(Json(json!(rows)))
 }
 
-#[utoipa::path(get, path = "/api/v1/games/{id}/players", tag = "players", params(("id" = String, Path)), responses((status = 200, description = "Who holds each seat: `[{side, username, rating}]` (\"deleted\" for a deleted account; seats without an account are left out)")))]
+#[utoipa::path(get, path = "/api/v1/games/{id}/players", tag = "players", params(("id" = String, Path)), responses((status = 200, description = "Who holds each seat: `[{side, username, rating}]` (\"deleted\" for a deleted account; seats without an account are left out)"), (status = 404, body = super::docs::ErrorBody)))]
 pub async fn seat_holders(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    GamePath(id): GamePath,
 ) -> Result<Json<Value>, ApiError> {
-    let Ok(id) = id.parse::<GameId>() else {
-        return Ok(Json(json!([])));
-    };
     let holders = state.registry.store().seat_holders(&id).await?;
     let holders: Vec<Value> = holders
         .into_iter()
