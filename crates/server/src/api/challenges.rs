@@ -4,7 +4,7 @@
 //! `game_start` with their own seat token. A challenge unanswered for 10 minutes lapses.
 
 use super::accounts::Identity;
-use super::games::{CreateBody, async_stream, validate};
+use super::games::{CreateBody, async_stream, line, ndjson_response, validate};
 use super::players::take_seat;
 use super::{ApiJson, AppState};
 use crate::error::ApiError;
@@ -12,7 +12,7 @@ use crate::players::credentials::new_id;
 use axum::Json;
 use axum::body::Bytes;
 use axum::extract::{Path, State};
-use axum::http::{StatusCode, header};
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use ludus_store::{ChallengeAnswer, ChallengeRow};
 use serde::Deserialize;
@@ -320,15 +320,5 @@ pub async fn stream(
             }
         }
     });
-    Ok(Response::builder()
-        .header(header::CONTENT_TYPE, "application/x-ndjson")
-        .header(header::CACHE_CONTROL, "no-cache")
-        .body(body)
-        .expect("a valid response"))
-}
-
-fn line(notice: &Value) -> Bytes {
-    let mut text = serde_json::to_vec(notice).expect("notices serialise");
-    text.push(b'\n');
-    Bytes::from(text)
+    Ok(ndjson_response(body))
 }

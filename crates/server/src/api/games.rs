@@ -441,15 +441,21 @@ pub async fn events(
             }
         }
     });
-    Ok(Response::builder()
-        .header(header::CONTENT_TYPE, "application/x-ndjson")
-        .header(header::CACHE_CONTROL, "no-cache")
-        .body(stream)
-        .expect("a valid response"))
+    Ok(ndjson_response(stream))
 }
 
-fn line(event: &VersionedEvent) -> Bytes {
-    let mut text = serde_json::to_vec(event).expect("events serialise");
+/// A streamed NDJSON answer (events, or a player's notices).
+pub(super) fn ndjson_response(body: Body) -> Response {
+    Response::builder()
+        .header(header::CONTENT_TYPE, "application/x-ndjson")
+        .header(header::CACHE_CONTROL, "no-cache")
+        .body(body)
+        .expect("a valid response")
+}
+
+/// One line of NDJSON.
+pub(super) fn line<T: Serialize>(item: &T) -> Bytes {
+    let mut text = serde_json::to_vec(item).expect("events and notices serialise");
     text.push(b'\n');
     Bytes::from(text)
 }
