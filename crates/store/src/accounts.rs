@@ -281,11 +281,7 @@ impl Store {
             .await
             .map(|_| ())
         });
-        match result {
-            Ok(()) => Ok(()),
-            Err(sqlx::Error::Database(e)) if e.is_unique_violation() => Err(StoreError::Conflict),
-            Err(e) => Err(e.into()),
-        }
+        crate::conflict_if_taken(result)
     }
 
     /// The account of that name (in any case), deleted ones included.

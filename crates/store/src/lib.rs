@@ -272,6 +272,15 @@ macro_rules! insert_event {
     }};
 }
 
+/// A write refused by a unique key (a version, a move id, a name already written) is a `Conflict`.
+fn conflict_if_taken(result: Result<(), sqlx::Error>) -> Result<(), StoreError> {
+    match result {
+        Ok(()) => Ok(()),
+        Err(sqlx::Error::Database(e)) if e.is_unique_violation() => Err(StoreError::Conflict),
+        Err(e) => Err(e.into()),
+    }
+}
+
 #[macro_use]
 mod accounts;
 pub use accounts::{
@@ -526,11 +535,7 @@ impl Store {
                 .map(|_| ())
             }
         };
-        match result {
-            Ok(()) => Ok(()),
-            Err(sqlx::Error::Database(e)) if e.is_unique_violation() => Err(StoreError::Conflict),
-            Err(e) => Err(e.into()),
-        }
+        conflict_if_taken(result)
     }
 
     pub async fn load_game(&self, game_id: &GameId) -> Result<Option<GameRow>, StoreError> {
