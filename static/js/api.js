@@ -46,7 +46,7 @@ export class ApiError extends Error {
  * @param {{ body?: unknown, token?: string | null }} [options]
  * @returns {Promise<any>}
  */
-async function request(method, path, { body, token } = {}) {
+export async function request(method, path, { body, token } = {}) {
   /** @type {Record<string, string>} */
   const headers = { Accept: 'application/json' };
   if (body !== undefined) headers['Content-Type'] = 'application/json';

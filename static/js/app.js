@@ -8,6 +8,11 @@ import { showAnalysis } from './analysis.js';
 import { t, translateStatic, languageSwitch } from './i18n.js';
 import { showNotFound } from './notfound.js';
 import { variants } from './api.js';
+import { showCredentialsForm } from './accounts/forms.js';
+import { showAccount } from './accounts/account.js';
+import { showProfile } from './accounts/profile.js';
+import { showLeaderboard } from './accounts/leaderboard.js';
+import { refreshAccountLink } from './accounts/header.js';
 
 /**
  * The rules page of a variant the server knows, or the not-found page.
@@ -30,6 +35,11 @@ const ROUTES = [
   ['/analysis', (app) => showAnalysis(app, new URLSearchParams(location.search))],
   ['/rules/:variant', rulesPage(false)],
   ['/rules/:variant/print', rulesPage(true)],
+  ['/signup', (app) => showCredentialsForm(app, 'signup')],
+  ['/signin', (app) => showCredentialsForm(app, 'signin')],
+  ['/account', (app) => showAccount(app)],
+  ['/@/:username', (app, { username }) => showProfile(app, username)],
+  ['/leaderboard', (app) => showLeaderboard(app)],
 ];
 
 const app = document.getElementById('app');
@@ -40,3 +50,4 @@ document.getElementById('language-switch')?.append(languageSwitch(() => {
   navigate(location.pathname + location.search, { replace: true });
 }));
 if (app) startRouter(app, ROUTES, (page) => showNotFound(page));
+refreshAccountLink();

@@ -172,6 +172,7 @@ pub fn test_config(database_url: String) -> ServeConfig {
         log_format: LogFormat::Text,
         create_per_minute: 10_000,
         join_per_minute: 10_000,
+        sign_in_per_minute: 10_000,
         // Tests play as fast as the server answers; the flood test sets the default back.
         socket_messages_per_second: 10_000,
         computer_delay_ms: 10,

@@ -59,6 +59,14 @@ pub struct ServeConfig {
         default_value_t = 60
     )]
     pub join_per_minute: u32,
+    /// Sign-ups and sign-ins one address may attempt per minute.
+    #[arg(
+        long,
+        global = true,
+        env = "LUDUS_SIGN_IN_PER_MINUTE",
+        default_value_t = 10
+    )]
+    pub sign_in_per_minute: u32,
     /// Messages one WebSocket connection may send per second (twice that in a burst).
     #[arg(
         long,

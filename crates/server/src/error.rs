@@ -18,8 +18,16 @@ pub enum ApiError {
     BadRequest(String),
     #[error("a valid seat token is required")]
     Unauthorized,
+    /// No account identified (sign in, or a personal token), or a revoked token.
+    #[error("sign in, or send a valid personal token")]
+    NotSignedIn,
+    /// A wrong password and an unknown user alike.
+    #[error("wrong username or password")]
+    WrongCredentials,
     #[error("{0}")]
     Forbidden(String),
+    #[error("{0}")]
+    Conflict(String),
     #[error("it is not your turn")]
     NotYourTurn,
     #[error("{0} not found")]
@@ -47,7 +55,10 @@ impl ApiError {
     pub fn code(&self) -> &'static str {
         match self {
             ApiError::BadRequest(_) => "bad_request",
-            ApiError::Unauthorized => "unauthorized",
+            ApiError::Unauthorized | ApiError::NotSignedIn | ApiError::WrongCredentials => {
+                "unauthorized"
+            }
+            ApiError::Conflict(_) => "conflict",
             ApiError::Forbidden(_) => "forbidden",
             ApiError::NotYourTurn => "not_your_turn",
             ApiError::NotFound(_) => "not_found",
@@ -65,12 +76,15 @@ impl ApiError {
     pub fn status(&self) -> StatusCode {
         match self {
             ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
-            ApiError::Unauthorized => StatusCode::UNAUTHORIZED,
+            ApiError::Unauthorized | ApiError::NotSignedIn | ApiError::WrongCredentials => {
+                StatusCode::UNAUTHORIZED
+            }
             ApiError::Forbidden(_) | ApiError::NotYourTurn => StatusCode::FORBIDDEN,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
-            ApiError::Stale { .. } | ApiError::SeatTaken | ApiError::GameOver => {
-                StatusCode::CONFLICT
-            }
+            ApiError::Stale { .. }
+            | ApiError::SeatTaken
+            | ApiError::GameOver
+            | ApiError::Conflict(_) => StatusCode::CONFLICT,
             ApiError::TooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::IllegalMove { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,

@@ -9,6 +9,7 @@ pub mod connections;
 pub mod error;
 pub mod game;
 pub mod metrics;
+pub mod players;
 pub mod serve;
 pub mod variants;
 
@@ -29,6 +30,11 @@ pub fn app(state: AppState, static_dir: &Path) -> Router {
         .nest_service("/game", index.clone())
         .nest_service("/rules", index.clone())
         .nest_service("/analysis", index.clone())
+        .nest_service("/@", index.clone())
+        .nest_service("/leaderboard", index.clone())
+        .nest_service("/account", index.clone())
+        .nest_service("/signin", index.clone())
+        .nest_service("/signup", index.clone())
         .fallback_service(ServeDir::new(static_dir).not_found_service(index))
         .layer(axum::middleware::from_fn(api::refuse_unservable_paths));
     api::router(state)

@@ -50,6 +50,7 @@ pub async fn run(
             per_address: config.connections_per_address,
             trusted_proxies: config.trusted_proxies.clone(),
         },
+        sign_in_per_minute: config.sign_in_per_minute,
         ..ApiLimits::default()
     };
     let (shutdown_sender, shutdown_receiver) = tokio::sync::watch::channel(false);

@@ -272,6 +272,22 @@ macro_rules! insert_event {
     }};
 }
 
+/// A write refused by a unique key (a version, a move id, a name already written) is a `Conflict`.
+fn conflict_if_taken(result: Result<(), sqlx::Error>) -> Result<(), StoreError> {
+    match result {
+        Ok(()) => Ok(()),
+        Err(sqlx::Error::Database(e)) if e.is_unique_violation() => Err(StoreError::Conflict),
+        Err(e) => Err(e.into()),
+    }
+}
+
+#[macro_use]
+mod accounts;
+pub use accounts::{
+    AccountRow, ChallengeAnswer, ChallengeRow, Leader, PlayedGame, RatingPoint, RatingRow,
+    SeatHolder, TokenRow, TokenSeat, VariantRating,
+};
+
 impl Store {
     /// Opens `sqlite://path` (created if missing) or `postgres://…`, and runs that backend's migrations.
     pub async fn connect(url: &str) -> Result<Store, StoreError> {
@@ -442,6 +458,10 @@ impl Store {
                     tx.rollback().await?;
                     return Err(StoreError::Conflict);
                 }
+                // A game's end settles its players' ratings with its result, never a move.
+                if change.status == Status::Finished {
+                    settle_ratings!(tx, game_id.as_str(), change.finished_at.unwrap_or_default());
+                }
             }
             tx.commit().await?;
         });
@@ -515,11 +535,7 @@ impl Store {
                 .map(|_| ())
             }
         };
-        match result {
-            Ok(()) => Ok(()),
-            Err(sqlx::Error::Database(e)) if e.is_unique_violation() => Err(StoreError::Conflict),
-            Err(e) => Err(e.into()),
-        }
+        conflict_if_taken(result)
     }
 
     pub async fn load_game(&self, game_id: &GameId) -> Result<Option<GameRow>, StoreError> {

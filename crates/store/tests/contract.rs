@@ -473,3 +473,172 @@ on_both_backends!(
     a_game_is_finished_by_one_writer_only,
     finished_games_list_newest_first_with_paging,
 );
+
+/// Accounts (issue 13): names unique without regard to case, secrets found only by their hash,
+/// ratings settled by the transaction that finishes a game, challenges answered once.
+mod accounts {
+    use super::*;
+    use ludus_store::{AccountRow, ChallengeAnswer, ChallengeRow, TokenRow};
+
+    async fn account(store: &Store, name: &str) -> AccountRow {
+        let row = AccountRow {
+            id: unique("a"),
+            username: name.to_string(),
+            password_hash: "$argon2id$stand-in".into(),
+            created_at: 7,
+            deleted: false,
+        };
+        store.create_account(&row).await.unwrap();
+        row
+    }
+
+    /// A game being played between seats the two accounts hold (player 0 light, 1 dark).
+    async fn held_game(store: &Store, mode: Mode, light: &AccountRow, dark: &AccountRow) -> GameId {
+        let id = new_id();
+        let game = NewGame {
+            mode,
+            ..new_game(&id, None, 5)
+        };
+        store.create_game(&game, &[]).await.unwrap();
+        assert!(store.own_seat(&id, 0, "light", &light.id).await.unwrap());
+        assert!(store.own_seat(&id, 1, "dark", &dark.id).await.unwrap());
+        id
+    }
+
+    async fn finish_won_by(store: &Store, id: &GameId, winner: Side) {
+        let change = finish(Termination::Resignation, Some(winner), 500);
+        store
+            .append_events(id, &[event(1, "{}", None)], Some(&change))
+            .await
+            .unwrap();
+    }
+
+    pub(super) async fn a_name_is_taken_in_any_case_and_secrets_are_found_by_hash_only(
+        store: Store,
+    ) {
+        let ann = account(&store, "Ann").await;
+        let upper = AccountRow {
+            id: unique("a"),
+            username: "ANN".into(),
+            ..ann.clone()
+        };
+        assert!(matches!(
+            store.create_account(&upper).await,
+            Err(StoreError::Conflict)
+        ));
+        assert_eq!(store.account_named("ann").await.unwrap(), Some(ann.clone()));
+
+        let session = SecretHash::of("session");
+        store.create_session(&session, &ann.id, 9).await.unwrap();
+        let found = store.account_of_session(&session).await.unwrap();
+        assert_eq!(found.map(|a| a.id), Some(ann.id.clone()));
+        let token = TokenRow {
+            id: unique("t"),
+            description: "bot".into(),
+            created_at: 9,
+        };
+        let token_hash = SecretHash::of("lp_token");
+        store
+            .create_token(&ann.id, &token_hash, &token)
+            .await
+            .unwrap();
+        assert_eq!(store.tokens_of(&ann.id).await.unwrap(), vec![token.clone()]);
+        assert!(store.account_of_token(&token_hash).await.unwrap().is_some());
+        assert!(store.revoke_token(&ann.id, &token.id).await.unwrap());
+        assert!(store.account_of_token(&token_hash).await.unwrap().is_none());
+        assert!(!store.revoke_token(&ann.id, &token.id).await.unwrap());
+
+        store.delete_account(&ann.id).await.unwrap();
+        assert!(store.account_of_session(&session).await.unwrap().is_none());
+        let deleted = store
+            .account_named("Ann")
+            .await
+            .unwrap()
+            .expect("the row stays");
+        assert!(deleted.deleted && deleted.password_hash.is_empty());
+    }
+
+    pub(super) async fn finishing_an_online_game_between_two_accounts_rates_both_in_its_variant(
+        store: Store,
+    ) {
+        let (ann, bob) = (account(&store, "ann").await, account(&store, "bob").await);
+        let rated = held_game(&store, Mode::Online, &ann, &bob).await;
+        assert!(
+            !store.own_seat(&rated, 1, "dark", &ann.id).await.unwrap(),
+            "a held seat keeps its holder"
+        );
+        finish_won_by(&store, &rated, Side::Light).await;
+        let ann_rating = &store.ratings_of(&ann.id).await.unwrap()[0];
+        let bob_rating = &store.ratings_of(&bob.id).await.unwrap()[0];
+        assert_eq!(
+            (ann_rating.variant.as_str(), ann_rating.games),
+            ("petteia-6", 1)
+        );
+        assert!(ann_rating.rating > 1500.0 && bob_rating.rating < 1500.0);
+        let played = store.played_games(&ann.id, 10, None).await.unwrap();
+        assert_eq!(played[0].opponent.as_deref(), Some("bob"));
+        assert_eq!(played[0].rating_before, Some(1500.0));
+        assert_eq!(played[0].rating_after, Some(ann_rating.rating));
+
+        // Unrated and shared-screen games leave ratings alone.
+        let unrated = held_game(&store, Mode::Online, &ann, &bob).await;
+        store.mark_unrated(&unrated).await.unwrap();
+        let local = held_game(&store, Mode::Local, &ann, &bob).await;
+        for game in [&unrated, &local] {
+            finish_won_by(&store, game, Side::Dark).await;
+        }
+        assert_eq!(store.ratings_of(&ann.id).await.unwrap()[0].games, 1);
+        assert_eq!(
+            store.played_games(&ann.id, 10, None).await.unwrap().len(),
+            2,
+            "the unrated game counts in results, the local one nowhere"
+        );
+    }
+
+    pub(super) async fn a_challenge_is_answered_once_and_not_after_it_lapsed(store: Store) {
+        let (ann, bob) = (account(&store, "ann").await, account(&store, "bob").await);
+        let challenge = ChallengeRow {
+            id: unique("c"),
+            challenger_id: ann.id.clone(),
+            challenged_id: bob.id.clone(),
+            variant: "petteia-6".into(),
+            terms: "{}".into(),
+            status: "pending".into(),
+            created_at: 1_000,
+            game_id: None,
+        };
+        store.create_challenge(&challenge).await.unwrap();
+        assert_eq!(
+            store.challenges_to(&bob.id, 0).await.unwrap(),
+            vec![challenge.clone()]
+        );
+        assert!(
+            store
+                .challenges_to(&bob.id, 1_000)
+                .await
+                .unwrap()
+                .is_empty(),
+            "lapsed"
+        );
+        let answer = |status| ChallengeAnswer {
+            id: &challenge.id,
+            status,
+            created_after: 0,
+        };
+        let lapsed = ChallengeAnswer {
+            created_after: 1_000,
+            ..answer("accepted")
+        };
+        assert!(!store.answer_challenge(&lapsed).await.unwrap());
+        assert!(store.answer_challenge(&answer("accepted")).await.unwrap());
+        assert!(!store.answer_challenge(&answer("declined")).await.unwrap());
+        let stored = store.load_challenge(&challenge.id).await.unwrap().unwrap();
+        assert_eq!(stored.status, "accepted");
+    }
+
+    on_both_backends!(
+        a_name_is_taken_in_any_case_and_secrets_are_found_by_hash_only,
+        finishing_an_online_game_between_two_accounts_rates_both_in_its_variant,
+        a_challenge_is_answered_once_and_not_after_it_lapsed,
+    );
+}

@@ -9,6 +9,7 @@ import {
 import { GameConnection } from '../connection.js';
 import { html, moveEnds } from '../svg.js';
 import { boardFor, sideName } from '../boards/index.js';
+import { seatLabels } from '../accounts/api.js';
 import { FACES } from '../boards/duodecim.js';
 import { navigate } from '../router.js';
 import { showNotFound } from '../notfound.js';
@@ -135,6 +136,9 @@ class GameScreen {
     this.receivedAt = performance.now();
     this.awaySeenAt = Date.now();
     this.claimShown = false;
+    /** @type {Record<string, string>} each account-held side's player: "Ann (1662)" */
+    this.players = {};
+    seatLabels(gameId).then((labels) => { this.players = labels; });
     /** Whether the first view has been drawn. */
     this.shown = false;
     // The page: the board column with its clocks, and the side panel.
@@ -458,6 +462,7 @@ class GameScreen {
     const elapsed = performance.now() - this.receivedAt;
     const show = (/** @type {HTMLElement} */ el, /** @type {string} */ side) => {
       let label = sideName(side);
+      if (this.players[side]) label += ` — ${this.players[side]}`;
       if (me === side) label += t('game.you');
       else if (v.mode === 'computer' && me) label += t('game.computer');
       const { ms, running } = clockReading(v, side, elapsed);

@@ -8,6 +8,8 @@ export default {
   'nav.rules': 'Rules',
   'nav.evidence': 'Evidence',
   'nav.analysis': 'Analysis board',
+  'nav.leaderboard': 'Leaderboard',
+  'nav.signin': 'Sign in',
   'page.not_found': 'Not found',
   'page.start': 'Start a game',
 

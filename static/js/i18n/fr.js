@@ -8,6 +8,8 @@ export default {
   'nav.rules': 'Règles',
   'nav.evidence': 'Sources',
   'nav.analysis': 'Plateau d’analyse',
+  'nav.leaderboard': 'Classement',
+  'nav.signin': 'Se connecter',
   'page.not_found': 'Page introuvable',
   'page.start': 'Commencer une partie',
 

@@ -11,7 +11,7 @@ use utoipa::OpenApi;
     info(title = "Ludus API", version = "1", description = "Play Petteia, Pente Grammai and Duodecim Scripta: games, seats, moves, events, records, analysis. The WebSocket protocol is in docs/PROTOCOL.md."),
     components(schemas(crate::error::ErrorBody)),
     modifiers(&BearerToken),
-    tags((name = "games", description = "Creating, joining and playing games"), (name = "analysis", description = "Positions without a game"), (name = "operations", description = "Health and metrics"))
+    tags((name = "games", description = "Creating, joining and playing games"), (name = "analysis", description = "Positions without a game"), (name = "players", description = "Optional accounts, results, ratings, challenges and the bot event stream"), (name = "operations", description = "Health and metrics"))
 )]
 pub struct ApiDoc;
 
@@ -26,6 +26,13 @@ impl utoipa::Modify for BearerToken {
         components.add_security_scheme(
             "bearer",
             SecurityScheme::Http(HttpBuilder::new().scheme(HttpAuthScheme::Bearer).build()),
+        );
+        // A signed-in browser's session (`Authorization: Bearer lp_…` is the personal-token form).
+        components.add_security_scheme(
+            "cookie",
+            SecurityScheme::ApiKey(utoipa::openapi::security::ApiKey::Cookie(
+                utoipa::openapi::security::ApiKeyValue::new("ludus_session"),
+            )),
         );
     }
 }

@@ -1,6 +1,8 @@
 //! The game endpoints: create, join, view, move, the other actions, events and results.
 
+use super::accounts::MaybeIdentity;
 use super::docs::ErrorBody;
+use super::players::take_seat;
 use super::{ApiJson, AppState, Bearer, ClientAddress, GamePath};
 use crate::error::ApiError;
 use crate::game::actor::{Acted, Action, Command, Published, Subscription};
@@ -18,6 +20,7 @@ use axum::response::{IntoResponse, Response};
 use ludus_ai::Level;
 use ludus_engine::{Player, Side, Variant};
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 use std::time::Duration;
 use utoipa::ToSchema;
 
@@ -38,6 +41,9 @@ pub struct CreateBody {
     level: Option<u8>,
     #[serde(default)]
     entropy: Option<String>,
+    /// Online games between two accounts are rated unless this is false.
+    #[serde(default)]
+    rated: Option<bool>,
 }
 
 #[derive(Debug, Default, Deserialize, PartialEq, Eq, Clone, Copy, utoipa::ToSchema)]
@@ -63,7 +69,7 @@ fn entropy(text: Option<String>) -> Result<String, ApiError> {
     Ok(text)
 }
 
-fn validate(body: CreateBody) -> Result<NewGameRequest, ApiError> {
+pub(super) fn validate(body: CreateBody) -> Result<NewGameRequest, ApiError> {
     let variant: Variant = body
         .variant
         .parse()
@@ -184,12 +190,23 @@ fn seat_url(state: &AppState, game_id: &GameId, token: &SeatToken) -> String {
 pub async fn create(
     State(state): State<AppState>,
     ClientAddress(address): ClientAddress,
+    MaybeIdentity(identity): MaybeIdentity,
     ApiJson(body): ApiJson<CreateBody>,
 ) -> Result<(StatusCode, Json<Created>), ApiError> {
     rate_limited(state.create_limiter.check(address, state.registry.now_ms()))?;
+    let unrated = body.rated == Some(false);
     let request = validate(body)?;
     let variant = request.variant;
     let created = state.registry.create(request).await?;
+    let account = identity.as_ref().map(|i| i.account.id.as_str());
+    take_seat(&state, account, &created.game_id, variant, created.side).await?;
+    if unrated {
+        state
+            .registry
+            .store()
+            .mark_unrated(&created.game_id)
+            .await?;
+    }
     let base = &state.public_url;
     Ok((
         StatusCode::CREATED,
@@ -222,6 +239,7 @@ struct JoinBody {
 pub async fn join(
     State(state): State<AppState>,
     ClientAddress(address): ClientAddress,
+    MaybeIdentity(identity): MaybeIdentity,
     Path(invite): Path<String>,
     Bearer(presented): Bearer,
     body: Bytes,
@@ -242,6 +260,15 @@ pub async fn join(
         .registry
         .view(&joined.game_id, Some(&joined.token))
         .await?;
+    let game: Value = serde_json::from_str(&view).expect("a view is JSON");
+    if let Some(variant) = game["variant"]
+        .as_str()
+        .and_then(|v| v.parse::<Variant>().ok())
+        && let Some(player) = variant.player(joined.side)
+    {
+        let account = identity.as_ref().map(|i| i.account.id.as_str());
+        take_seat(&state, account, &joined.game_id, variant, player).await?;
+    }
     Ok(Json(Joined {
         seat_url: seat_url(&state, &joined.game_id, &joined.token),
         seat: SeatGrant {
@@ -249,7 +276,7 @@ pub async fn join(
             token: joined.token,
         },
         game_id: joined.game_id,
-        game: serde_json::from_str(&view).expect("a view is JSON"),
+        game,
     }))
 }
 
@@ -428,11 +455,7 @@ pub async fn events(
         // The stream is closed: its player is no longer present by it.
         let _ = actor.send(Command::Unsubscribe { seat }).await;
     });
-    Ok(Response::builder()
-        .header(header::CONTENT_TYPE, "application/x-ndjson")
-        .header(header::CACHE_CONTROL, "no-cache")
-        .body(stream)
-        .expect("a valid response"))
+    Ok(ndjson_response(stream))
 }
 
 /// Sends the missed events and then each new one as a line, until the game ends, the client
@@ -473,14 +496,24 @@ async fn stream_events(
     }
 }
 
-fn line(event: &VersionedEvent) -> Bytes {
-    let mut text = serde_json::to_vec(event).expect("events serialise");
+/// A streamed NDJSON answer (events, or a player's notices).
+pub(super) fn ndjson_response(body: Body) -> Response {
+    Response::builder()
+        .header(header::CONTENT_TYPE, "application/x-ndjson")
+        .header(header::CACHE_CONTROL, "no-cache")
+        .body(body)
+        .expect("a valid response")
+}
+
+/// One line of NDJSON.
+pub(super) fn line<T: Serialize>(item: &T) -> Bytes {
+    let mut text = serde_json::to_vec(item).expect("events and notices serialise");
     text.push(b'\n');
     Bytes::from(text)
 }
 
 /// A streamed body fed by a task through a small channel.
-fn async_stream<F, Fut>(produce: F) -> Body
+pub(super) fn async_stream<F, Fut>(produce: F) -> Body
 where
     F: FnOnce(tokio::sync::mpsc::Sender<Bytes>) -> Fut,
     Fut: std::future::Future<Output = ()> + Send + 'static,

@@ -2,10 +2,13 @@
 //! values (refusing bad input with the one error shape), and the application state they share.
 
 mod address;
+mod accounts;
+mod challenges;
 pub mod docs;
 mod games;
 pub mod limits;
 mod operations;
+mod players;
 mod socket;
 
 use crate::connections::ConnectionLimits;
@@ -46,6 +49,8 @@ pub struct ApiLimits {
     /// Slow clients, connections per address, and the proxies whose forwarding headers name the
     /// client (for every per-address limit).
     pub connections: ConnectionLimits,
+    /// Sign-ups and sign-ins one address may attempt per minute.
+    pub sign_in_per_minute: u32,
 }
 
 impl Default for ApiLimits {
@@ -57,6 +62,7 @@ impl Default for ApiLimits {
             max_socket_message: 4096,
             socket_idle: std::time::Duration::from_secs(60),
             connections: ConnectionLimits::default(),
+            sign_in_per_minute: 10,
         }
     }
 }
@@ -71,6 +77,9 @@ pub struct AppState {
     pub limits: ApiLimits,
     create_limiter: Arc<AddressLimiter>,
     join_limiter: Arc<AddressLimiter>,
+    credentials_limiter: Arc<AddressLimiter>,
+    /// Challenges and game starts for signed-in players' event streams.
+    pub notifier: Arc<crate::players::notifier::Notifier>,
     /// Turns true when the server shuts down: sockets close with a reason.
     pub shutdown: watch::Receiver<bool>,
 }
@@ -90,6 +99,10 @@ impl AppState {
             join_limiter: Arc::new(AddressLimiter::new(Rate::per_minute(
                 limits.join_per_minute,
             ))),
+            credentials_limiter: Arc::new(AddressLimiter::new(Rate::per_minute(
+                limits.sign_in_per_minute,
+            ))),
+            notifier: Arc::default(),
             registry,
             metrics,
             public_url: public_url.trim_end_matches('/').to_string(),
@@ -119,6 +132,21 @@ pub fn router(state: AppState) -> Router {
         .routes(routes!(games::hint))
         .routes(routes!(socket::upgrade))
         .routes(routes!(games::join))
+        .routes(routes!(accounts::sign_up))
+        .routes(routes!(accounts::sign_in, accounts::sign_out))
+        .routes(routes!(accounts::account, accounts::delete_account))
+        .routes(routes!(accounts::create_token, accounts::list_tokens))
+        .routes(routes!(accounts::revoke_token))
+        .routes(routes!(players::attach_seats))
+        .routes(routes!(players::profile))
+        .routes(routes!(players::games))
+        .routes(routes!(players::leaderboard))
+        .routes(routes!(players::seat_holders))
+        .routes(routes!(challenges::create))
+        .routes(routes!(challenges::accept))
+        .routes(routes!(challenges::decline))
+        .routes(routes!(challenges::cancel))
+        .routes(routes!(challenges::stream))
         .routes(routes!(operations::variants))
         .routes(routes!(operations::analysis))
         .routes(routes!(operations::analysis_play))
@@ -204,7 +232,13 @@ impl<S: Send + Sync> FromRequestParts<S> for Bearer {
             .to_str()
             .ok()
             .and_then(|h| h.strip_prefix("Bearer "))
-            .map(str::trim)
+            .map(str::trim);
+        // A personal token names an account, not a seat: the game sees a spectator.
+        if token.is_some_and(|t| t.starts_with(crate::players::credentials::PERSONAL_TOKEN_PREFIX))
+        {
+            return Ok(Bearer(None));
+        }
+        let token = token
             .and_then(SeatToken::parse)
             .ok_or(ApiError::Unauthorized)?;
         Ok(Bearer(Some(token)))
@@ -242,7 +276,13 @@ pub async fn error_shape(request: Request, next: Next) -> Response {
         .headers()
         .get(header::CONTENT_TYPE)
         .is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
-    if !(status.is_client_error() || status.is_server_error()) || is_json {
+    // The client's own page for an address that names nothing is HTML with a 404: a browser must
+    // get the page (it shows "not found" with links), not a JSON error.
+    let is_page = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|v| v.as_bytes().starts_with(b"text/html"));
+    if !(status.is_client_error() || status.is_server_error()) || is_json || is_page {
         return response;
     }
     let allow = response.headers().get(header::ALLOW).cloned();

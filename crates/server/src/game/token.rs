@@ -11,7 +11,7 @@ const ALPHABET: &[u8] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqr
 const SECRET_LEN: usize = 32;
 
 /// `len` characters from the operating system's cryptographic generator (via `rand::rng`).
-fn random_text(len: usize) -> String {
+pub(crate) fn random_text(len: usize) -> String {
     let mut rng = rand::rng();
     (0..len)
         .map(|_| ALPHABET[rng.random_range(0..ALPHABET.len())] as char)

@@ -1,0 +1,98 @@
+// @ts-check
+// The players' part of the API (docs/API.md "Players and bots") as the pages call it. The session
+// is an HttpOnly cookie the browser sends by itself: no secret of it is ever in the page.
+import { request, preference, setPreference } from '../api.js';
+
+/**
+ * @typedef {{ username: string, created_at: number }} Account
+ * @typedef {{ games: number, wins: number, draws: number, losses: number, rating: number | null, deviation: number | null }} VariantResults
+ * @typedef {{ wins: number, draws: number, losses: number }} Tally
+ * @typedef {{ username: string, created_at: number, variants: Record<string, VariantResults>,
+ *   computer: Record<string, Record<string, Tally>>, history: Record<string, { at: number, rating: number }[]> }} Profile
+ * @typedef {{ game_id: string, variant: string, mode: string, level: number | null, side: string,
+ *   opponent: string | null, result: 'win' | 'loss' | 'draw', termination: string, finished_at: number,
+ *   rating_before: number | null, rating_after: number | null, rating_change: number | null }} PlayedGame
+ */
+
+const name = (/** @type {string} */ username) => encodeURIComponent(username);
+
+// The page cannot read the HttpOnly cookie: it remembers that it signed in, so a visitor's pages
+// never ask for an account they do not have.
+const SIGNED_IN = 'signed-in';
+
+/**
+ * @param {Promise<{ username: string }>} answer
+ * @returns {Promise<{ username: string }>}
+ */
+async function remember(answer) {
+  const account = await answer;
+  setPreference(SIGNED_IN, account.username);
+  return account;
+}
+
+/** @param {string} username @param {string} password */
+export const signUp = (username, password) => remember(request('POST', '/api/v1/accounts', { body: { username, password } }));
+
+/** @param {string} username @param {string} password */
+export const signIn = (username, password) => remember(request('POST', '/api/v1/session', { body: { username, password } }));
+
+export async function signOut() {
+  await request('DELETE', '/api/v1/session');
+  setPreference(SIGNED_IN, '');
+}
+
+/**
+ * The signed-in account, or null when nobody is signed in here.
+ * @returns {Promise<Account | null>}
+ */
+export async function currentAccount() {
+  if (!preference(SIGNED_IN)) return null;
+  const account = await request('GET', '/api/v1/account').catch(() => null);
+  if (!account) setPreference(SIGNED_IN, '');
+  return account;
+}
+
+/** @param {string} password */
+export async function deleteAccount(password) {
+  await request('DELETE', '/api/v1/account', { body: { password } });
+  setPreference(SIGNED_IN, '');
+}
+
+/** @returns {Promise<{ id: string, description: string, created_at: number }[]>} */
+export const tokens = () => request('GET', '/api/v1/account/tokens');
+
+/** @param {string} description @returns {Promise<{ id: string, token: string }>} */
+export const createToken = (description) => request('POST', '/api/v1/account/tokens', { body: { description } });
+
+/** @param {string} id */
+export const revokeToken = (id) => request('DELETE', `/api/v1/account/tokens/${encodeURIComponent(id)}`);
+
+/**
+ * Gives the account the seats these tokens open.
+ * @param {string[]} seatTokens
+ * @returns {Promise<{ attached: number }>}
+ */
+export const attachSeats = (seatTokens) => request('POST', '/api/v1/account/seats', { body: { tokens: seatTokens } });
+
+/** @param {string} username @returns {Promise<Profile>} */
+export const profile = (username) => request('GET', `/api/v1/players/${name(username)}`);
+
+/** @param {string} username @returns {Promise<PlayedGame[]>} */
+export const playedGames = (username) => request('GET', `/api/v1/players/${name(username)}/games?limit=20`);
+
+/**
+ * @param {string} variant
+ * @returns {Promise<{ rank: number, username: string, rating: number, deviation: number, games: number }[]>}
+ */
+export const leaderboard = (variant) => request('GET', `/api/v1/leaderboard/${encodeURIComponent(variant)}`);
+
+/**
+ * Who holds each seat of a game, as a label per side: "Ann (1662)".
+ * @param {string} gameId
+ * @returns {Promise<Record<string, string>>}
+ */
+export async function seatLabels(gameId) {
+  /** @type {{ side: string, username: string, rating: number | null }[]} */
+  const holders = await request('GET', `/api/v1/games/${encodeURIComponent(gameId)}/players`).catch(() => []);
+  return Object.fromEntries(holders.map((h) => [h.side, h.rating === null ? h.username : `${h.username} (${h.rating})`]));
+}

@@ -1,0 +1,41 @@
+// @ts-check
+// A rating history as an SVG line chart: time across, rating up, one line per variant. Pure: it
+// takes the points and returns the drawing.
+import { svg } from '../svg.js';
+
+const WIDTH = 600;
+const HEIGHT = 220;
+const PAD = 36;
+const COLOURS = ['#1f6f9f', '#a13d00', '#4d7c0f', '#7c3aed', '#b45309', '#0f766e'];
+
+/**
+ * @param {Record<string, { at: number, rating: number }[]>} history points per variant, oldest first
+ * @param {(variant: string) => string} label
+ * @returns {SVGElement | null} null without any point
+ */
+export function ratingChart(history, label) {
+  const lines = Object.entries(history).filter(([, points]) => points.length);
+  if (!lines.length) return null;
+  const all = lines.flatMap(([, points]) => points);
+  // The start (1500) is each line's first point, so a single game still draws a segment.
+  const ratings = [1500, ...all.map((p) => p.rating)];
+  const low = Math.min(...ratings) - 20;
+  const high = Math.max(...ratings) + 20;
+  const count = Math.max(...lines.map(([, points]) => points.length));
+  const x = (/** @type {number} */ i) => PAD + (i / Math.max(count, 1)) * (WIDTH - 2 * PAD);
+  const y = (/** @type {number} */ r) => HEIGHT - PAD - ((r - low) / (high - low)) * (HEIGHT - 2 * PAD);
+  const paths = lines.map(([variant, points], n) => {
+    const coordinates = [[x(0), y(1500)], ...points.map((p, i) => [x(i + 1), y(p.rating)])];
+    return svg('g', { 'data-variant': variant }, [
+      svg('polyline', { points: coordinates.map((c) => c.join(',')).join(' '), fill: 'none', stroke: COLOURS[n % COLOURS.length], 'stroke-width': 2.5 }),
+      svg('text', { x: WIDTH - PAD, y: 16 + 16 * n, 'text-anchor': 'end', fill: COLOURS[n % COLOURS.length], 'font-size': 13 }, `${label(variant)}: ${points[points.length - 1].rating}`),
+    ]);
+  });
+  return svg('svg', { class: 'rating-chart', viewBox: `0 0 ${WIDTH} ${HEIGHT}`, role: 'img', 'aria-label': 'Rating history' }, [
+    svg('line', { x1: PAD, y1: HEIGHT - PAD, x2: WIDTH - PAD, y2: HEIGHT - PAD, stroke: '#bbb' }),
+    svg('text', { x: 4, y: y(high - 20) + 4, 'font-size': 12, fill: '#555' }, String(Math.round(high - 20))),
+    svg('text', { x: 4, y: y(low + 20) + 4, 'font-size': 12, fill: '#555' }, String(Math.round(low + 20))),
+    svg('text', { x: WIDTH / 2, y: HEIGHT - 8, 'text-anchor': 'middle', 'font-size': 12, fill: '#555' }, 'rated games'),
+    ...paths,
+  ]);
+}

@@ -1,0 +1,113 @@
+// Optional accounts in the browser (issue 13): signing up through the page, two signed-in players'
+// rated game in two browser contexts (names and ratings on the game screen), the profile showing
+// the result with its rating chart, the leaderboard, the account page's tokens, and attaching the
+// games a browser played before signing in.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { browserSuite, shot, waitStatus, startFromHome, createViaApi } from './support.js';
+
+const { server, page, assertNoProblems } = await browserSuite();
+
+const SIZES = [['desktop', 1280, 800], ['laptop', 1366, 768], ['phone', 390, 844]];
+
+/** Signs up through the page; the header then names the player. */
+async function signUpIn(p, username) {
+  await p.goto('/signup');
+  await p.fill('#username', username);
+  await p.fill('#password', 'a good password');
+  await p.click('button[type=submit]');
+  await p.waitForSelector(`h1:has-text("Signed in as ${username}")`);
+  await p.waitForFunction((name) => document.querySelector('[data-account-link]')?.textContent === name, username);
+}
+
+test('sign-up through the page signs in; a taken name is refused with the reason', async () => {
+  const p = await page();
+  await signUpIn(p, 'ada');
+  const other = await page();
+  await other.goto('/signup');
+  await other.fill('#username', 'ADA');
+  await other.fill('#password', 'another password');
+  await other.click('button[type=submit]');
+  await other.waitForSelector('.error:has-text("taken")');
+  other.problems.length = 0; // the 409 is the point of this step
+  for (const [name, width, height] of SIZES) {
+    await other.setViewportSize({ width, height });
+    await shot(other, `accounts-signup-taken-${name}`);
+  }
+  assertNoProblems(p);
+});
+
+test('two signed-in players play a rated game; the game shows names and the profiles the result', async () => {
+  const host = await page();
+  const guest = await page();
+  await signUpIn(host, 'hera');
+  await signUpIn(guest, 'zeus');
+  await startFromHome(host, { variant: 'petteia-6', mode: 'online' });
+  const link = await host.inputValue('#invite-link');
+  await guest.goto(link);
+  await waitStatus(guest, 'playing');
+  await waitStatus(host, 'playing');
+  await host.reload(); // the joiner's name arrives with the next load of the screen
+  await host.waitForSelector('.clock-side:has-text("zeus")');
+  await guest.waitForSelector('.clock-side:has-text("hera")');
+  for (const [name, width, height] of SIZES) {
+    await guest.setViewportSize({ width, height });
+    await shot(guest, `accounts-rated-game-${name}`);
+  }
+  await guest.click('#resign');
+  await guest.click('#resign');
+  await waitStatus(host, 'finished');
+
+  await host.goto('/@/hera');
+  const row = host.locator('tr[data-variant="petteia-6"]');
+  await row.waitFor();
+  const cells = await row.locator('td').allTextContents();
+  assert.deepEqual(cells.slice(0, 4), ['1', '1', '0', '0'], 'one game, won');
+  assert.match(cells[4], /^1[6-9]\d\d ±\d+$/, `a rating above 1500: ${cells[4]}`);
+  assert.equal(await host.locator('svg.rating-chart polyline').count(), 1, 'the rating history is drawn');
+  assert.match(await host.textContent('.recent-games'), /win against zeus/);
+  for (const [name, width, height] of SIZES) {
+    await host.setViewportSize({ width, height });
+    await shot(host, `accounts-profile-${name}`);
+  }
+  await guest.goto('/@/zeus');
+  await guest.waitForSelector('.recent-games');
+  assert.match(await guest.textContent('.recent-games'), /loss against hera/);
+  await guest.goto('/leaderboard');
+  await guest.waitForSelector('.leaderboard p, .leaderboard table');
+  assertNoProblems(host, guest);
+});
+
+test('the account page makes a token shown once and revokes it; games played before signing in can be attached', async () => {
+  const p = await page();
+  // A game this browser played before it had an account: its seat is in localStorage.
+  const created = await createViaApi(server.base, { variant: 'petteia-6', mode: 'computer', level: 2 });
+  const { game_id: id, seat } = created.body;
+  await p.goto('/');
+  await p.evaluate(([gameId, token]) => localStorage.setItem(`ludus.token.${gameId}`, token), [id, seat.token]);
+  await fetch(`${server.base}/api/v1/games/${id}/resign`, { method: 'POST', headers: { Authorization: `Bearer ${seat.token}` } });
+  await signUpIn(p, 'iris');
+  await p.click('button:has-text("Add them to my account")');
+  await p.waitForSelector('[role=status]:has-text("1 seat added")');
+  const profile = await (await fetch(`${server.base}/api/v1/players/iris`)).json();
+  assert.deepEqual(profile.computer['petteia-6']['2'], { wins: 0, draws: 0, losses: 1 });
+
+  await p.goto('/account');
+  await p.fill('#token-description', 'my bot');
+  await p.click('button:has-text("Make a token")');
+  const token = await p.textContent('.new-token');
+  assert.match(token, /^lp_/);
+  const asBot = await fetch(`${server.base}/api/v1/account`, { headers: { Authorization: `Bearer ${token}` } });
+  assert.equal((await asBot.json()).username, 'iris');
+  for (const [name, width, height] of SIZES) {
+    await p.setViewportSize({ width, height });
+    await shot(p, `accounts-account-${name}`);
+  }
+  await p.click('.token-list button:has-text("Revoke")');
+  await p.waitForFunction(() => document.querySelectorAll('.token-list li').length === 0);
+  const revoked = await fetch(`${server.base}/api/v1/account`, { headers: { Authorization: `Bearer ${token}` } });
+  assert.equal(revoked.status, 401);
+  await p.click('button:has-text("Sign out")');
+  await p.waitForFunction(() => document.querySelector('[data-account-link]')?.textContent === 'Sign in');
+  assertNoProblems(p);
+});

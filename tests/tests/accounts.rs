@@ -1,0 +1,682 @@
+//! Players and bots, black-box on both databases: accounts, sessions and personal tokens, results
+//! and Glicko-2 ratings, what does not count, challenges over the event stream, and bad input.
+
+use futures_util::StreamExt;
+use ludus_server::config::ServeConfig;
+use ludus_tests::{Api, Database, Reply, TestServer, game_id, on_both_databases, seat_token};
+use serde_json::{Value, json};
+use std::time::Duration;
+
+/// Signs up; returns the session cookie (`name=value`) after checking its attributes.
+async fn sign_up(server: &TestServer, username: &str) -> String {
+    let response = reqwest::Client::new()
+        .post(format!("{}/api/v1/accounts", server.base))
+        .json(&json!({ "username": username, "password": "a good password" }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 201);
+    let cookie = response
+        .headers()
+        .get("set-cookie")
+        .expect("a session cookie")
+        .to_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        cookie.contains("HttpOnly") && cookie.contains("SameSite=Lax"),
+        "{cookie}"
+    );
+    assert!(!cookie.contains("Secure"), "plain http: no Secure flag");
+    assert_eq!(
+        response.json::<Value>().await.unwrap()["username"],
+        username
+    );
+    cookie.split(';').next().unwrap().to_string()
+}
+
+/// A request with the session cookie (and the browser's Origin, as a page of this site sends).
+async fn with_cookie(
+    server: &TestServer,
+    method: reqwest::Method,
+    path: &str,
+    cookie: &str,
+    body: Option<Value>,
+) -> Reply {
+    let mut request = reqwest::Client::new()
+        .request(method, format!("{}{path}", server.base))
+        .header("cookie", cookie)
+        .header("origin", &server.base);
+    if let Some(body) = body {
+        request = request.json(&body);
+    }
+    let response = request.send().await.unwrap();
+    let status = response.status().as_u16();
+    (status, response.json().await.unwrap_or(Value::Null))
+}
+
+/// Signs up and makes a personal token; returns it.
+async fn player(server: &TestServer, username: &str) -> String {
+    let cookie = sign_up(server, username).await;
+    let (status, made) = with_cookie(
+        server,
+        reqwest::Method::POST,
+        "/api/v1/account/tokens",
+        &cookie,
+        Some(json!({ "description": "tests" })),
+    )
+    .await;
+    assert_eq!(status, 201, "{made}");
+    made["token"].as_str().unwrap().to_string()
+}
+
+/// An online Petteia game created by `first`'s account and joined by `second`'s; the seat tokens.
+async fn online_game(
+    api: &Api,
+    first: &str,
+    second: &str,
+    extra: Value,
+) -> (String, String, String) {
+    let mut body = json!({ "variant": "petteia-6", "mode": "online", "side": "first" });
+    for (k, v) in extra.as_object().unwrap() {
+        body[k] = v.clone();
+    }
+    let (status, created) = api.post("/api/v1/games", Some(first), body).await;
+    assert_eq!(status, 201, "{created}");
+    let invite = created["invite"].as_str().unwrap();
+    let (status, joined) = api
+        .post(
+            &format!("/api/v1/invites/{invite}/join"),
+            Some(second),
+            json!({}),
+        )
+        .await;
+    assert_eq!(status, 200, "{joined}");
+    (
+        game_id(&created).to_string(),
+        seat_token(&created).to_string(),
+        seat_token(&joined).to_string(),
+    )
+}
+
+async fn resign(api: &Api, game: &str, seat: &str) {
+    let (status, view) = api.act(game, Some(seat), "resign").await;
+    assert_eq!(status, 200, "{view}");
+    assert_eq!(view["status"], "finished");
+}
+
+async fn profile(api: &Api, username: &str) -> Value {
+    let (status, profile) = api.get(&format!("/api/v1/players/{username}"), None).await;
+    assert_eq!(status, 200, "{profile}");
+    profile
+}
+
+async fn signed_up_players_get_results_and_ratings_from_a_rated_game(database: Database) {
+    let server = TestServer::start(database).await;
+    let api = server.api();
+    let ann = player(&server, "Ann").await;
+    let bob = player(&server, "bob_2").await;
+    let (game, ann_seat, _) = online_game(&api, &ann, &bob, json!({})).await;
+    resign(&api, &game, &ann_seat).await;
+
+    let ann_profile = profile(&api, "ann").await;
+    assert_eq!(
+        ann_profile["username"], "Ann",
+        "names are found in any case"
+    );
+    let ann_petteia = &ann_profile["variants"]["petteia-6"];
+    assert_eq!(
+        (
+            ann_petteia["games"].as_u64(),
+            ann_petteia["losses"].as_u64()
+        ),
+        (Some(1), Some(1))
+    );
+    assert!(
+        ann_petteia["rating"].as_f64().unwrap() < 1500.0,
+        "{ann_profile}"
+    );
+    let bob_petteia = &profile(&api, "bob_2").await["variants"]["petteia-6"];
+    assert_eq!(bob_petteia["wins"], 1);
+    assert!(bob_petteia["rating"].as_f64().unwrap() > 1500.0);
+
+    let (_, games) = api.get("/api/v1/players/bob_2/games?limit=5", None).await;
+    let last = &games[0];
+    assert_eq!(
+        (
+            last["game_id"].as_str(),
+            last["opponent"].as_str(),
+            last["result"].as_str()
+        ),
+        (Some(game.as_str()), Some("Ann"), Some("win"))
+    );
+    assert!(last["rating_change"].as_f64().unwrap() > 0.0, "{last}");
+    let (_, seats) = api
+        .get(&format!("/api/v1/games/{game}/players"), None)
+        .await;
+    assert_eq!(seats[0]["username"], "Ann");
+    assert_eq!(
+        seats[1]["rating"], bob_petteia["rating"],
+        "the game shows each player's rating"
+    );
+
+    // Five rated games put bob on the leaderboard, above ann.
+    let (_, board) = api.get("/api/v1/leaderboard/petteia-6", None).await;
+    assert_eq!(board, json!([]), "one game is not enough to be ranked");
+    for _ in 0..4 {
+        let (game, ann_seat, _) = online_game(&api, &ann, &bob, json!({})).await;
+        resign(&api, &game, &ann_seat).await;
+    }
+    let (_, board) = api.get("/api/v1/leaderboard/petteia-6", None).await;
+    assert_eq!(
+        (
+            board[0]["username"].as_str(),
+            board[0]["rank"].as_u64(),
+            board[1]["username"].as_str()
+        ),
+        (Some("bob_2"), Some(1), Some("Ann"))
+    );
+    let (_, games) = api.get("/api/v1/players/bob_2/games?limit=2", None).await;
+    let before = games[1]["finished_at"].as_i64().unwrap();
+    let (_, older) = api
+        .get(
+            &format!("/api/v1/players/bob_2/games?limit=10&before={before}"),
+            None,
+        )
+        .await;
+    assert_eq!(
+        older.as_array().unwrap().len(),
+        3,
+        "paged after the second newest"
+    );
+    server.stop().await;
+}
+
+async fn shared_screen_aborted_and_unrated_games_leave_ratings_alone(database: Database) {
+    let server = TestServer::start(database).await;
+    let api = server.api();
+    let ann = player(&server, "ann").await;
+    let bob = player(&server, "bob").await;
+    let (_, local) = api
+        .post(
+            "/api/v1/games",
+            Some(&ann),
+            json!({ "variant": "petteia-6", "mode": "local" }),
+        )
+        .await;
+    resign(&api, game_id(&local), seat_token(&local)).await;
+    let (game, ann_seat, _) = online_game(&api, &ann, &bob, json!({})).await;
+    let (status, aborted) = api.act(&game, Some(&ann_seat), "abort").await;
+    assert_eq!((status, aborted["status"].as_str()), (200, Some("aborted")));
+    let (game, ann_seat, _) = online_game(&api, &ann, &bob, json!({ "rated": false })).await;
+    resign(&api, &game, &ann_seat).await;
+    let (_, computer) = api
+        .post(
+            "/api/v1/games",
+            Some(&ann),
+            json!({ "variant": "petteia-6", "mode": "computer", "level": 3 }),
+        )
+        .await;
+    resign(&api, game_id(&computer), seat_token(&computer)).await;
+
+    let ann_profile = profile(&api, "ann").await;
+    let petteia = &ann_profile["variants"]["petteia-6"];
+    assert_eq!(
+        (petteia["games"].as_u64(), petteia["losses"].as_u64()),
+        (Some(1), Some(1)),
+        "only the unrated online game: {ann_profile}"
+    );
+    assert_eq!(
+        petteia["rating"],
+        Value::Null,
+        "an unrated game gives no rating"
+    );
+    assert_eq!(
+        ann_profile["computer"]["petteia-6"]["3"],
+        json!({ "wins": 0, "draws": 0, "losses": 1 })
+    );
+    let (_, games) = api.get("/api/v1/players/ann/games", None).await;
+    assert_eq!(
+        games.as_array().unwrap().len(),
+        2,
+        "local and aborted games count nowhere: {games}"
+    );
+    // Anonymous play is unchanged: no account, no seat holders.
+    let anonymous = api
+        .create(json!({ "variant": "petteia-6", "mode": "online" }))
+        .await;
+    let (_, seats) = api
+        .get(
+            &format!("/api/v1/games/{}/players", game_id(&anonymous)),
+            None,
+        )
+        .await;
+    assert_eq!(seats, json!([]));
+    server.stop().await;
+}
+
+async fn a_revoked_token_and_a_closed_session_are_refused(database: Database) {
+    let server = TestServer::start(database).await;
+    let api = server.api();
+    let cookie = sign_up(&server, "carol").await;
+    let (_, made) = with_cookie(
+        &server,
+        reqwest::Method::POST,
+        "/api/v1/account/tokens",
+        &cookie,
+        Some(json!({ "description": "bot" })),
+    )
+    .await;
+    let token = made["token"].as_str().unwrap();
+    assert!(token.starts_with("lp_"));
+    let (status, account) = api.get("/api/v1/account", Some(token)).await;
+    assert_eq!((status, account["username"].as_str()), (200, Some("carol")));
+    let (_, listed) = api.get("/api/v1/account/tokens", Some(token)).await;
+    assert_eq!(listed[0]["description"], "bot");
+    assert!(
+        !listed.to_string().contains(token),
+        "the list holds no secret"
+    );
+
+    let id = made["id"].as_str().unwrap();
+    let (status, _) = with_cookie(
+        &server,
+        reqwest::Method::DELETE,
+        &format!("/api/v1/account/tokens/{id}"),
+        &cookie,
+        None,
+    )
+    .await;
+    assert_eq!(status, 204);
+    let (status, refused) = api.get("/api/v1/account", Some(token)).await;
+    assert_eq!(
+        (status, refused["error"]["code"].as_str()),
+        (401, Some("unauthorized"))
+    );
+    let (status, _) = api
+        .post(
+            "/api/v1/games",
+            Some(token),
+            json!({ "variant": "petteia-6", "mode": "online" }),
+        )
+        .await;
+    assert_eq!(status, 401, "a revoked token creates nothing");
+
+    let (status, _) = with_cookie(
+        &server,
+        reqwest::Method::DELETE,
+        "/api/v1/session",
+        &cookie,
+        None,
+    )
+    .await;
+    assert_eq!(status, 204);
+    let (status, _) = with_cookie(
+        &server,
+        reqwest::Method::GET,
+        "/api/v1/account",
+        &cookie,
+        None,
+    )
+    .await;
+    assert_eq!(status, 401, "signed out");
+    server.stop().await;
+}
+
+async fn a_deleted_account_keeps_its_games_under_deleted(database: Database) {
+    let server = TestServer::start(database).await;
+    let api = server.api();
+    let dan = player(&server, "dan").await;
+    let eve = player(&server, "eve").await;
+    let (game, dan_seat, _) = online_game(&api, &dan, &eve, json!({})).await;
+    resign(&api, &game, &dan_seat).await;
+    let delete = |password: &str| {
+        reqwest::Client::new()
+            .delete(format!("{}/api/v1/account", server.base))
+            .bearer_auth(&dan)
+            .json(&json!({ "password": password }))
+            .send()
+    };
+    assert_eq!(delete("wrong password").await.unwrap().status(), 401);
+    assert_eq!(delete("a good password").await.unwrap().status(), 204);
+    assert_eq!(
+        api.get("/api/v1/account", Some(&dan)).await.0,
+        401,
+        "its tokens are gone"
+    );
+    assert_eq!(api.get("/api/v1/players/dan", None).await.0, 404);
+    let (_, games) = api.get("/api/v1/players/eve/games", None).await;
+    assert_eq!(games[0]["opponent"], "deleted");
+    let (status, _) = api
+        .post(
+            "/api/v1/session",
+            None,
+            json!({ "username": "dan", "password": "a good password" }),
+        )
+        .await;
+    assert_eq!(status, 401);
+    server.stop().await;
+}
+
+/// Reads NDJSON notices from `GET /api/v1/stream/events`, skipping keep-alive lines.
+struct Notices {
+    lines: std::pin::Pin<Box<dyn futures_util::Stream<Item = reqwest::Result<Vec<u8>>> + Send>>,
+    buffer: String,
+}
+
+impl Notices {
+    async fn open(server: &TestServer, token: &str) -> Notices {
+        let response = reqwest::Client::new()
+            .get(format!("{}/api/v1/stream/events", server.base))
+            .bearer_auth(token)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), 200);
+        let lines = response.bytes_stream().map(|b| b.map(|b| b.to_vec()));
+        Notices {
+            lines: Box::pin(lines),
+            buffer: String::new(),
+        }
+    }
+
+    async fn next(&mut self) -> Value {
+        loop {
+            if let Some(end) = self.buffer.find('\n') {
+                let line: String = self.buffer.drain(..=end).collect();
+                if line.trim().is_empty() {
+                    continue;
+                }
+                return serde_json::from_str(&line).unwrap();
+            }
+            let chunk = tokio::time::timeout(Duration::from_secs(10), self.lines.next())
+                .await
+                .expect("a notice within 10 s")
+                .expect("the stream stays open")
+                .unwrap();
+            self.buffer.push_str(&String::from_utf8(chunk).unwrap());
+        }
+    }
+}
+
+async fn an_accepted_challenge_starts_a_rated_game_on_both_streams(database: Database) {
+    let server = TestServer::start(database).await;
+    let api = server.api();
+    let fay = player(&server, "fay").await;
+    let gus = player(&server, "gus").await;
+    let mut gus_notices = Notices::open(&server, &gus).await;
+    let (status, made) = api
+        .post(
+            "/api/v1/challenges",
+            Some(&fay),
+            json!({ "username": "GUS", "variant": "petteia-6", "clock": null, "side": "first" }),
+        )
+        .await;
+    assert_eq!(status, 201, "{made}");
+    let challenge = made["challenge_id"].as_str().unwrap();
+    let notice = gus_notices.next().await;
+    assert_eq!(
+        (
+            notice["type"].as_str(),
+            notice["challenge_id"].as_str(),
+            notice["challenger"].as_str()
+        ),
+        (Some("challenge"), Some(challenge), Some("fay"))
+    );
+
+    let (status, refused) = api
+        .post(
+            &format!("/api/v1/challenges/{challenge}/accept"),
+            Some(&fay),
+            json!({}),
+        )
+        .await;
+    assert_eq!(
+        (status, refused["error"]["code"].as_str()),
+        (403, Some("forbidden")),
+        "only gus may accept"
+    );
+    let (status, accepted) = api
+        .post(
+            &format!("/api/v1/challenges/{challenge}/accept"),
+            Some(&gus),
+            json!({}),
+        )
+        .await;
+    assert_eq!(status, 200, "{accepted}");
+    let game = accepted["game_id"].as_str().unwrap();
+    let gus_start = gus_notices.next().await;
+    assert_eq!(
+        (
+            gus_start["type"].as_str(),
+            gus_start["seat"]["token"].as_str()
+        ),
+        (Some("game_start"), accepted["seat"]["token"].as_str())
+    );
+    // fay opened no stream: her seat waits for her first.
+    let fay_start = Notices::open(&server, &fay).await.next().await;
+    assert_eq!(
+        (
+            fay_start["game_id"].as_str(),
+            fay_start["seat"]["side"].as_str()
+        ),
+        (Some(game), Some("light"))
+    );
+    let (status, _) = api
+        .post(
+            &format!("/api/v1/challenges/{challenge}/accept"),
+            Some(&gus),
+            json!({}),
+        )
+        .await;
+    assert_eq!(status, 409, "accepted once");
+
+    resign(&api, game, fay_start["seat"]["token"].as_str().unwrap()).await;
+    assert!(
+        profile(&api, "gus").await["variants"]["petteia-6"]["rating"]
+            .as_f64()
+            .unwrap()
+            > 1500.0
+    );
+
+    // Declined and canceled challenges tell the other side.
+    let mut fay_notices = Notices::open(&server, &fay).await;
+    let (_, second) = api
+        .post(
+            "/api/v1/challenges",
+            Some(&fay),
+            json!({ "username": "gus", "variant": "duodecim-scripta" }),
+        )
+        .await;
+    let second = second["challenge_id"].as_str().unwrap();
+    assert_eq!(
+        api.post(
+            &format!("/api/v1/challenges/{second}/decline"),
+            Some(&gus),
+            json!({})
+        )
+        .await
+        .0,
+        204
+    );
+    assert_eq!(
+        fay_notices.next().await,
+        json!({ "type": "challenge_declined", "challenge_id": second })
+    );
+    let (_, third) = api
+        .post(
+            "/api/v1/challenges",
+            Some(&fay),
+            json!({ "username": "gus", "variant": "petteia-8" }),
+        )
+        .await;
+    let third = third["challenge_id"].as_str().unwrap();
+    assert_eq!(
+        api.post(
+            &format!("/api/v1/challenges/{third}/cancel"),
+            Some(&gus),
+            json!({})
+        )
+        .await
+        .0,
+        403
+    );
+    assert_eq!(
+        api.post(
+            &format!("/api/v1/challenges/{third}/cancel"),
+            Some(&fay),
+            json!({})
+        )
+        .await
+        .0,
+        204
+    );
+    loop {
+        let notice = gus_notices.next().await;
+        if notice["type"] == "challenge_canceled" {
+            assert_eq!(notice["challenge_id"], third);
+            break;
+        }
+    }
+    server.stop().await;
+}
+
+async fn bad_input_gets_a_clear_error_and_changes_nothing(database: Database) {
+    let server = TestServer::start(database).await;
+    let api = server.api();
+    let hal = player(&server, "hal").await;
+    let code = |reply: &Reply| reply.1["error"]["code"].as_str().map(String::from);
+    let taken = api
+        .post(
+            "/api/v1/accounts",
+            None,
+            json!({ "username": "HAL", "password": "another password" }),
+        )
+        .await;
+    assert_eq!((taken.0, code(&taken).as_deref()), (409, Some("conflict")));
+    for (username, password) in [
+        ("h", "long enough"),
+        ("has space", "long enough"),
+        ("ivy", "short"),
+    ] {
+        let reply = api
+            .post(
+                "/api/v1/accounts",
+                None,
+                json!({ "username": username, "password": password }),
+            )
+            .await;
+        assert_eq!(
+            (reply.0, code(&reply).as_deref()),
+            (400, Some("bad_request")),
+            "{username}"
+        );
+    }
+    assert_eq!(
+        api.get("/api/v1/players/ivy", None).await.0,
+        404,
+        "nothing was created"
+    );
+    let wrong = api
+        .post(
+            "/api/v1/session",
+            None,
+            json!({ "username": "hal", "password": "not the password" }),
+        )
+        .await;
+    let unknown = api
+        .post(
+            "/api/v1/session",
+            None,
+            json!({ "username": "nobody", "password": "not the password" }),
+        )
+        .await;
+    assert_eq!(
+        wrong, unknown,
+        "a wrong password and an unknown user get the same answer"
+    );
+    assert_eq!(wrong.0, 401);
+    let to_nobody = api
+        .post(
+            "/api/v1/challenges",
+            Some(&hal),
+            json!({ "username": "nobody", "variant": "petteia-6" }),
+        )
+        .await;
+    assert_eq!(to_nobody.0, 404);
+    let to_self = api
+        .post(
+            "/api/v1/challenges",
+            Some(&hal),
+            json!({ "username": "hal", "variant": "petteia-6" }),
+        )
+        .await;
+    assert_eq!(
+        (to_self.0, code(&to_self).as_deref()),
+        (400, Some("bad_request"))
+    );
+    let anonymous = api
+        .post(
+            "/api/v1/challenges",
+            None,
+            json!({ "username": "hal", "variant": "petteia-6" }),
+        )
+        .await;
+    assert_eq!(anonymous.0, 401);
+    assert_eq!(api.get("/api/v1/players/nobody", None).await.0, 404);
+    assert_eq!(api.get("/api/v1/leaderboard/chess", None).await.0, 400);
+    // A cookie-signed change from another site is refused.
+    let cookie = sign_up(&server, "ivy").await;
+    let response = reqwest::Client::new()
+        .post(format!("{}/api/v1/account/tokens", server.base))
+        .header("cookie", &cookie)
+        .header("origin", "https://evil.example")
+        .json(&json!({ "description": "stolen" }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 403);
+    server.stop().await;
+}
+
+async fn sign_ins_from_one_address_are_rate_limited(database: Database) {
+    let server = TestServer::start_configured(database, |config| ServeConfig {
+        sign_in_per_minute: 2,
+        ..config
+    })
+    .await;
+    let api = server.api();
+    for _ in 0..2 {
+        let reply = api
+            .post(
+                "/api/v1/session",
+                None,
+                json!({ "username": "nobody", "password": "whatever1" }),
+            )
+            .await;
+        assert_eq!(reply.0, 401);
+    }
+    let (status, limited) = api
+        .post(
+            "/api/v1/accounts",
+            None,
+            json!({ "username": "late", "password": "whatever1" }),
+        )
+        .await;
+    assert_eq!(
+        (status, limited["error"]["code"].as_str()),
+        (429, Some("rate_limited"))
+    );
+    assert!(limited["error"]["retry_after_ms"].as_u64().unwrap() > 0);
+    server.stop().await;
+}
+
+on_both_databases!(
+    signed_up_players_get_results_and_ratings_from_a_rated_game,
+    shared_screen_aborted_and_unrated_games_leave_ratings_alone,
+    a_revoked_token_and_a_closed_session_are_refused,
+    a_deleted_account_keeps_its_games_under_deleted,
+    an_accepted_challenge_starts_a_rated_game_on_both_streams,
+    bad_input_gets_a_clear_error_and_changes_nothing,
+    sign_ins_from_one_address_are_rate_limited,
+);
