@@ -1,3 +1,4 @@
+// @ts-check
 // The analysis board (`/analysis?variant=&position=&dice=`): a position typed in the notation or
 // set up by clicking on a board; the server's analysis shows its legal moves and threatened
 // pieces (with hit odds in Duodecim), and the computer's suggestion at a chosen level. Playing a
@@ -10,25 +11,40 @@ import { START } from './boards/index.js';
 import { diagramBoard } from './learn/diagram.js';
 import { cyclePlace } from './learn/setup.js';
 
+/**
+ * The server's analysis of a position (docs/API.md, POST /api/v1/analysis).
+ * @typedef {{ variant: string, position: string, to_move: string, legal_moves?: string[],
+ *   outcome?: { winner: string | null, termination: string } | null,
+ *   threatened?: Record<string, string[]>,
+ *   threat_odds?: Record<string, Record<string, { hits: number, of: number }>> }} AnalysisResult
+ */
+
+/** @param {string | null | undefined} text */
 const parseDice = (text) => String(text || '').split(/[^1-6]+/).filter(Boolean).map(Number);
 
+/**
+ * @param {HTMLElement} app
+ * @param {URLSearchParams} query
+ */
 export function showAnalysis(app, query) {
   document.title = `Ludus — ${t('analysis.title')}`;
+  /** @type {{ variant: string, position: string, dice: string, result: AnalysisResult | null, suggestion: string | null }} */
   const state = {
-    variant: VARIANT_IDS.includes(query.get('variant')) ? query.get('variant') : VARIANT_IDS[0],
-    position: null,
+    variant: VARIANT_IDS.includes(/** @type {string} */ (query.get('variant'))) ? /** @type {string} */ (query.get('variant')) : VARIANT_IDS[0],
+    // Set just below, once the variant is known.
+    position: /** @type {any} */ (null),
     dice: query.get('dice') || '',
     result: null,
     suggestion: null,
   };
   state.position = query.get('position') || START[state.variant];
 
-  const variantSelect = html('select', { id: 'analysis-variant', 'aria-label': t('analysis.variant') },
-    VARIANT_IDS.map((id) => html('option', { value: id, text: t(`variant.${id}`), selected: id === state.variant || undefined })));
-  const positionInput = html('input', { type: 'text', id: 'analysis-position', 'aria-label': t('analysis.position'), spellcheck: 'false' });
-  const diceInput = html('input', { type: 'text', id: 'analysis-dice', 'aria-label': t('analysis.dice'), placeholder: t('analysis.dice'), inputmode: 'numeric' });
-  const level = html('select', { id: 'analysis-level', 'aria-label': t('analysis.level') },
-    [1, 2, 3, 4, 5].map((n) => html('option', { value: n, text: String(n), selected: n === 3 || undefined })));
+  const variantSelect = /** @type {HTMLSelectElement} */ (html('select', { id: 'analysis-variant', 'aria-label': t('analysis.variant') },
+    VARIANT_IDS.map((id) => html('option', { value: id, text: t(`variant.${id}`), selected: id === state.variant || undefined }))));
+  const positionInput = /** @type {HTMLInputElement} */ (html('input', { type: 'text', id: 'analysis-position', 'aria-label': t('analysis.position'), spellcheck: 'false' }));
+  const diceInput = /** @type {HTMLInputElement} */ (html('input', { type: 'text', id: 'analysis-dice', 'aria-label': t('analysis.dice'), placeholder: t('analysis.dice'), inputmode: 'numeric' }));
+  const level = /** @type {HTMLSelectElement} */ (html('select', { id: 'analysis-level', 'aria-label': t('analysis.level') },
+    [1, 2, 3, 4, 5].map((n) => html('option', { value: n, text: String(n), selected: n === 3 || undefined }))));
   const boardHolder = html('div', { class: 'board-holder analysis-board' });
   const status = html('p', { class: 'analysis-status', role: 'status', 'aria-live': 'polite' });
   const threats = html('p', { class: 'analysis-threats' });
@@ -42,7 +58,8 @@ export function showAnalysis(app, query) {
     variantSelect.value = state.variant;
     positionInput.value = state.position;
     diceInput.value = state.dice;
-    diceInput.closest('label').hidden = !diceGame();
+    // The dice field sits in its label from the start (the form is built before the first sync).
+    /** @type {HTMLLabelElement} */ (diceInput.closest('label')).hidden = !diceGame();
     const url = new URL(location.href);
     url.searchParams.set('variant', state.variant);
     url.searchParams.set('position', state.position);
@@ -53,7 +70,9 @@ export function showAnalysis(app, query) {
 
   function drawBoard() {
     const result = state.result;
+    /** @type {Set<string>} */
     const threatened = new Set();
+    /** @type {Record<string, { hits: number, of: number }>} */
     const odds = {};
     if (result) {
       for (const places of Object.values(result.threatened || {})) places.forEach((p) => threatened.add(p));
@@ -70,11 +89,13 @@ export function showAnalysis(app, query) {
       place.removeAttribute('aria-disabled');
       place.setAttribute('tabindex', '0');
     }
+    /** @param {Event} event */
     const setUp = (event) => {
-      const place = event.target.closest && event.target.closest('[data-place]');
+      const target = /** @type {Element} */ (event.target);
+      const place = target.closest && target.closest('[data-place]');
       if (!place) return;
       event.preventDefault();
-      state.position = cyclePlace(state.variant, state.position, place.getAttribute('data-place'));
+      state.position = cyclePlace(state.variant, state.position, /** @type {string} */ (place.getAttribute('data-place')));
       refresh();
     };
     board.addEventListener('click', setUp);
@@ -116,7 +137,7 @@ export function showAnalysis(app, query) {
     error.textContent = '';
     syncInputs();
     try {
-      state.result = await analysis(state.variant, state.position, parseDice(state.dice));
+      state.result = /** @type {AnalysisResult} */ (await analysis(state.variant, state.position, parseDice(state.dice)));
       state.position = state.result.position;
       // Duodecim writes the dice into its position: from now on they are part of it.
       if (/dice:\[\d/.test(state.position)) state.dice = '';
@@ -129,6 +150,7 @@ export function showAnalysis(app, query) {
     drawBoard();
   }
 
+  /** @param {string} move */
   async function play(move) {
     try {
       const after = await analysisPlay(state.variant, state.position, parseDice(state.dice), [move]);
@@ -164,7 +186,7 @@ export function showAnalysis(app, query) {
     state.dice = '';
     refresh();
   });
-  const form = html('form', { class: 'analysis-form', onsubmit: (event) => {
+  const form = html('form', { class: 'analysis-form', onsubmit: (/** @type {Event} */ event) => {
     event.preventDefault();
     state.position = positionInput.value.trim();
     state.dice = diceInput.value;

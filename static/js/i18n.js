@@ -1,3 +1,4 @@
+// @ts-check
 // The client's words in English and French: `t(key, params)` looks a key up in the chosen
 // catalogue (falling back to English, then to the key, so a missing word shows rather than breaks).
 // The language comes from `?lang=`, else the remembered choice, else the browser. This module
@@ -5,12 +6,18 @@
 import en from './i18n/en.js';
 import fr from './i18n/fr.js';
 
+/** @type {Record<string, Record<string, any>>} */
 export const CATALOGUES = { en, fr };
 export const LANGUAGES = Object.keys(CATALOGUES);
 const STORAGE_KEY = 'ludus.lang';
 
-/** The language to use: the query's, else the stored one, else the first supported browser language. */
+/**
+ * The language to use: the query's, else the stored one, else the first supported browser language.
+ * @param {{ query?: string | null, stored?: string | null, browser?: readonly string[] }} [choices]
+ * @returns {string}
+ */
 export function chooseLanguage({ query = null, stored = null, browser = [] } = {}) {
+  /** @param {string | null | undefined} code */
   const supported = (code) => {
     const base = String(code || '').toLowerCase().split('-')[0];
     return LANGUAGES.includes(base) ? base : null;
@@ -36,7 +43,10 @@ let current = typeof window === 'undefined'
 
 export const language = () => current;
 
-/** Switches the language and remembers it; the caller re-renders. */
+/**
+ * Switches the language and remembers it; the caller re-renders.
+ * @param {string} lang
+ */
 export function setLanguage(lang) {
   current = chooseLanguage({ query: lang });
   try {
@@ -47,7 +57,14 @@ export function setLanguage(lang) {
   document.documentElement.lang = current;
 }
 
-/** `t('key', {n: 3})`: the text of `key` in the current language, `{n}` replaced by the parameter. */
+/**
+ * `t('key', {n: 3})`: the text of `key` in the current language, `{n}` replaced by the parameter.
+ * Most entries are strings; some are lists (the rules' steps) or functions of the parameters.
+ * @param {string} key
+ * @param {Record<string, any>} [params]
+ * @param {string} [lang]
+ * @returns {any}
+ */
 export function t(key, params = {}, lang = current) {
   const entry = CATALOGUES[lang][key] ?? CATALOGUES.en[key];
   if (entry === undefined) return key;
@@ -57,7 +74,11 @@ export function t(key, params = {}, lang = current) {
     : text;
 }
 
-/** The person-facing message of an API error (ApiError or any thrown error), in the current language. */
+/**
+ * The person-facing message of an API error (ApiError or any thrown error), in the current language.
+ * @param {any} error
+ * @returns {string}
+ */
 export function errorMessage(error) {
   const code = error && error.code;
   if (code && t(`error.${code}`) !== `error.${code}`) {
@@ -68,10 +89,13 @@ export function errorMessage(error) {
   return t('error.network', { detail: String((error && error.message) || error) });
 }
 
-/** A label for a side (`light`, `terracotta`, …). */
+/** A label for a side (`light`, `terracotta`, …). @param {string} side @returns {string} */
 export const sideLabel = (side) => t(`side.${side}`);
 
-/** The header's language switch: a select that remembers the choice and reloads the page's words. */
+/**
+ * The header's language switch: a select that remembers the choice and reloads the page's words.
+ * @param {() => void} onChange
+ */
 export function languageSwitch(onChange) {
   const select = document.createElement('select');
   select.id = 'language';
@@ -91,9 +115,17 @@ export function languageSwitch(onChange) {
   return select;
 }
 
-/** Fills every `[data-i18n]` element under `root` with its key's text (the static page header). */
+/**
+ * Fills every `[data-i18n]` element under `root` with its key's text (the static page header).
+ * @param {ParentNode} [root]
+ */
 export function translateStatic(root = document) {
   document.documentElement.lang = current;
-  for (const node of root.querySelectorAll('[data-i18n]')) node.textContent = t(node.dataset.i18n);
-  for (const node of root.querySelectorAll('[data-i18n-label]')) node.setAttribute('aria-label', t(node.dataset.i18nLabel));
+  // The selectors guarantee the data attribute each loop reads.
+  for (const node of root.querySelectorAll('[data-i18n]')) {
+    node.textContent = t(/** @type {string} */ (/** @type {HTMLElement} */ (node).dataset.i18n));
+  }
+  for (const node of root.querySelectorAll('[data-i18n-label]')) {
+    node.setAttribute('aria-label', t(/** @type {string} */ (/** @type {HTMLElement} */ (node).dataset.i18nLabel)));
+  }
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // Review of a game, move by move, beside (never instead of) the live board. The model is pure:
 // the game's events give the moves and each turn's dice, and the position at ply N is the start
 // with the first N moves played by the server's analysis (the client knows no rules). The view
@@ -8,7 +9,18 @@ import { t, errorMessage } from './i18n.js';
 import { START } from './boards/index.js';
 import { diagramBoard } from './learn/diagram.js';
 
-/** The start position of a game whose first player is `first` (drawn by the seed in some variants). */
+/**
+ * @typedef {import('./api.js').GameEvent} GameEvent
+ * @typedef {import('./api.js').GameView} GameView
+ * @typedef {{ move: string, dice: number[] | null }} Ply
+ */
+
+/**
+ * The start position of a game whose first player is `first` (drawn by the seed in some variants).
+ * @param {string} variant
+ * @param {string} [first]
+ * @returns {string}
+ */
 export function startPosition(variant, first) {
   const [board, , ...rest] = START[variant].split(' ');
   const side = first ? first[0] : START[variant].split(' ')[1];
@@ -18,20 +30,25 @@ export function startPosition(variant, first) {
 /**
  * The moves of a game from its events, each with the roll that came just before it; an `undo`
  * keeps only its first `keep` rolls and moves (as the game screen's move list reads them).
- * @returns {{ move: string, dice: number[] | null }[]}
+ * @param {GameEvent[]} events
+ * @returns {Ply[]}
  */
 export function pliesFromEvents(events) {
+  /** @type {GameEvent[]} */
   let actions = [];
   for (const event of events) {
     if (event.kind === 'roll' || event.kind === 'move') actions.push(event);
     else if (event.kind === 'undo') actions = actions.slice(0, event.keep ?? actions.length);
   }
+  /** @type {Ply[]} */
   const plies = [];
+  /** @type {number[] | null} */
   let dice = null;
+  // Roll events carry their dice and move events their move (docs/API.md).
   for (const action of actions) {
-    if (action.kind === 'roll') dice = action.dice;
+    if (action.kind === 'roll') dice = /** @type {number[]} */ (action.dice);
     else {
-      plies.push({ move: action.move, dice });
+      plies.push({ move: /** @type {string} */ (action.move), dice });
       dice = null;
     }
   }
@@ -44,20 +61,35 @@ export function pliesFromEvents(events) {
  * server's). Requests are served in order, so each position is asked for once.
  */
 export class Replay {
+  /**
+   * @param {string} variant
+   * @param {string} start
+   * @param {Ply[]} plies
+   * @param {typeof analysisPlay} [play]
+   */
   constructor(variant, start, plies, play = analysisPlay) {
     this.variant = variant;
     this.plies = plies;
     this.play = play;
     this.known = [start];
+    /** @type {string | null} */
     this.last = null;
+    /** @type {Promise<unknown>} */
     this.queue = Promise.resolve();
   }
 
-  /** The final position when it is known already (the game view's), so opening costs nothing. */
+  /**
+   * The final position when it is known already (the game view's), so opening costs nothing.
+   * @param {string} position
+   */
   knowLast(position) {
     this.last = position;
   }
 
+  /**
+   * @param {number} n
+   * @returns {Promise<string>}
+   */
   at(n) {
     if (n === this.plies.length && this.last) return Promise.resolve(this.last);
     this.queue = this.queue.then(async () => {
@@ -68,22 +100,29 @@ export class Replay {
       }
       return this.known[n];
     });
-    return this.queue;
+    return /** @type {Promise<string>} */ (this.queue);
   }
 }
 
-/** The dice of the turn that move `ply` (1-based) belongs to, or null (no dice, or the start). */
+/**
+ * The dice of the turn that move `ply` (1-based) belongs to, or null (no dice, or the start).
+ * @param {Ply[]} plies
+ * @param {number} ply
+ * @returns {number[] | null}
+ */
 export function rollOf(plies, ply) {
   for (let i = ply - 1; i >= 0; i -= 1) if (plies[i].dice) return plies[i].dice;
   return null;
 }
 
-/** The ply a `?ply=N` asks for, kept within the game. */
+/** The ply a `?ply=N` asks for, kept within the game. @param {number} value @param {number} total */
 export const clampPly = (value, total) => Math.max(0, Math.min(total, Number.isFinite(value) ? Math.trunc(value) : total));
 
 /**
  * The review panel of game `gameId` (its view `view`), opened at `ply` (or the last move).
  * Returns the element; `bottom` is the side drawn nearest.
+ * @param {{ gameId: string, view: GameView, bottom?: string, ply?: number | null, face?: string }} options
+ * @returns {HTMLElement}
  */
 export function reviewPanel({ gameId, view, bottom, ply = null, face = 'virtvs' }) {
   const variant = view.variant;
@@ -97,6 +136,12 @@ export function reviewPanel({ gameId, view, bottom, ply = null, face = 'virtvs' 
   const boardHolder = html('div', { class: 'review-board' });
   const moves = html('ol', { class: 'review-moves', 'aria-label': t('review.moves') });
   const links = html('p', { class: 'review-links' });
+  /**
+   * @param {string} id
+   * @param {string} label
+   * @param {string} text
+   * @param {() => number} target
+   */
   const button = (id, label, text, target) => html('button', { type: 'button', id, 'aria-label': label, title: label, text, onclick: () => go(target()) });
   const controls = html('p', { class: 'review-controls' }, [
     button('review-first', t('review.first'), '«', () => 0),
@@ -105,6 +150,7 @@ export function reviewPanel({ gameId, view, bottom, ply = null, face = 'virtvs' 
     button('review-last', t('review.last'), '»', () => Infinity),
   ]);
 
+  /** @param {number} n */
   async function go(n) {
     if (!replay) return;
     const total = replay.plies.length;
@@ -125,7 +171,7 @@ export function reviewPanel({ gameId, view, bottom, ply = null, face = 'virtvs' 
     const played = current > 0 ? [replay.plies[current - 1].move] : [];
     const board = diagramBoard(variant, position, { moves: played, bottom, face });
     boardHolder.replaceChildren(board);
-    for (const item of moves.querySelectorAll('button[data-ply]')) {
+    for (const item of /** @type {NodeListOf<HTMLElement>} */ (moves.querySelectorAll('button[data-ply]'))) {
       if (Number(item.dataset.ply) === current) item.setAttribute('aria-current', 'step');
       else item.removeAttribute('aria-current');
     }
@@ -140,8 +186,8 @@ export function reviewPanel({ gameId, view, bottom, ply = null, face = 'virtvs' 
   }
 
   section.addEventListener('keydown', (event) => {
-    const step = { ArrowLeft: current - 1, ArrowRight: current + 1, Home: 0, End: Infinity }[event.key];
-    if (step === undefined || event.target.closest('input, select, textarea')) return;
+    const step = /** @type {Record<string, number | undefined>} */ ({ ArrowLeft: current - 1, ArrowRight: current + 1, Home: 0, End: Infinity })[event.key];
+    if (step === undefined || /** @type {Element} */ (event.target).closest('input, select, textarea')) return;
     event.preventDefault();
     go(step);
   });
@@ -177,6 +223,8 @@ export function reviewPanel({ gameId, view, bottom, ply = null, face = 'virtvs' 
 /**
  * Adds review to the game screen: open at once for a finished game or a `?ply=` link, behind a
  * button for a game in progress (so the live board stays what the player sees).
+ * @param {HTMLElement} app
+ * @param {{ gameId: string, view: GameView, bottom?: string }} game
  */
 export function mountReview(app, { gameId, view, bottom }) {
   const query = new URLSearchParams(location.search);

@@ -1,3 +1,4 @@
+// @ts-check
 // Rules pages: one per variant (numbered steps, worked examples drawn from positions, the
 // notation, habits for beginners, the rule set's label), the "Evidence and limits" page, and the
 // printable rules with a blank board. Words come from the i18n catalogues; the server's variants
@@ -12,8 +13,18 @@ import { START } from './boards/index.js';
 import { showPrint } from './learn/print.js';
 import { showEvidence, kindLabel } from './learn/evidence.js';
 
-const list = (tag, items, attrs = {}) => html(tag, attrs, [].concat(items).map((text) => html('li', { text })));
+/**
+ * @param {string} tag
+ * @param {string | string[]} items
+ * @param {import('./svg.js').Attrs} [attrs]
+ */
+const list = (tag, items, attrs = {}) => html(tag, attrs, /** @type {string[]} */ ([]).concat(items).map((text) => html('li', { text })));
 
+/**
+ * @param {HTMLElement} app
+ * @param {string} [variantId] absent: the first rule set
+ * @param {string} [page] `print` for the printable rules
+ */
 export async function showRules(app, variantId, page) {
   if (variantId === 'evidence') return showEvidence(app);
   let catalogue;
@@ -24,6 +35,8 @@ export async function showRules(app, variantId, page) {
     return undefined;
   }
   const variant = catalogue.find((v) => v.id === variantId) || catalogue.find((v) => v.id === VARIANT_IDS[0]);
+  // The server lists every variant; without any there is no page to draw (as before: it throws).
+  if (!variant) throw new Error('the server lists no variants');
   if (page === 'print') return showPrint(app, variant);
   const name = t(`variant.${variant.id}`);
   document.title = `Ludus — ${t('rules.title', { name })}`;

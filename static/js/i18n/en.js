@@ -1,3 +1,4 @@
+// @ts-check
 // English words of the client. Keys are grouped by screen; values are text with `{param}`
 // placeholders, or lists (numbered rule steps, habits). fr.js has the same keys.
 export default {

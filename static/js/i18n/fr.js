@@ -1,3 +1,4 @@
+// @ts-check
 // Les mots du client en français, avec le vocabulaire de la page française sur le XII scripta
 // (dés, pions, case, réserve, frapper, sortir, table de sortie) et des joueurs de jeux de société.
 export default {

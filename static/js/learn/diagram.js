@@ -1,14 +1,23 @@
+// @ts-check
 // Small board diagrams drawn from positions in the RULES.md notation: the board of the variant
 // (boards/*.js) with each move drawn as an arrow from its start to its end, and an × on every
 // place where a piece was taken. Pure: it reads nothing but its arguments and builds elements.
 import { svg, html, moveEnds } from '../svg.js';
 import { boardFor } from '../boards/index.js';
 
-/** The centre of a place on a drawn board: its hit area is a rect (cell, square, tray) or a circle (point). */
+/** @typedef {import('../svg.js').BoardContext} BoardContext */
+
+/**
+ * The centre of a place on a drawn board: its hit area is a rect (cell, square, tray) or a circle (point).
+ * @param {Element} root
+ * @param {string} place
+ * @returns {{ x: number, y: number } | null}
+ */
 export function centreOf(root, place) {
   for (const group of root.children) {
     if (group.getAttribute('data-place') !== place) continue;
     const shape = group.children[0];
+    /** @param {string} name */
     const n = (name) => Number(shape.getAttribute(name));
     if (shape.getAttribute('cx') !== null) return { x: n('cx'), y: n('cy') };
     return { x: n('x') + n('width') / 2, y: n('y') + n('height') / 2 };
@@ -16,7 +25,12 @@ export function centreOf(root, place) {
   return null;
 }
 
-/** An arrow for `move` (e.g. `3:4-7`, `A4-C4`) on a drawn board, or null if an end is not drawn. */
+/**
+ * An arrow for `move` (e.g. `3:4-7`, `A4-C4`) on a drawn board, or null if an end is not drawn.
+ * @param {Element} root
+ * @param {string} move
+ * @returns {SVGElement | null}
+ */
 export function moveArrow(root, move) {
   const { from, to } = moveEnds(move);
   const a = from && centreOf(root, from);
@@ -38,7 +52,12 @@ export function moveArrow(root, move) {
   ]);
 }
 
-/** An × over a place where a piece was taken. */
+/**
+ * An × over a place where a piece was taken.
+ * @param {Element} root
+ * @param {string} place
+ * @returns {SVGElement | null}
+ */
 export function takenMark(root, place) {
   const c = centreOf(root, place);
   if (!c) return null;
@@ -52,10 +71,16 @@ export function takenMark(root, place) {
 /**
  * A board for `variant` at `position`, with arrows for `moves` and × for `taken`.
  * `bottom` is the side drawn nearest; `face` the Duodecim board face.
+ * @param {string} variant
+ * @param {string} position
+ * @param {{ moves?: string[], taken?: string[], bottom?: string, face?: string,
+ *   threatened?: BoardContext['threatened'], odds?: BoardContext['odds'] }} [options]
+ * @returns {SVGElement}
  */
 export function diagramBoard(variant, position, { moves = [], taken = [], bottom, face = 'virtvs', threatened, odds } = {}) {
   const board = boardFor(variant);
   const model = board.parse(position);
+  /** @type {Set<string>} */
   const ends = new Set();
   for (const move of moves) {
     const { from, to } = moveEnds(move);
@@ -75,13 +100,18 @@ export function diagramBoard(variant, position, { moves = [], taken = [], bottom
   return root;
 }
 
+/** @param {string} variant */
 function defaultBottom(variant) {
   if (variant.startsWith('petteia')) return 'light';
   if (variant.startsWith('pente')) return 'terracotta';
   return 'white';
 }
 
-/** A worked example: the position with its move drawn, and the position after, with what was taken. */
+/**
+ * A worked example: the position with its move drawn, and the position after, with what was taken.
+ * @param {import('./examples.js').Example} example
+ * @param {(key: string, params?: Record<string, any>) => any} t
+ */
 export function exampleFigure(example, t) {
   const movesText = example.moves.join(', ');
   const before = diagramBoard(example.variant, example.position, { moves: example.moves });

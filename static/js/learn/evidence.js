@@ -1,3 +1,4 @@
+// @ts-check
 // "Evidence and limits": per game, what the ancient record attests, what the modern
 // reconstructions infer, where this implementation chose, and the sources; each rule set with
 // its label (suggestion, reconstruction, modern design).
@@ -5,7 +6,10 @@ import { html } from '../svg.js';
 import { t } from '../i18n.js';
 import { VARIANT_IDS, KIND, family } from './variants.js';
 
-/** The label of a rule set: suggestion, reconstruction or modern design, with what that means. */
+/**
+ * The label of a rule set: suggestion, reconstruction or modern design, with what that means.
+ * @param {string} variantId
+ */
 export function kindLabel(variantId) {
   const kind = KIND[variantId];
   return html('p', { class: `kind-label kind-${kind}` }, [
@@ -20,8 +24,10 @@ const GAMES = [
   ['duodecim-scripta', 'duodecim', 'Duodecim Scripta'],
 ];
 
-const list = (items) => html('ul', {}, [].concat(items).map((text) => html('li', { text })));
+/** @param {string | string[]} items */
+const list = (items) => html('ul', {}, /** @type {string[]} */ ([]).concat(items).map((text) => html('li', { text })));
 
+/** @param {HTMLElement} app */
 export function showEvidence(app) {
   document.title = `Ludus — ${t('evidence.title')}`;
   const article = html('article', { class: 'evidence learn' }, [
@@ -43,7 +49,7 @@ export function showEvidence(app) {
       html('h3', { text: t('evidence.chosen') }),
       list(t(`evidence.${key}.chosen`)),
       html('h3', { text: t('evidence.sources') }),
-      html('ul', { class: 'sources' }, [].concat(t(`evidence.${key}.sources`)).map((text) => html('li', { text }))),
+      html('ul', { class: 'sources' }, /** @type {string[]} */ ([]).concat(t(`evidence.${key}.sources`)).map((text) => html('li', { text }))),
     ]));
   }
   app.append(article);

@@ -1,9 +1,16 @@
+// @ts-check
 // The worked examples of the rules pages: each is a position in the RULES.md notation, the dice
 // (Pente Grammai; Duodecim carries them in its position), the moves played, the position after
 // them as the server writes it, the places where a piece was taken (marked on the diagram) and,
 // where the lesson is a move that is NOT allowed, that move. learn-unit.test.js replays every
 // example through POST /api/v1/analysis/play, so an example cannot show a rule the engine breaks.
 
+/**
+ * @typedef {{ key: string, variant: string, position: string, dice?: number[], moves: string[],
+ *   after: string, taken: string[], refused?: string }} Example
+ */
+
+/** @type {Record<string, Example[]>} */
 export const EXAMPLES = {
   petteia: [
     { key: 'petteia.trap', variant: 'petteia-6', position: '4DD/6/L5/2D3/2L3/6 l', moves: ['A4-C4'], after: '4DD/6/2L3/6/2L3/6 d 0 1', taken: ['C3'] },
@@ -33,7 +40,11 @@ export const EXAMPLES = {
   ],
 };
 
-/** The worked examples of a variant's rules page (the two Petteia boards share theirs). */
+/**
+ * The worked examples of a variant's rules page (the two Petteia boards share theirs).
+ * @param {string} variantId
+ * @returns {Example[]}
+ */
 export function examplesFor(variantId) {
   return EXAMPLES[variantId] || EXAMPLES[variantId.split('-')[0]] || [];
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // "Print rules and boards": the numbered rules and a blank board at a size to play on. The paper
 // (A4 or US Letter) sets the page's @page size; Duodecim's board faces are offered as choices.
 import { html } from '../svg.js';
@@ -6,8 +7,16 @@ import { EMPTY, stepsKey } from './variants.js';
 import { diagramBoard } from './diagram.js';
 
 const FACES = ['virtvs', 'levate', 'plain'];
+/** @type {Record<string, string>} */
 const PAPERS = { a4: 'A4', letter: 'letter' };
 
+/**
+ * @param {string} name
+ * @param {string} value
+ * @param {string} label
+ * @param {boolean} checked
+ * @param {() => void} onChange
+ */
 function choice(name, value, label, checked, onChange) {
   const id = `${name}-${value}`;
   return html('label', { class: 'choice', for: id }, [
@@ -16,7 +25,10 @@ function choice(name, value, label, checked, onChange) {
   ]);
 }
 
-/** The @page rule for a paper, in its own style element so the choice replaces the last one. */
+/**
+ * The @page rule for a paper, in its own style element so the choice replaces the last one.
+ * @param {string} paper
+ */
 function setPaper(paper) {
   let style = document.getElementById('paper-size');
   if (!style) {
@@ -27,6 +39,10 @@ function setPaper(paper) {
   document.body.dataset.paper = paper;
 }
 
+/**
+ * @param {HTMLElement} app
+ * @param {import('../api.js').Variant} variant
+ */
 export function showPrint(app, variant) {
   const name = t(`variant.${variant.id}`);
   document.title = `Ludus — ${t('print.title', { name })}`;
@@ -59,7 +75,7 @@ export function showPrint(app, variant) {
   app.append(html('article', { class: 'rules print-sheet learn' }, [
     html('h1', { text: t('print.title', { name }) }),
     controls,
-    html('ol', { class: 'rule-list' }, [].concat(t(stepsKey(variant.id))).map((text) => html('li', { text }))),
+    html('ol', { class: 'rule-list' }, /** @type {string[]} */ ([]).concat(t(stepsKey(variant.id))).map((text) => html('li', { text }))),
     holder,
   ]));
 }

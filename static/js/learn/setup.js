@@ -1,9 +1,15 @@
+// @ts-check
 // Setting up a position by hand on the analysis board: what a click on a place puts there next,
 // written back into the RULES.md notation. Pure: text in, text out. Trays (reserve, off, holy,
 // removed) are counts the player types in the position field.
 
 const FILES = 'ABCDEFGH';
 
+/**
+ * @param {string} position
+ * @param {string} place
+ * @returns {string}
+ */
 function petteia(position, place) {
   const [ranks, ...rest] = position.trim().split(/\s+/);
   const rows = ranks.split('/').map((row) => [...row].flatMap((ch) => (/\d/.test(ch) ? Array(Number(ch)).fill('.') : [ch])));
@@ -12,13 +18,18 @@ function petteia(position, place) {
   const rank = Number(place.slice(1));
   if (file < 0 || file >= n || !(rank >= 1 && rank <= n)) return position;
   const row = rows[n - rank];
-  row[file] = { '.': 'L', L: 'D', D: '.' }[row[file]];
+  row[file] = /** @type {Record<string, string>} */ ({ '.': 'L', L: 'D', D: '.' })[row[file]];
   const text = rows.map((cells) => cells.join('').replace(/\.+/g, (run) => String(run.length))).join('/');
   return [text, ...rest].join(' ');
 }
 
 const PENTE_CYCLE = ['-', 'T', 'B', '2T', '2B'];
 
+/**
+ * @param {string} position
+ * @param {string} place
+ * @returns {string}
+ */
 function pente(position, place) {
   const [points, ...rest] = position.trim().split(/\s+/);
   const list = points.split('/');
@@ -32,6 +43,11 @@ function pente(position, place) {
 const DUODECIM_CYCLE = ['.', '1w', '2w', '1b', '2b'];
 const ROWS = 'TMB';
 
+/**
+ * @param {string} position
+ * @param {string} place
+ * @returns {string}
+ */
 function duodecim(position, place) {
   const [board, ...rest] = position.trim().split(/\s+/);
   const rows = board.split('/').map((row) => row.split(','));
@@ -43,7 +59,13 @@ function duodecim(position, place) {
   return [rows.map((row) => row.join(',')).join('/'), ...rest].join(' ');
 }
 
-/** The position after clicking `place` in set-up mode: the next occupant in a short cycle. */
+/**
+ * The position after clicking `place` in set-up mode: the next occupant in a short cycle.
+ * @param {string} variantId
+ * @param {string} position
+ * @param {string} place
+ * @returns {string}
+ */
 export function cyclePlace(variantId, position, place) {
   if (variantId.startsWith('petteia')) return petteia(position, place);
   if (variantId.startsWith('pente-grammai')) return pente(position, place);

@@ -1,3 +1,4 @@
+// @ts-check
 // What the learning pages need to know about each rule set beyond the server's catalogue: the
 // family whose notation and habits it shares, and whether it is a suggestion, a reconstruction
 // or a modern design (RULES.md, "Each game page states plainly what the seeds state").
@@ -8,7 +9,11 @@ export const VARIANT_IDS = [
   'duodecim-scripta',
 ];
 
-/** `petteia`, `pente-grammai` or `duodecim-scripta`. */
+/**
+ * `petteia`, `pente-grammai` or `duodecim-scripta`.
+ * @param {string} variantId
+ * @returns {string}
+ */
 export function family(variantId) {
   if (variantId.startsWith('petteia')) return 'petteia';
   if (variantId.startsWith('pente-grammai')) return 'pente-grammai';
@@ -28,10 +33,13 @@ export const KIND = {
   'duodecim-scripta': 'reconstruction',
 };
 
-/** The key of a variant's numbered rules: the two Petteia boards share theirs. */
+/** The key of a variant's numbered rules: the two Petteia boards share theirs. @param {string} variantId */
 export const stepsKey = (variantId) => `steps.${family(variantId) === 'petteia' ? 'petteia' : variantId}`;
 
-/** An empty board of each variant, for printing and for setting up on the analysis board. */
+/**
+ * An empty board of each variant, for printing and for setting up on the analysis board.
+ * @type {Record<string, string>}
+ */
 export const EMPTY = {
   'petteia-6': '6/6/6/6/6/6 l',
   'petteia-8': '8/8/8/8/8/8/8/8 l',
