@@ -1,8 +1,8 @@
 //! The HTTP and WebSocket API of docs/API.md: routes, the extractors that turn requests into typed
 //! values (refusing bad input with the one error shape), and the application state they share.
 
-mod address;
 mod accounts;
+mod address;
 mod challenges;
 pub mod docs;
 mod games;
