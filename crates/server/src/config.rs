@@ -90,6 +90,14 @@ pub struct ServeConfig {
         default_value_t = 600
     )]
     pub claim_after_untimed_secs: u64,
+    /// Seconds an online game waits for its invite to be used; then it is aborted.
+    #[arg(
+        long,
+        global = true,
+        env = "LUDUS_INVITE_EXPIRY_SECS",
+        default_value_t = 86_400
+    )]
+    pub invite_expiry_secs: u64,
 }
 
 impl ServeConfig {

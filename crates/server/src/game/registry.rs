@@ -80,7 +80,25 @@ impl Registry {
         self.games.lock().expect("registry lock").len()
     }
 
-    /// Rebuilds every game in progress (at start-up), so clocks go on and flags fall.
+    /// Loads the games whose invite expired unused: each actor aborts its game as it starts.
+    pub async fn expire_invites(&self) -> Result<usize, GameError> {
+        let expiry = self.services.config.invite_expiry.as_millis() as i64;
+        let before = self.services.clock.now_ms() - expiry;
+        let ids = self
+            .services
+            .store
+            .waiting_games_created_before(before)
+            .await?;
+        for id in &ids {
+            if let Err(error) = self.handle(id, 0).await {
+                tracing::error!(game = %id, error = %error_chain(&error), "could not abort an expired invite");
+            }
+        }
+        Ok(ids.len())
+    }
+
+    /// Rebuilds every game in play (at start-up), so clocks go on and flags fall. Games waiting
+    /// for their invite are loaded when asked for (or by `expire_invites`).
     pub async fn restore_in_progress(&self) -> Result<usize, GameError> {
         let ids = self.services.store.games_in_progress().await?;
         let grace =

@@ -24,6 +24,8 @@ pub struct GameConfig {
     pub claim_after_untimed: Duration,
     /// After a restart, no flag falls before this much time has passed.
     pub restart_grace: Duration,
+    /// How long an online game waits for its invite to be used before it is aborted.
+    pub invite_expiry: Duration,
 }
 
 impl Default for GameConfig {
@@ -33,6 +35,7 @@ impl Default for GameConfig {
             claim_after_timed: Duration::from_secs(60),
             claim_after_untimed: Duration::from_secs(600),
             restart_grace: Duration::from_secs(15),
+            invite_expiry: Duration::from_secs(24 * 3600),
         }
     }
 }
