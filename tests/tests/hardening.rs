@@ -217,7 +217,38 @@ async fn a_restart_rebuilds_only_the_games_in_play(database: Database) {
     second.stop().await;
 }
 
+async fn hints_are_limited_per_seat(database: Database) {
+    let server = TestServer::start_configured(database, |config| ServeConfig {
+        hints_per_minute: 2,
+        ..config
+    })
+    .await;
+    let api = server.api();
+    let created = api
+        .create(json!({ "variant": "petteia-6", "mode": "local" }))
+        .await;
+    let path = format!("/api/v1/games/{}/hint", game_id(&created));
+    for _ in 0..2 {
+        let (status, hint) = api.get(&path, Some(seat_token(&created))).await;
+        assert_eq!(status, 200, "{hint}");
+    }
+    let (status, refused) = api.get(&path, Some(seat_token(&created))).await;
+    assert_eq!(
+        (status, &refused["error"]["code"]),
+        (429, &json!("rate_limited"))
+    );
+    assert!(refused["error"]["retry_after_ms"].as_u64().unwrap() > 0);
+    // Another seat has its own allowance (the address's is three times a seat's).
+    let other = api
+        .create(json!({ "variant": "petteia-6", "mode": "local" }))
+        .await;
+    let path = format!("/api/v1/games/{}/hint", game_id(&other));
+    assert_eq!(api.get(&path, Some(seat_token(&other))).await.0, 200);
+    server.stop().await;
+}
+
 on_both_databases!(
+    hints_are_limited_per_seat,
     a_finished_game_leaves_memory_soon,
     a_restart_rebuilds_only_the_games_in_play,
     an_unused_invite_expires_and_its_game_is_aborted,

@@ -90,6 +90,14 @@ pub struct ServeConfig {
         default_value_t = 600
     )]
     pub claim_after_untimed_secs: u64,
+    /// Hints one seat may ask for per minute (one address: three times that).
+    #[arg(
+        long,
+        global = true,
+        env = "LUDUS_HINTS_PER_MINUTE",
+        default_value_t = 20
+    )]
+    pub hints_per_minute: u32,
     /// Seconds an online game waits for its invite to be used; then it is aborted.
     #[arg(
         long,

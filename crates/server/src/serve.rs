@@ -46,6 +46,7 @@ pub async fn run(
     let limits = ApiLimits {
         create_per_minute: config.create_per_minute,
         join_per_minute: config.join_per_minute,
+        hints_per_minute: config.hints_per_minute,
         socket_messages_per_second: config.socket_messages_per_second,
         ..ApiLimits::default()
     };

@@ -16,7 +16,8 @@ use axum::Router;
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{DefaultBodyLimit, FromRequest, FromRequestParts, Request};
 use axum::http::request::Parts;
-use limits::{AddressLimiter, Rate};
+use limits::{AddressLimiter, Limiter, Rate};
+use ludus_store::SecretHash;
 use serde::de::DeserializeOwned;
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
@@ -33,6 +34,8 @@ pub const MAX_BODY_BYTES: usize = 16 * 1024;
 pub struct ApiLimits {
     pub create_per_minute: u32,
     pub join_per_minute: u32,
+    /// Hints a seat may ask for per minute (an address, three times that).
+    pub hints_per_minute: u32,
     /// WebSocket messages per second per connection (twice that as a burst).
     pub socket_messages_per_second: u32,
     pub max_socket_message: usize,
@@ -45,6 +48,7 @@ impl Default for ApiLimits {
         ApiLimits {
             create_per_minute: 30,
             join_per_minute: 60,
+            hints_per_minute: 20,
             socket_messages_per_second: 20,
             max_socket_message: 4096,
             socket_idle: std::time::Duration::from_secs(60),
@@ -62,6 +66,8 @@ pub struct AppState {
     pub limits: ApiLimits,
     create_limiter: Arc<AddressLimiter>,
     join_limiter: Arc<AddressLimiter>,
+    hint_limiter: Arc<AddressLimiter>,
+    seat_hint_limiter: Arc<Limiter<SecretHash>>,
     /// Turns true when the server shuts down: sockets close with a reason.
     pub shutdown: watch::Receiver<bool>,
 }
@@ -81,6 +87,10 @@ impl AppState {
             join_limiter: Arc::new(AddressLimiter::new(Rate::per_minute(
                 limits.join_per_minute,
             ))),
+            hint_limiter: Arc::new(AddressLimiter::new(Rate::per_minute(
+                limits.hints_per_minute.saturating_mul(3),
+            ))),
+            seat_hint_limiter: Arc::new(Limiter::new(Rate::per_minute(limits.hints_per_minute))),
             registry,
             metrics,
             public_url: public_url.trim_end_matches('/').to_string(),

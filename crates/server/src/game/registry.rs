@@ -6,7 +6,7 @@ use super::actor::{Acted, Action, Command, GameActor, Subscription};
 use super::error::{GameError, error_chain};
 use super::event::VersionedEvent;
 use super::restore::restore;
-use super::services::{GameConfig, NewGameRequest, Services};
+use super::services::{GameConfig, NewGameRequest, Searcher, Services};
 use super::token::{InviteCode, SeatToken};
 use super::{GameId, Mode};
 use crate::metrics::Metrics;
@@ -218,7 +218,13 @@ impl Registry {
         let level = Level::MAX;
         let mv = self
             .services
-            .think(hinted.engine, level, hinted.seed, level.time_budget())
+            .think(
+                Searcher::Helper,
+                hinted.engine,
+                level,
+                hinted.seed,
+                level.time_budget(),
+            )
             .await
             .ok_or(GameError::NoMove)?;
         Ok(Hint {
@@ -232,7 +238,7 @@ impl Registry {
     pub async fn suggest(&self, engine: AnyGame, level: Level) -> Option<AnyMove> {
         // A fixed seed: the same position and level suggest the same move.
         self.services
-            .think(engine, level, 0, level.time_budget())
+            .think(Searcher::Helper, engine, level, 0, level.time_budget())
             .await
     }
 
