@@ -131,6 +131,11 @@ export const gameHint = (id, token) => request('GET', `${gamePath(id)}/hint`, { 
  */
 export const gameAction = (id, token, action) => request('POST', `${gamePath(id)}/${action}`, { token, body: {} });
 
+/**
+ * A body with the dice added when there are any.
+ * @param {Record<string, unknown>} body
+ * @param {number[] | null | undefined} dice
+ */
 const withDice = (body, dice) => (dice && dice.length ? { ...body, dice } : body);
 
 /**
@@ -141,11 +146,25 @@ const withDice = (body, dice) => (dice && dice.length ? { ...body, dice } : body
 export const analysis = (variant, position, dice) =>
   request('POST', '/api/v1/analysis', { body: withDice({ variant, position }, dice) });
 
-/** The analysis after `moves` from `position` (a 422 names the first illegal move). */
+/**
+ * The analysis after `moves` from `position` (a 422 names the first illegal move).
+ * @param {string} variant
+ * @param {string} position
+ * @param {number[] | null | undefined} dice
+ * @param {string[]} moves
+ * @returns {Promise<{ position: string, legal_moves: string[] }>}
+ */
 export const analysisPlay = (variant, position, dice, moves) =>
   request('POST', '/api/v1/analysis/play', { body: withDice({ variant, position, moves }, dice) });
 
-/** The computer's move at `level` for a position given alone. */
+/**
+ * The computer's move at `level` for a position given alone.
+ * @param {string} variant
+ * @param {string} position
+ * @param {number[] | undefined} dice
+ * @param {number} level 1..5
+ * @returns {Promise<{ move: string, level: number }>}
+ */
 export const suggestMove = (variant, position, dice, level) =>
   request('POST', '/api/v1/analysis/suggest', { body: withDice({ variant, position, level }, dice) });
 

@@ -91,7 +91,7 @@ export async function showHome(app, signal) {
         html('span', { class: 'variant-text' }, [
           html('strong', { text: t(`variant.${v.id}`) }),
           html('span', { class: 'summary', text: t(`summary.${v.id === 'petteia-8' ? 'petteia-6' : v.id}`) }),
-          html('em', { class: 'reconstruction', text: t(`label.help.${KIND[v.id]}`) }),
+          html('em', { class: 'reconstruction', text: t(`label.help.${/** @type {Record<string, string>} */ (KIND)[v.id]}`) }),
           html('a', { href: `/rules/${v.id}`, class: 'rules-link', text: t('home.rules_link') }),
         ]),
       ]),
@@ -117,7 +117,7 @@ export async function showHome(app, signal) {
 
   const sides = html('fieldset', { class: 'sides' }, [html('legend', { text: t('home.side') })]);
   const sideLabels = () => {
-    const v = list.find((x) => x.id === form.elements.variant.value) || list[0];
+    const v = list.find((x) => x.id === new FormData(form).get('variant')) || list[0];
     sides.querySelectorAll('.side-first span').forEach((s) => { s.textContent = `${sideName(v.players[0])}${v.first === v.players[0] ? t('home.first') : ''}`; });
     sides.querySelectorAll('.side-second span').forEach((s) => { s.textContent = `${sideName(v.players[1])}${v.first === v.players[1] ? t('home.first') : ''}`; });
   };
@@ -127,7 +127,7 @@ export async function showHome(app, signal) {
   second.classList.add('side-second');
   sides.append(first, second, radio('side', 'random', t('home.random'), false));
 
-  const submit = html('button', { type: 'submit', class: 'primary', id: 'create', text: t('home.start') });
+  const submit = /** @type {HTMLButtonElement} */ (html('button', { type: 'submit', class: 'primary', id: 'create', text: t('home.start') }));
   form.append(games, modes, clocks, sides, submit, status);
   app.append(form);
   sideLabels();

@@ -1,6 +1,7 @@
 // @ts-check
 // A small helper to build SVG (and HTML) elements without string concatenation, and what every
 // board shares: places, stacks of pieces, the ends of a move.
+import { t } from './i18n.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
@@ -84,7 +85,7 @@ export function placeAttrs(place, ctx, label) {
     tabindex: interactive ? 0 : -1,
     role: 'button',
     'aria-disabled': interactive ? undefined : 'true',
-    'aria-label': label + (movable ? ', can move' : '') + (dest ? ', destination' : ''),
+    'aria-label': label + (movable ? t('place.can_move') : '') + (dest ? t('place.destination') : ''),
   };
 }
 

@@ -6,7 +6,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-(cd tests/browser && npm ci --no-audit --no-fund >/dev/null)
+# Installs the tools once (run.sh reinstalls them from the lock file anyway).
+[ -x tests/browser/node_modules/.bin/tsc ] || (cd tests/browser && npm ci --no-audit --no-fund >/dev/null)
 bin=tests/browser/node_modules/.bin
 
 echo "tsc: type-checking static/js"

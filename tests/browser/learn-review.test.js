@@ -85,8 +85,8 @@ for (const lang of ['en', 'fr']) {
 test('a game in progress offers review without leaving the live board', async () => {
   const { body } = await createViaApi(server.base, { variant: 'petteia-6', mode: 'local', clock: null, side: 'first' });
   const token = body.seat.token;
-  let view = await api('GET', `/api/v1/games/${body.game_id}`, undefined, token);
-  view = await api('POST', `/api/v1/games/${body.game_id}/moves`, { move: view.legal_moves[0], version: view.version }, token);
+  const view = await api('GET', `/api/v1/games/${body.game_id}`, undefined, token);
+  await api('POST', `/api/v1/games/${body.game_id}/moves`, { move: view.legal_moves[0], version: view.version }, token);
   const p = await page();
   await p.goto(`/game/${body.game_id}?lang=en#token=${token}`);
   await p.waitForSelector('#review-open');

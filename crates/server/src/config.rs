@@ -1,6 +1,7 @@
 //! The `serve` command's configuration: flags, each also read from the environment.
 
 use clap::{Args, ValueEnum};
+use ipnet::IpNet;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
@@ -106,6 +107,40 @@ pub struct ServeConfig {
         default_value_t = 86_400
     )]
     pub invite_expiry_secs: u64,
+    /// Reverse proxies (CIDR, comma-separated, e.g. `127.0.0.1/32,10.0.0.0/8`) whose
+    /// `X-Forwarded-For` / `Forwarded` headers name the client; from anyone else they are ignored.
+    #[arg(
+        long,
+        global = true,
+        env = "LUDUS_TRUSTED_PROXIES",
+        value_delimiter = ',',
+        value_parser = parse_network
+    )]
+    pub trusted_proxies: Vec<IpNet>,
+    /// Seconds a client has to send its request headers before it is disconnected.
+    #[arg(
+        long,
+        global = true,
+        env = "LUDUS_HEADER_READ_TIMEOUT_SECS",
+        default_value_t = 10
+    )]
+    pub header_read_timeout_secs: u64,
+    /// Connections one address may hold open at once (trusted proxies are not limited).
+    #[arg(
+        long,
+        global = true,
+        env = "LUDUS_CONNECTIONS_PER_ADDRESS",
+        default_value_t = 64
+    )]
+    pub connections_per_address: usize,
+}
+
+/// A network in CIDR notation; a bare address is the network of that one address.
+fn parse_network(text: &str) -> Result<IpNet, String> {
+    let text = text.trim();
+    text.parse::<IpNet>()
+        .or_else(|_| text.parse::<std::net::IpAddr>().map(IpNet::from))
+        .map_err(|_| format!("{text:?} is not a network such as 10.0.0.0/8 or an address"))
 }
 
 impl ServeConfig {

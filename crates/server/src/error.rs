@@ -36,6 +36,8 @@ pub enum ApiError {
     IllegalMove { notation: String, reason: String },
     #[error("too many requests; try again in {retry_after_ms} ms")]
     RateLimited { retry_after_ms: u64 },
+    #[error("this path does not take that method")]
+    MethodNotAllowed,
     /// The database (or an actor) failed: nothing was changed or acknowledged.
     #[error("the service is temporarily unavailable")]
     Unavailable(#[source] Cause),
@@ -55,6 +57,7 @@ impl ApiError {
             ApiError::TooLarge { .. } => "too_large",
             ApiError::IllegalMove { .. } => "illegal_move",
             ApiError::RateLimited { .. } => "rate_limited",
+            ApiError::MethodNotAllowed => "method_not_allowed",
             ApiError::Unavailable(_) => "unavailable",
         }
     }
@@ -71,6 +74,7 @@ impl ApiError {
             ApiError::TooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::IllegalMove { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
         }
     }
@@ -177,7 +181,7 @@ impl From<Refusal> for ApiError {
             Refusal::Stale { version } => ApiError::Stale { version },
             Refusal::SeatTaken => ApiError::SeatTaken,
             Refusal::Move(error) => error.into(),
-            Refusal::MoveIdTooLong
+            Refusal::MalformedMoveId
             | Refusal::DrawAlreadyOffered
             | Refusal::NoDrawOffer
             | Refusal::NothingToTakeBack

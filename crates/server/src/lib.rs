@@ -5,6 +5,7 @@
 pub mod analysis;
 pub mod api;
 pub mod config;
+pub mod connections;
 pub mod error;
 pub mod game;
 pub mod metrics;
@@ -28,9 +29,11 @@ pub fn app(state: AppState, static_dir: &Path) -> Router {
         .nest_service("/game", index.clone())
         .nest_service("/rules", index.clone())
         .nest_service("/analysis", index.clone())
-        .fallback_service(ServeDir::new(static_dir).not_found_service(index));
+        .fallback_service(ServeDir::new(static_dir).not_found_service(index))
+        .layer(axum::middleware::from_fn(api::refuse_unservable_paths));
     api::router(state)
         .fallback_service(client)
+        .layer(axum::middleware::from_fn(api::error_shape))
         .layer(
             TraceLayer::new_for_http().make_span_with(|request: &axum::http::Request<_>| {
                 let id = request

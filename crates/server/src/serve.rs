@@ -3,13 +3,12 @@
 
 use crate::api::{ApiLimits, AppState};
 use crate::config::ServeConfig;
+use crate::connections::ConnectionLimits;
 use crate::game::registry::Registry;
 use crate::game::services::GameConfig;
 use crate::metrics::Metrics;
 use axum::Router;
-use axum::serve::ListenerExt;
 use std::future::Future;
-use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::net::TcpListener;
@@ -48,6 +47,11 @@ pub async fn run(
         join_per_minute: config.join_per_minute,
         hints_per_minute: config.hints_per_minute,
         socket_messages_per_second: config.socket_messages_per_second,
+        connections: ConnectionLimits {
+            header_read_timeout: Duration::from_secs(config.header_read_timeout_secs),
+            per_address: config.connections_per_address,
+            trusted_proxies: config.trusted_proxies.clone(),
+        },
         ..ApiLimits::default()
     };
     let (shutdown_sender, shutdown_receiver) = tokio::sync::watch::channel(false);
@@ -129,19 +133,20 @@ async fn serve_app(
         tracing::info!("shutting down: closing sockets and finishing commands in flight");
         let _ = shutdown_sender.send(true);
     };
-    // Without TCP_NODELAY, Nagle's algorithm holds a small message (an event after an ack)
-    // until the previous one is acknowledged: milliseconds added to every move.
-    let listener = listener.tap_io(|tcp| {
-        if let Err(error) = tcp.set_nodelay(true) {
-            tracing::warn!(%error, "could not set TCP_NODELAY");
-        }
-    });
-    axum::serve(
-        listener,
-        app.into_make_service_with_connect_info::<SocketAddr>(),
-    )
-    .with_graceful_shutdown(signal)
-    .await?;
+    // Our own accept loop: a header read timeout and a cap per address (TCP_NODELAY set there).
+    crate::connections::serve(listener, app, state.limits.connections.clone(), signal).await;
+    // WebSockets close themselves on the signal. Stop the games only once they have (or after a
+    // bound), so that a socket's last word is "server shutting down", not its game going away.
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
+    while state
+        .metrics
+        .sockets
+        .load(std::sync::atomic::Ordering::Relaxed)
+        > 0
+        && tokio::time::Instant::now() < deadline
+    {
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
     registry.shutdown().await;
     registry.store().close().await;
     Ok(())

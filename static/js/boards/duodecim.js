@@ -77,7 +77,7 @@ export function render(model, ctx) {
     viewBox: `0 0 ${width} ${height}`,
     class: 'board board-duodecim',
     role: 'group',
-    'aria-label': `Duodecim Scripta board, ${flip ? 'Black' : 'White'} at the bottom, face ${face.name}`,
+    'aria-label': t('board.duodecim', { side: sideLabel(flip ? 'black' : 'white'), face: face.name }),
   });
   root.append(svg('rect', { x: 0, y: 0, width, height, class: 'frame', rx: 8 }));
   const xOf = (/** @type {number} */ col) => {
@@ -91,7 +91,7 @@ export function render(model, ctx) {
       const x = xOf(col);
       const y = yOf(r);
       const occupant = model.cells[name];
-      const g = svg('g', placeAttrs(name, ctx, `${name}, ${occupant ? `${occupant.count} ${occupant.side}` : 'empty'}`));
+      const g = svg('g', placeAttrs(name, ctx, t(occupant ? `place.${occupant.side}` : 'place.empty', { place: name, n: occupant ? occupant.count : 0 })));
       g.append(svg('rect', { x, y, width: cell, height: cell, class: `cell ${r === 1 ? 'cell-mid' : ''}` }));
       if (face.rows) g.append(svg('text', { x: x + cell / 2, y: y + cell * 0.72, 'text-anchor': 'middle', class: 'inscription' }, face.rows[r][col - 1]));
       g.append(svg('text', { x: x + 3, y: y + 10, class: 'cell-name' }, name));
@@ -118,7 +118,7 @@ export function render(model, ctx) {
     trays.forEach(([zone, title, count], i) => {
       const x = 250 + i * 210;
       const place = side === model.toMove ? zone : null;
-      const g = svg('g', place ? placeAttrs(zone, ctx, `${name} ${title}, ${count} pieces`) : { class: 'tray' });
+      const g = svg('g', place ? placeAttrs(zone, ctx, t('place.tray', { side: name, tray: t(`board.${title}`), n: count })) : { class: 'tray' });
       g.append(svg('rect', { x: x - 80, y: y - 22, width: 160, height: 44, rx: 8, class: 'tray-box' }));
       g.append(svg('text', { x: x - 40, y: y + 5, 'text-anchor': 'middle', class: 'tray-label' }, t(`board.${title}`)));
       g.append(stack(x + 45, y, 16, side, count) || svg('text', { x: x + 45, y: y + 5, 'text-anchor': 'middle', class: 'tray-label' }, '0'));

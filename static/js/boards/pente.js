@@ -20,8 +20,8 @@ const LETTER = { T: 'terracotta', B: 'black' };
  * @returns {Counts}
  */
 function pair(text) {
-  const [t, b] = text.split(',').map(Number);
-  return { terracotta: t || 0, black: b || 0 };
+  const [terracotta, black] = text.split(',').map(Number);
+  return { terracotta: terracotta || 0, black: black || 0 };
 }
 
 /**
@@ -45,8 +45,8 @@ export function parse(position) {
     else if (key === 'h') model.holy = pair(value);
     else if (key === 'x') model.removed = pair(value);
     else if (key === 'th') {
-      model.threats = value.split(',').filter(Boolean).map((t) => {
-        const [s, line] = t.split('@');
+      model.threats = value.split(',').filter(Boolean).map((threat) => {
+        const [s, line] = threat.split('@');
         return { against: s === 'b' ? 'black' : 'terracotta', line: Number(line) };
       });
     }
@@ -81,7 +81,7 @@ export function render(model, ctx) {
     viewBox: `0 0 ${width} ${height}`,
     class: 'board board-pente',
     role: 'group',
-    'aria-label': `Pente Grammai board, ${flip ? 'Black' : 'Terracotta'} at the bottom`,
+    'aria-label': t('board.pente', { side: sideLabel(flip ? 'black' : 'terracotta') }),
   });
   root.append(svg('rect', { x: 0, y: 0, width, height, class: 'frame', rx: 8 }));
   for (let line = 1; line <= 5; line += 1) {
@@ -104,7 +104,7 @@ export function render(model, ctx) {
       const x = goal.x + (goal.x < width / 2 ? 82 : -82);
       const y = lineY(3) + (side === ctx.bottom ? 22 : -22);
       const place = side === model.toMove ? 'H' : null;
-      const g = svg('g', place ? placeAttrs('H', ctx, `${side} holy line, ${holy[side]} counters`) : { class: 'tray' });
+      const g = svg('g', place ? placeAttrs('H', ctx, t('place.holy', { side: sideLabel(side), n: holy[side] })) : { class: 'tray' });
       g.append(svg('rect', { x: x - 42, y: y - 17, width: 84, height: 34, rx: 17, class: 'holy' }));
       g.append(svg('text', { x: x - 20, y: y + 5, class: 'tray-label', 'text-anchor': 'middle' }, t('board.holy')));
       g.append(stack(x + 22, y, 14, side, holy[side]) || svg('text', { x: x + 22, y: y + 5, 'text-anchor': 'middle', class: 'tray-label' }, '0'));
@@ -116,7 +116,10 @@ export function render(model, ctx) {
     const { x, y } = pointXY(p);
     const counts = model.points[p];
     const sacred = p === 2 || p === 7;
-    const label = `point ${p}${counts.terracotta ? `, ${counts.terracotta} terracotta` : ''}${counts.black ? `, ${counts.black} black` : ''}${counts.terracotta || counts.black ? '' : ', empty'}`;
+    const label = t('place.point', { p })
+      + (counts.terracotta ? t('place.counters_terracotta', { n: counts.terracotta }) : '')
+      + (counts.black ? t('place.counters_black', { n: counts.black }) : '')
+      + (counts.terracotta || counts.black ? '' : t('place.point_empty'));
     const g = svg('g', placeAttrs(String(p), ctx, label));
     g.append(svg('circle', { cx: x, cy: y, r: 26, class: sacred ? 'point sacred-point' : 'point' }));
     const outward = x < width / 2 ? -1 : 1;
@@ -149,7 +152,7 @@ export function render(model, ctx) {
     trays.forEach(([zone, title, counts], i) => {
       const x = 220 + i * 200;
       const place = side === model.toMove ? zone : null;
-      const g = svg('g', place ? placeAttrs(zone, ctx, `${name} ${title}, ${counts[side]} counters`) : { class: 'tray' });
+      const g = svg('g', place ? placeAttrs(zone, ctx, t('place.tray', { side: name, tray: t(`board.${title}`), n: counts[side] })) : { class: 'tray' });
       g.append(svg('rect', { x: x - 70, y: y - 20, width: 140, height: 40, rx: 8, class: 'tray-box' }));
       g.append(svg('text', { x: x - 30, y: y + 5, 'text-anchor': 'middle', class: 'tray-label' }, t(`board.${title}`)));
       g.append(stack(x + 40, y, 15, side, counts[side]) || svg('text', { x: x + 40, y: y + 5, 'text-anchor': 'middle', class: 'tray-label' }, '0'));

@@ -2,6 +2,7 @@
 // Petteia (RULES.md §1): the N×N grid from the position string. File letters and rank numbers
 // are drawn beside their own column and row, so they turn with the board.
 import { svg, placeAttrs, stack, withPlaceNames } from '../svg.js';
+import { t, sideLabel } from '../i18n.js';
 
 const FILES = 'ABCDEFGH';
 
@@ -48,7 +49,7 @@ export function render(model, ctx) {
     viewBox: `0 0 ${size} ${size}`,
     class: 'board board-petteia',
     role: 'group',
-    'aria-label': `Petteia ${n}×${n} board, ${flip ? 'Dark' : 'Light'} at the bottom`,
+    'aria-label': t('board.petteia', { n, side: sideLabel(flip ? 'dark' : 'light') }),
   });
   root.append(svg('rect', { x: 0, y: 0, width: size, height: size, class: 'frame', rx: 8 }));
   const xOf = (/** @type {number} */ f) => margin + (flip ? n - 1 - f : f) * cell;
@@ -67,7 +68,7 @@ export function render(model, ctx) {
       const x = xOf(f);
       const y = yOf(r);
       const occupant = model.board[name];
-      const g = svg('g', placeAttrs(name, ctx, `${name}, ${occupant ? `${occupant} piece` : 'empty'}`));
+      const g = svg('g', placeAttrs(name, ctx, t(occupant ? `place.${occupant}` : 'place.empty', { place: name })));
       g.append(svg('rect', { x, y, width: cell, height: cell, class: `square ${(r + f) % 2 ? 'square-a' : 'square-b'}` }));
       if (ctx.lastMove && ctx.lastMove.has(name)) g.append(svg('rect', { x: x + 2, y: y + 2, width: cell - 4, height: cell - 4, class: 'last-move' }));
       const piece = occupant ? stack(x + cell / 2, y + cell / 2, cell * 0.36, occupant, 1) : null;

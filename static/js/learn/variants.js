@@ -15,7 +15,10 @@ export function family(variantId) {
   return 'duodecim-scripta';
 }
 
-/** The label each rule set carries: `suggestion`, `reconstruction` or `modern`. */
+/**
+ * The label each rule set carries: `suggestion`, `reconstruction` or `modern`.
+ * @type {Record<string, 'suggestion' | 'reconstruction' | 'modern'>}
+ */
 export const KIND = {
   'petteia-6': 'reconstruction',
   'petteia-8': 'reconstruction',

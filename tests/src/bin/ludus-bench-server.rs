@@ -163,6 +163,9 @@ fn start_server(database_url: &str, port: u16) -> Child {
             // The players answer as fast as they can: the per-connection limit would measure itself.
             "--socket-messages-per-second",
             "1000000",
+            // Every simulated player connects from loopback: one address.
+            "--connections-per-address",
+            "1000000",
         ])
         .env("RUST_LOG", "warn")
         .stdout(Stdio::null())

@@ -239,19 +239,11 @@ impl Board {
         self.off[player.index()] = off;
     }
 
+    /// Brings the bit sets of step `s` in line with its count, without branching on it.
     fn refresh(&mut self, p: usize, s: usize) {
-        let bit = 1u64 << s;
         let n = self.stacks[p][s];
-        self.occupied[p] = if n >= 1 {
-            self.occupied[p] | bit
-        } else {
-            self.occupied[p] & !bit
-        };
-        self.doubled[p] = if n >= 2 {
-            self.doubled[p] | bit
-        } else {
-            self.doubled[p] & !bit
-        };
+        self.occupied[p] = (self.occupied[p] & !(1 << s)) | u64::from(n >= 1) << s;
+        self.doubled[p] = (self.doubled[p] & !(1 << s)) | u64::from(n >= 2) << s;
     }
 
     /// How many pieces of `player` an origin holds: 0 the reserve, s step s.

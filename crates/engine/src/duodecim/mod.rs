@@ -398,14 +398,14 @@ impl Game for Duodecim {
         if self.outcome.is_some() {
             return None;
         }
-        let plays: u32 = self.allowed.iter().map(|o| o.count_ones()).sum();
+        let counts = self.allowed.map(|origins| origins.count_ones());
+        let plays: u32 = counts.iter().sum();
         let decline = u32::from(!self.position.bonus.is_empty());
         if plays + decline == 0 {
             return None;
         }
         let mut index = pick((plays + decline) as usize) as u32;
-        for (face, &origins) in (1u8..).zip(&self.allowed) {
-            let count = origins.count_ones();
+        for ((face, &origins), count) in (1u8..).zip(&self.allowed).zip(counts) {
             if index < count {
                 let mut set = origins;
                 for _ in 0..index {

@@ -77,11 +77,6 @@ impl Dice {
         dice
     }
 
-    /// The faces shown, as a set: bit f for face f.
-    fn face_set(&self) -> u8 {
-        self.faces().iter().fold(0, |set, &f| set | 1 << f)
-    }
-
     fn pips(&self) -> u8 {
         self.faces().iter().sum()
     }
@@ -91,6 +86,14 @@ impl fmt::Debug for Dice {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         self.faces().fmt(f)
     }
+}
+
+/// `set` holds at least `n` members (`n` at most 3 here): cheaper than counting them all.
+fn at_least(mut set: u64, n: u32) -> bool {
+    for _ in 1..n {
+        set &= set.wrapping_sub(1);
+    }
+    n == 0 || set != 0
 }
 
 /// How far a sequence goes: dice used first, then pips, as one comparable number.
@@ -118,15 +121,11 @@ struct Reach<'a> {
 impl<'a> Reach<'a> {
     fn new(board: &'a Board, player: Player, dice: Dice) -> Reach<'a> {
         let mobility = board.mobility(player);
-        let faces = dice.face_set();
-        let origins: [u64; 6] = std::array::from_fn(|i| {
-            let die = i as u8 + 1;
-            if faces & 1 << die != 0 {
-                mobility.origins(die)
-            } else {
-                0
-            }
-        });
+        let mut origins = [0u64; 6];
+        // A face rolled twice is worked out twice: cheaper than finding the distinct ones.
+        for &die in dice.faces() {
+            origins[die as usize - 1] = mobility.origins(die);
+        }
         Reach {
             board,
             player,
@@ -151,7 +150,7 @@ impl<'a> Reach<'a> {
 
     /// The origins in `set` hold at least `need` free pieces between them.
     fn holds(&self, set: u64, need: u8) -> bool {
-        if set.count_ones() >= u32::from(need) {
+        if at_least(set, u32::from(need)) {
             return true;
         }
         let mut free = 0;
@@ -193,13 +192,14 @@ impl<'a> Reach<'a> {
     /// [`Reach::all_dice_apart`] holds whichever single piece a first move takes away: each die
     /// keeps two origins, and two dice keep three between them.
     fn apart_whatever_is_taken(&self, dice: &[u8]) -> bool {
-        let count = |d: u8| self.origins[d as usize - 1].count_ones();
+        let origins = |d: u8| self.origins[d as usize - 1];
         match *dice {
             [] => true,
-            [a] => count(a) >= 2,
+            [a] => at_least(origins(a), 2),
             [a, b] => {
-                let union = self.origins[a as usize - 1] | self.origins[b as usize - 1];
-                count(a) >= 2 && count(b) >= 2 && union.count_ones() >= 3
+                at_least(origins(a), 2)
+                    && at_least(origins(b), 2)
+                    && at_least(origins(a) | origins(b), 3)
             }
             _ => false,
         }
@@ -222,7 +222,7 @@ fn entries_then_apart(board: &Board, player: Player, dice: &[u8], reserve: u8) -
             let (x, y) = (moves(a), moves(b));
             x != 0
                 && y != 0
-                && ((x | y).count_ones() >= 2
+                && (at_least(x | y, 2)
                     || board.pieces_at(player, (x | y).trailing_zeros() as u8) >= 2)
         }
         (&[a, b], 1) => (enters(a) && moves(b) != 0) || (enters(b) && moves(a) != 0),
@@ -277,8 +277,14 @@ fn after(board: &Board, player: Player, dice: Dice, die: u8, origin: u8) -> Scor
 /// (bit 0 the reserve, bit s step s) whose move by that face begins one. All empty when no die
 /// can be played.
 pub fn maximal_first_moves(board: &Board, player: Player, dice: Dice) -> [u64; 6] {
-    if dice.len == 1 {
-        // Every move of the last die plays all the dice there are.
+    let entering_all = usize::from(board.reserve(player)) >= dice.faces().len()
+        && dice
+            .faces()
+            .iter()
+            .all(|&die| board.entry_open(player, die));
+    if dice.len == 1 || entering_all {
+        // Every move of the last die plays all the dice there are; and where each die enters a
+        // piece of its own, every entry begins a sequence that plays them all.
         return single_moves(board, player, dice);
     }
     let mut allowed = [0u64; 6];

@@ -5,7 +5,7 @@
 //! and playouts (no allocation beyond the caller's buffer), checking names the first rule a move
 //! breaks. The consistency tests hold the two to each other.
 
-use super::board::{Line, Lines, Point, Points, corner, goal, home, is_home};
+use super::board::{Line, Lines, POINTS, Point, Points, corner, goal, home, is_home};
 use super::{Action, Move, Origin, Position, Reason, Rules};
 use crate::Player;
 use crate::game::Termination;
@@ -104,27 +104,24 @@ impl Position {
         }
     }
 
-    /// The move at index `pick(n)` of the `n` that [`Position::legal_moves`] lists for `die`:
-    /// one pass counts the actions, a second stops at the chosen one, and nothing is stored.
+    /// The move at index `pick(n)` of the `n` that [`Position::legal_moves`] lists for `die`, in
+    /// the same order, gathered on the stack: a move from each point of the route, at most one
+    /// from the reserve and one from the holy line, one per home point, and the pass stay under
+    /// twenty.
     pub(super) fn pick_legal_move(&self, die: u8, pick: impl FnOnce(usize) -> usize) -> Move {
+        let pass = Move {
+            die,
+            action: Action::Pass,
+        };
+        // Slots past the actions hold the pass, so the pass is the slot after the last action.
+        let mut listed = [pass; 2 * POINTS];
         let mut count = 0;
-        let beyond_holy_line = self.actions(die, |_| count += 1);
-        let pass_listed = count == 0 || (self.rules == Rules::Kidd && !beyond_holy_line);
-        let index = pick(count + usize::from(pass_listed));
-        if index == count {
-            return Move {
-                die,
-                action: Action::Pass,
-            };
-        }
-        let (mut seen, mut chosen) = (0, None);
-        self.actions(die, |mv| {
-            if seen == index {
-                chosen = Some(mv);
-            }
-            seen += 1;
+        let beyond_holy_line = self.actions(die, |mv| {
+            listed[count] = mv;
+            count += 1;
         });
-        chosen.expect("pick returns an index below the count")
+        let pass_listed = count == 0 || (self.rules == Rules::Kidd && !beyond_holy_line);
+        listed[pick(count + usize::from(pass_listed))]
     }
 
     /// Why `mv` is illegal here, if it is; the die is known to be the one rolled.

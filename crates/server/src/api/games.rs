@@ -56,6 +56,10 @@ fn entropy(text: Option<String>) -> Result<String, ApiError> {
             "entropy has at most {MAX_ENTROPY} bytes"
         )));
     }
+    // Postgres text cannot hold a NUL byte: refused here, not by the database.
+    if text.contains('\0') {
+        return Err(ApiError::BadRequest("entropy holds no NUL byte".into()));
+    }
     Ok(text)
 }
 
@@ -214,7 +218,7 @@ struct JoinBody {
     entropy: Option<String>,
 }
 
-#[utoipa::path(post, path = "/api/v1/invites/{invite}/join", tag = "games", params(("invite" = String, Path)), request_body(content = JoinBody, description = "Optional: the joiner's entropy"), security((), ("bearer" = [])), responses((status = 200, description = "The joiner's seat; with a seat token of this game, that seat (nothing is redeemed)", body = Joined), (status = 401, description = "a token that is not of this game", body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, description = "seat_taken", body = ErrorBody), (status = 429, body = ErrorBody)))]
+#[utoipa::path(post, path = "/api/v1/invites/{invite}/join", tag = "games", params(("invite" = String, Path)), request_body(content = Option<JoinBody>, description = "Optional: the joiner's entropy"), security((), ("bearer" = [])), responses((status = 400, body = ErrorBody), (status = 200, description = "The joiner's seat; with a seat token of this game, that seat (nothing is redeemed)", body = Joined), (status = 401, description = "a token that is not of this game", body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, description = "seat_taken", body = ErrorBody), (status = 429, body = ErrorBody)))]
 pub async fn join(
     State(state): State<AppState>,
     ClientAddress(address): ClientAddress,
@@ -249,7 +253,7 @@ pub async fn join(
     }))
 }
 
-#[utoipa::path(get, path = "/api/v1/games/{id}", tag = "games", params(("id" = String, Path)), security((), ("bearer" = [])), responses((status = 200, body = GameView), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
+#[utoipa::path(get, path = "/api/v1/games/{id}", tag = "games", params(("id" = String, Path)), security((), ("bearer" = [])), responses((status = 400, description = "a malformed game id or query", body = ErrorBody), (status = 200, body = GameView), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn view(
     State(state): State<AppState>,
     GamePath(id): GamePath,
@@ -340,7 +344,7 @@ action_endpoint! {
 }
 
 /// A suggested move for the seat to move, from the computer at level 5 (computer and local games).
-#[utoipa::path(get, path = "/api/v1/games/{id}/hint", tag = "games", params(("id" = String, Path)), security(("bearer" = [])), responses((status = 200, body = Hint), (status = 401, body = ErrorBody), (status = 403, description = "forbidden (an online game) or not_your_turn", body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, description = "game_over", body = ErrorBody), (status = 429, body = ErrorBody)))]
+#[utoipa::path(get, path = "/api/v1/games/{id}/hint", tag = "games", params(("id" = String, Path)), security(("bearer" = [])), responses((status = 400, description = "a malformed game id or query", body = ErrorBody), (status = 200, body = Hint), (status = 401, body = ErrorBody), (status = 403, description = "forbidden (an online game) or not_your_turn", body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, description = "game_over", body = ErrorBody), (status = 429, body = ErrorBody)))]
 pub async fn hint(
     State(state): State<AppState>,
     ClientAddress(address): ClientAddress,
@@ -356,7 +360,7 @@ pub async fn hint(
 }
 
 /// The text record of docs/RULES.md §4.
-#[utoipa::path(get, path = "/api/v1/games/{id}/record", tag = "games", params(("id" = String, Path)), responses((status = 200, description = "The text record of docs/RULES.md §4", content_type = "text/plain", body = String), (status = 404, body = ErrorBody)))]
+#[utoipa::path(get, path = "/api/v1/games/{id}/record", tag = "games", params(("id" = String, Path)), responses((status = 400, description = "a malformed game id or query", body = ErrorBody), (status = 200, description = "The text record of docs/RULES.md §4", content_type = "text/plain", body = String), (status = 404, body = ErrorBody)))]
 pub async fn record(
     State(state): State<AppState>,
     GamePath(id): GamePath,
@@ -373,6 +377,7 @@ pub async fn record(
 const MAX_EVENTS_PAGE: usize = 1000;
 
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct EventsQuery {
     /// The version after which events are wanted (default 0: from the start).
     #[serde(default)]
@@ -497,11 +502,14 @@ where
 }
 
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct ListQuery {
     /// waiting, playing, finished (the default) or aborted.
     #[serde(default)]
     status: Option<String>,
+    /// 1 to 200 (50 by default).
     #[serde(default)]
+    #[param(minimum = 1, maximum = 200)]
     limit: Option<i64>,
     #[serde(default)]
     before: Option<i64>,

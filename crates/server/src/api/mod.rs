@@ -1,12 +1,14 @@
 //! The HTTP and WebSocket API of docs/API.md: routes, the extractors that turn requests into typed
 //! values (refusing bad input with the one error shape), and the application state they share.
 
+mod address;
 pub mod docs;
 mod games;
 pub mod limits;
 mod operations;
 mod socket;
 
+use crate::connections::ConnectionLimits;
 use crate::error::ApiError;
 use crate::game::GameId;
 use crate::game::registry::Registry;
@@ -16,6 +18,9 @@ use axum::Router;
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{DefaultBodyLimit, FromRequest, FromRequestParts, Request};
 use axum::http::request::Parts;
+use axum::http::{StatusCode, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
 use limits::{AddressLimiter, Limiter, Rate};
 use ludus_store::SecretHash;
 use serde::de::DeserializeOwned;
@@ -41,6 +46,9 @@ pub struct ApiLimits {
     pub max_socket_message: usize,
     /// A socket that sends nothing (not even a pong) for this long is closed.
     pub socket_idle: std::time::Duration,
+    /// Slow clients, connections per address, and the proxies whose forwarding headers name the
+    /// client (for every per-address limit).
+    pub connections: ConnectionLimits,
 }
 
 impl Default for ApiLimits {
@@ -52,6 +60,7 @@ impl Default for ApiLimits {
             socket_messages_per_second: 20,
             max_socket_message: 4096,
             socket_idle: std::time::Duration::from_secs(60),
+            connections: ConnectionLimits::default(),
         }
     }
 }
@@ -175,7 +184,8 @@ impl Bearer {
     }
 }
 
-/// The game id of a `/games/{id}/…` path; an id that cannot be one is a game not found.
+/// The game id of a `/games/{id}/…` path. Text that cannot be a game id (a NUL byte, say) is a
+/// bad request, refused before it reaches the database.
 #[derive(Debug)]
 pub struct GamePath(pub GameId);
 
@@ -183,12 +193,13 @@ impl<S: Send + Sync> FromRequestParts<S> for GamePath {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
-        let not_found = || ApiError::NotFound("game".into());
         let axum::extract::Path(id) =
             axum::extract::Path::<String>::from_request_parts(parts, state)
                 .await
-                .map_err(|_| not_found())?;
-        id.parse().map(GamePath).map_err(|_| not_found())
+                .map_err(|rejection| ApiError::BadRequest(rejection.body_text()))?;
+        id.parse()
+            .map(GamePath)
+            .map_err(|_| ApiError::BadRequest("the path does not hold a game id".into()))
     }
 }
 
@@ -210,18 +221,74 @@ impl<S: Send + Sync> FromRequestParts<S> for Bearer {
     }
 }
 
-/// The client's address (loopback when the server runs without connection info, as in tests).
+/// The client's address, for the per-address limits: the connection's (loopback when the server
+/// runs without connection info, as in tests), or the one a trusted proxy forwarded.
 #[derive(Debug, Clone, Copy)]
 pub struct ClientAddress(pub IpAddr);
 
-impl<S: Send + Sync> FromRequestParts<S> for ClientAddress {
+impl FromRequestParts<AppState> for ClientAddress {
     type Rejection = ApiError;
 
-    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, ApiError> {
-        let address = parts
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        let peer = parts
             .extensions
             .get::<axum::extract::ConnectInfo<SocketAddr>>()
             .map_or(IpAddr::from([127, 0, 0, 1]), |info| info.0.ip());
-        Ok(ClientAddress(address))
+        Ok(ClientAddress(address::client_address(
+            peer,
+            &parts.headers,
+            &state.limits.connections.trusted_proxies,
+        )))
     }
+}
+
+/// The net under every extractor and service: an error answered by anything but [`ApiError`]
+/// (axum's own rejections such as a malformed query, a wrong method, the file server) is
+/// rewritten into the one error shape, with a 4xx for anything the client got wrong.
+pub async fn error_shape(request: Request, next: Next) -> Response {
+    let response = next.run(request).await;
+    let status = response.status();
+    let is_json = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
+    if !(status.is_client_error() || status.is_server_error()) || is_json {
+        return response;
+    }
+    let allow = response.headers().get(header::ALLOW).cloned();
+    let text = axum::body::to_bytes(response.into_body(), 1024)
+        .await
+        .map(|body| String::from_utf8_lossy(&body).trim().to_string())
+        .unwrap_or_default();
+    let error = match status {
+        StatusCode::NOT_FOUND => ApiError::NotFound("route".into()),
+        StatusCode::METHOD_NOT_ALLOWED => ApiError::MethodNotAllowed,
+        StatusCode::PAYLOAD_TOO_LARGE => ApiError::TooLarge {
+            limit: MAX_BODY_BYTES,
+        },
+        _ if status.is_client_error() && !text.is_empty() => ApiError::BadRequest(text),
+        _ if status.is_client_error() => ApiError::BadRequest(status.to_string()),
+        _ => ApiError::Unavailable(Arc::new(std::io::Error::other(format!(
+            "{status} from a lower layer: {text}"
+        )))),
+    };
+    let mut response = error.into_response();
+    if let Some(allow) = allow {
+        response.headers_mut().insert(header::ALLOW, allow);
+    }
+    response
+}
+
+/// No file has a name of 256 bytes or more; the file server would answer such a path with a
+/// 500, so it is a 404 here.
+pub async fn refuse_unservable_paths(request: Request, next: Next) -> Response {
+    if request
+        .uri()
+        .path()
+        .split('/')
+        .any(|segment| segment.len() > 255)
+    {
+        return ApiError::NotFound("file".into()).into_response();
+    }
+    next.run(request).await
 }

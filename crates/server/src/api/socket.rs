@@ -97,7 +97,7 @@ enum ClientMessage {
 }
 
 /// The WebSocket of a game (docs/PROTOCOL.md).
-#[utoipa::path(get, path = "/api/v1/games/{id}/ws", tag = "games", params(("id" = String, Path)), responses((status = 101, description = "Switching to the WebSocket protocol of docs/PROTOCOL.md"), (status = 404, body = super::docs::ErrorBody)))]
+#[utoipa::path(get, path = "/api/v1/games/{id}/ws", tag = "games", params(("id" = String, Path)), responses((status = 400, description = "a malformed game id", body = super::docs::ErrorBody), (status = 101, description = "Switching to the WebSocket protocol of docs/PROTOCOL.md"), (status = 404, body = super::docs::ErrorBody)))]
 pub async fn upgrade(
     State(state): State<AppState>,
     GamePath(id): GamePath,

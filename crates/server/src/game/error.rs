@@ -22,8 +22,8 @@ pub enum Refusal {
     NotYourTurn,
     #[error(transparent)]
     Move(#[from] MoveError),
-    #[error("a move id has at most 64 characters")]
-    MoveIdTooLong,
+    #[error("a move id has at most 64 characters and no control characters")]
+    MalformedMoveId,
     #[error("draws by agreement are offered in Petteia only")]
     DrawsInPetteiaOnly,
     #[error("the computer does not take draw offers")]

@@ -31,8 +31,12 @@ impl GameActor {
         let game = &self.game;
         let event = match action {
             Action::Move { text, version, id } => {
-                if id.as_ref().is_some_and(|id| id.len() > MAX_MOVE_ID) {
-                    return Err(Refusal::MoveIdTooLong.into());
+                // Stored as text: Postgres text cannot hold a NUL byte, so none reaches it.
+                if id
+                    .as_ref()
+                    .is_some_and(|id| id.len() > MAX_MOVE_ID || id.chars().any(char::is_control))
+                {
+                    return Err(Refusal::MalformedMoveId.into());
                 }
                 // Move ids are the client's: each seat has its own, so two players' "1" never collide.
                 let key = id.map(|id| format!("{}/{id}", seat_key(game.variant, seat)));

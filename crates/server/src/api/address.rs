@@ -1,0 +1,152 @@
+//! Who the client is, for the per-address limits. Behind a reverse proxy every connection comes
+//! from the proxy, so the client's address is read from `X-Forwarded-For` or `Forwarded` — but
+//! only when the connection comes from a proxy the deployment trusts: anyone else could write
+//! those headers to pass for someone else.
+
+use axum::http::HeaderMap;
+use ipnet::IpNet;
+use std::net::IpAddr;
+
+/// The client's address: the connection's own, or, when that is a trusted proxy, the last
+/// address in the forwarding chain that is not a trusted proxy (each proxy appends the address
+/// it received the request from, so the entries before an untrusted one could be forged).
+pub fn client_address(peer: IpAddr, headers: &HeaderMap, trusted: &[IpNet]) -> IpAddr {
+    let is_trusted = |address: &IpAddr| trusted.iter().any(|net| net.contains(address));
+    if !is_trusted(&peer) {
+        return peer;
+    }
+    let chain = forwarded_for(headers);
+    chain
+        .iter()
+        .rev()
+        .find(|address| !is_trusted(address))
+        .or(chain.first())
+        .copied()
+        .unwrap_or(peer)
+}
+
+/// The addresses a request was forwarded for, first client first: from `Forwarded` (RFC 7239)
+/// when present, else from `X-Forwarded-For`. Entries that are not addresses (`unknown`,
+/// obfuscated names) are skipped.
+fn forwarded_for(headers: &HeaderMap) -> Vec<IpAddr> {
+    let values = |name| {
+        headers
+            .get_all(name)
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .flat_map(|v| v.split(','))
+            .map(str::trim)
+            .collect::<Vec<_>>()
+    };
+    let forwarded = values("forwarded");
+    if !forwarded.is_empty() {
+        return forwarded
+            .iter()
+            .flat_map(|element| element.split(';'))
+            .filter_map(|pair| pair.trim().split_once('='))
+            .filter(|(key, _)| key.eq_ignore_ascii_case("for"))
+            .filter_map(|(_, node)| parse_node(node))
+            .collect();
+    }
+    values("x-forwarded-for")
+        .into_iter()
+        .filter_map(parse_node)
+        .collect()
+}
+
+/// `192.0.2.1`, `192.0.2.1:4711`, `"[2001:db8::1]:4711"` or `2001:db8::1`.
+fn parse_node(node: &str) -> Option<IpAddr> {
+    let node = node.trim().trim_matches('"');
+    if let Ok(address) = node.parse() {
+        return Some(address);
+    }
+    if let Some(rest) = node.strip_prefix('[') {
+        return rest.split_once(']')?.0.parse().ok();
+    }
+    let (host, _port) = node.rsplit_once(':')?;
+    host.parse().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn headers(pairs: &[(&'static str, &'static str)]) -> HeaderMap {
+        let mut map = HeaderMap::new();
+        for (name, value) in pairs {
+            map.append(*name, value.parse().unwrap());
+        }
+        map
+    }
+
+    fn ip(text: &str) -> IpAddr {
+        text.parse().unwrap()
+    }
+
+    const PROXY: &str = "10.0.0.5";
+
+    fn trusted() -> Vec<IpNet> {
+        vec!["10.0.0.0/8".parse().unwrap()]
+    }
+
+    #[test]
+    fn forwarding_headers_from_an_untrusted_peer_are_ignored() {
+        let spoofed = headers(&[
+            ("x-forwarded-for", "198.51.100.9"),
+            ("forwarded", "for=198.51.100.9"),
+        ]);
+        assert_eq!(
+            client_address(ip("203.0.113.4"), &spoofed, &trusted()),
+            ip("203.0.113.4")
+        );
+        assert_eq!(
+            client_address(ip(PROXY), &spoofed, &[]),
+            ip(PROXY),
+            "no proxy is trusted by default"
+        );
+    }
+
+    #[test]
+    fn a_trusted_proxy_names_the_client_in_x_forwarded_for() {
+        let forwarded = headers(&[("x-forwarded-for", "198.51.100.9")]);
+        assert_eq!(
+            client_address(ip(PROXY), &forwarded, &trusted()),
+            ip("198.51.100.9")
+        );
+    }
+
+    #[test]
+    fn the_client_is_the_last_address_before_the_trusted_proxies() {
+        // The client wrote a false first entry; the proxies appended the real ones.
+        let chain = headers(&[
+            ("x-forwarded-for", "1.2.3.4, 198.51.100.9"),
+            ("x-forwarded-for", "10.1.1.1"),
+        ]);
+        assert_eq!(
+            client_address(ip(PROXY), &chain, &trusted()),
+            ip("198.51.100.9")
+        );
+    }
+
+    #[test]
+    fn forwarded_is_read_with_ports_quotes_and_ipv6() {
+        let forwarded = headers(&[(
+            "forwarded",
+            r#"for="[2001:db8::7]:4711";proto=https, for=10.2.2.2:80"#,
+        )]);
+        assert_eq!(
+            client_address(ip(PROXY), &forwarded, &trusted()),
+            ip("2001:db8::7")
+        );
+    }
+
+    #[test]
+    fn a_trusted_proxy_without_forwarding_headers_is_the_client() {
+        assert_eq!(
+            client_address(ip(PROXY), &HeaderMap::new(), &trusted()),
+            ip(PROXY)
+        );
+        let unknown = headers(&[("x-forwarded-for", "unknown")]);
+        assert_eq!(client_address(ip(PROXY), &unknown, &trusted()), ip(PROXY));
+    }
+}

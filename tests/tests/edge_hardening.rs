@@ -1,0 +1,267 @@
+//! The server on the open internet: slow clients cannot starve the others, forwarding headers
+//! count only from trusted proxies, text the database cannot hold is refused before it gets
+//! there, and every error — whoever answers it — is the JSON error shape with a 4xx.
+
+use ludus_server::config::ServeConfig;
+use ludus_tests::{Database, TestServer, game_id, on_both_databases, seat_token};
+use serde_json::{Value, json};
+use std::net::IpAddr;
+use std::time::Duration;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+
+/// A bound on how long an answer may take before the test fails (not a measurement).
+const PROMPTLY: Duration = Duration::from_secs(10);
+
+/// The server's address as `host:port`.
+fn authority(server: &TestServer) -> String {
+    server.base.trim_start_matches("http://").to_string()
+}
+
+/// A client whose connections come from another loopback address than the test's others.
+fn client_from(address: &str) -> reqwest::Client {
+    reqwest::Client::builder()
+        .local_address(address.parse::<IpAddr>().expect("an address"))
+        .build()
+        .expect("a client")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn slow_clients_cannot_starve_the_others() {
+    let server = TestServer::start_configured(Database::Sqlite, |config| ServeConfig {
+        header_read_timeout_secs: 2,
+        connections_per_address: 64,
+        ..config
+    })
+    .await;
+    // 300 connections that begin a request and never finish its headers.
+    let mut slow = Vec::new();
+    for _ in 0..300 {
+        let mut stream = TcpStream::connect(authority(&server)).await.unwrap();
+        // Past the cap the server closes a connection at once, and the write may fail.
+        let _ = stream.write_all(b"GET / HTTP/1.1\r\nHost: x\r\n").await;
+        slow.push(stream);
+    }
+    // Another address is served at once.
+    let health = tokio::time::timeout(
+        PROMPTLY,
+        client_from("127.0.0.2")
+            .get(format!("{}/healthz", server.base))
+            .send(),
+    )
+    .await
+    .expect("/healthz answers promptly")
+    .expect("/healthz answers");
+    assert_eq!(health.status(), 200);
+    // Every slow connection ends: the ones past the cap at once, the others at the header timeout.
+    for stream in &mut slow {
+        let mut buffer = [0_u8; 256];
+        let ended = tokio::time::timeout(PROMPTLY, async {
+            loop {
+                match stream.read(&mut buffer).await {
+                    Ok(0) | Err(_) => return,
+                    Ok(_) => {} // a 408 answer, then the end
+                }
+            }
+        })
+        .await;
+        assert!(
+            ended.is_ok(),
+            "a client that never finishes its headers is disconnected"
+        );
+    }
+    // And the address is served again once its connections are gone.
+    let again = reqwest::get(format!("{}/healthz", server.base))
+        .await
+        .unwrap();
+    assert_eq!(again.status(), 200);
+    server.stop().await;
+}
+
+/// Creates a game with `X-Forwarded-For: forwarded_for` from loopback; returns the status.
+async fn create_as(server: &TestServer, forwarded_for: &str) -> u16 {
+    reqwest::Client::new()
+        .post(format!("{}/api/v1/games", server.base))
+        .header("x-forwarded-for", forwarded_for)
+        .json(&json!({ "variant": "petteia-6", "mode": "local" }))
+        .send()
+        .await
+        .unwrap()
+        .status()
+        .as_u16()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_trusted_proxy_names_the_client_and_anyone_else_cannot() {
+    let behind_proxy = TestServer::start_configured(Database::Sqlite, |config| ServeConfig {
+        create_per_minute: 1,
+        trusted_proxies: vec!["127.0.0.1/32".parse().unwrap()],
+        ..config
+    })
+    .await;
+    assert_eq!(create_as(&behind_proxy, "198.51.100.1").await, 201);
+    assert_eq!(
+        create_as(&behind_proxy, "198.51.100.1").await,
+        429,
+        "the same visitor is limited"
+    );
+    assert_eq!(
+        create_as(&behind_proxy, "198.51.100.2").await,
+        201,
+        "another visitor behind the proxy has a bucket of its own"
+    );
+    behind_proxy.stop().await;
+
+    let open = TestServer::start_configured(Database::Sqlite, |config| ServeConfig {
+        create_per_minute: 1,
+        ..config
+    })
+    .await;
+    assert_eq!(create_as(&open, "198.51.100.1").await, 201);
+    assert_eq!(
+        create_as(&open, "198.51.100.2").await,
+        429,
+        "a client that names another address is still itself"
+    );
+    open.stop().await;
+}
+
+async fn nul_bytes_are_refused_before_the_database(database: Database) {
+    let server = TestServer::start(database).await;
+    let api = server.api();
+    let bad_request = |(status, body): (u16, Value)| {
+        assert_eq!(
+            (status, body["error"]["code"].as_str()),
+            (400, Some("bad_request")),
+            "{body}"
+        );
+    };
+    bad_request(
+        api.post(
+            "/api/v1/games",
+            None,
+            json!({ "variant": "petteia-6", "mode": "online", "entropy": "a\u{0}b" }),
+        )
+        .await,
+    );
+    let created = api
+        .create(json!({ "variant": "petteia-6", "mode": "online" }))
+        .await;
+    let game = game_id(&created);
+    let invite = created["invite"].as_str().unwrap();
+    bad_request(
+        api.post(
+            &format!("/api/v1/invites/{invite}/join"),
+            None,
+            json!({ "entropy": "\u{0}" }),
+        )
+        .await,
+    );
+    bad_request(api.get("/api/v1/games/ab%00cd", None).await);
+    bad_request(api.get("/api/v1/games/ab%00cd/events", None).await);
+    let joined = api.join(&created).await;
+    let light = seat_token(&created);
+    let version = api.view(game, Some(light)).await["version"]
+        .as_u64()
+        .unwrap();
+    bad_request(
+        api.post(
+            &format!("/api/v1/games/{game}/moves"),
+            Some(light),
+            json!({ "move": "A1-A2", "version": version, "id": "m\u{0}1" }),
+        )
+        .await,
+    );
+    // Nothing changed, and the database is as healthy as before.
+    let view = api.view(game, Some(seat_token(&joined))).await;
+    assert_eq!(view["version"].as_u64(), Some(version));
+    assert_eq!(api.get("/readyz", None).await.0, 200);
+    let (status, _) = api
+        .post(
+            &format!("/api/v1/games/{game}/moves"),
+            Some(light),
+            json!({ "move": "A1-A2", "version": version, "id": "m1" }),
+        )
+        .await;
+    assert_eq!(status, 200, "play goes on");
+    server.stop().await;
+}
+
+on_both_databases!(nul_bytes_are_refused_before_the_database);
+
+/// Sends a raw request and returns the status line's code and the body as JSON.
+async fn raw(server: &TestServer, request: &[u8]) -> (u16, Value) {
+    let mut stream = TcpStream::connect(authority(server)).await.unwrap();
+    stream.write_all(request).await.unwrap();
+    let mut answer = Vec::new();
+    tokio::time::timeout(PROMPTLY, stream.read_to_end(&mut answer))
+        .await
+        .expect("the server answers")
+        .unwrap();
+    let answer = String::from_utf8_lossy(&answer);
+    let status = answer
+        .split(' ')
+        .nth(1)
+        .and_then(|code| code.parse().ok())
+        .expect("a status line");
+    let body = answer.split("\r\n\r\n").nth(1).unwrap_or_default();
+    (status, serde_json::from_str(body).unwrap_or(Value::Null))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_error_is_the_json_error_shape_with_a_4xx() {
+    let server = TestServer::start(Database::Sqlite).await;
+    let api = server.api();
+    let created = api
+        .create(json!({ "variant": "petteia-6", "mode": "local" }))
+        .await;
+    let game = game_id(&created);
+    let long = "a".repeat(300);
+    let cases = [
+        (format!("/{long}"), 404, "not_found"),
+        (format!("/static/{long}.js"), 404, "not_found"),
+        (
+            format!("/api/v1/games/{game}/events?since=-1"),
+            400,
+            "bad_request",
+        ),
+        (
+            format!("/api/v1/games/{game}/events?since=x"),
+            400,
+            "bad_request",
+        ),
+        ("/api/v1/games?limit=abc".into(), 400, "bad_request"),
+        ("/api/v1/games?limit=0".into(), 400, "bad_request"),
+        ("/api/v1/games?before=yesterday".into(), 400, "bad_request"),
+        ("/api/v1/games/%FF%FE".into(), 400, "bad_request"),
+        ("/api/v1/games/%FF%FE/record".into(), 400, "bad_request"),
+    ];
+    for (path, status, code) in cases {
+        let (got, body) = api.get(&path, None).await;
+        assert_eq!(
+            (got, body["error"]["code"].as_str()),
+            (status, Some(code)),
+            "GET {path}: {body}"
+        );
+        assert!(body["error"]["message"].is_string(), "GET {path}: {body}");
+    }
+    // A wrong method: 405 in the error shape, and the methods that are allowed.
+    let wrong = reqwest::Client::new()
+        .delete(format!("{}/api/v1/games", server.base))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(wrong.status(), 405);
+    assert!(wrong.headers().contains_key("allow"));
+    let body: Value = wrong.json().await.unwrap();
+    assert_eq!(body["error"]["code"], "method_not_allowed");
+    // Raw bytes that are not UTF-8 in the request line never reach the application: hyper's
+    // parser refuses them with a bare 400 (the one error that cannot have the JSON shape).
+    let (status, body) = raw(
+        &server,
+        b"GET /api/v1/games/\xff\xfe HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+    )
+    .await;
+    assert_eq!((status, body), (400, Value::Null));
+    server.stop().await;
+}
