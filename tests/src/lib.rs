@@ -178,6 +178,8 @@ pub fn test_config(database_url: String) -> ServeConfig {
         computer_delay_ms: 10,
         claim_after_timed_secs: 60,
         claim_after_untimed_secs: 600,
+        hints_per_minute: 10_000,
+        invite_expiry_secs: 86_400,
         trusted_proxies: Vec::new(),
         header_read_timeout_secs: 10,
         // Every test client connects from loopback; the slow-client test sets the default back.

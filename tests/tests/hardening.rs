@@ -1,7 +1,10 @@
-//! Limits against floods of the game log (issue 14): one draw offer per side per move, and the
-//! event log served in pages.
+//! Limits against floods of the game log and of memory (issue 14): one draw offer per side per
+//! move, the event log served in pages, unused invites that expire.
 
-use ludus_tests::{Database, TestServer, game_id, on_both_databases, seat_token};
+use ludus_server::config::ServeConfig;
+use ludus_tests::{
+    Api, Database, TestDatabase, TestServer, game_id, on_both_databases, seat_token, test_config,
+};
 use serde_json::{Value, json};
 
 async fn a_draw_is_offered_once_per_side_per_move(database: Database) {
@@ -99,7 +102,156 @@ async fn the_event_log_is_served_in_pages(database: Database) {
     server.stop().await;
 }
 
+async fn an_unused_invite_expires_and_its_game_is_aborted(database: Database) {
+    let server = TestServer::start_configured(database, |config| ServeConfig {
+        invite_expiry_secs: 1,
+        ..config
+    })
+    .await;
+    let api = server.api();
+    let created = api
+        .create(json!({ "variant": "petteia-6", "mode": "online" }))
+        .await;
+    let game = game_id(&created).to_string();
+    // Nobody asks for the game again: the server's own sweep aborts it (the listing reads the
+    // store, it does not load the game).
+    let mut aborted = false;
+    for _ in 0..50 {
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        let (_, listed) = api.get("/api/v1/games?status=aborted", None).await;
+        if listed
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|g| g["game_id"] == json!(game))
+        {
+            aborted = true;
+            break;
+        }
+    }
+    assert!(aborted, "the game of an expired invite is aborted");
+    let events = api
+        .get(&format!("/api/v1/games/{game}/events"), None)
+        .await
+        .1;
+    assert_eq!(
+        events.as_array().unwrap().last().unwrap()["kind"],
+        "aborted"
+    );
+    let (status, refused) = api
+        .post(
+            &format!(
+                "/api/v1/invites/{}/join",
+                created["invite"].as_str().unwrap()
+            ),
+            None,
+            json!({}),
+        )
+        .await;
+    assert_eq!(
+        (status, &refused["error"]["code"]),
+        (409, &json!("game_over"))
+    );
+    server.stop().await;
+}
+
+/// The number of games with a running actor, from `/metrics` (which loads none).
+async fn live_games(api: &Api) -> u64 {
+    let text = reqwest::get(format!("{}/metrics", api.base))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    text.lines()
+        .find_map(|l| l.strip_prefix("ludus_live_games "))
+        .expect("the live games gauge")
+        .trim()
+        .parse()
+        .unwrap()
+}
+
+async fn a_finished_game_leaves_memory_soon(database: Database) {
+    let server = TestServer::start(database).await;
+    let api = server.api();
+    let created = api
+        .create(json!({ "variant": "petteia-8", "mode": "local" }))
+        .await;
+    assert_eq!(live_games(&api).await, 1);
+    api.act(game_id(&created), Some(seat_token(&created)), "resign")
+        .await;
+    let mut left = false;
+    for _ in 0..40 {
+        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+        if live_games(&api).await == 0 {
+            left = true;
+            break;
+        }
+    }
+    assert!(left, "the finished game's actor stopped");
+    // It is rebuilt when asked for again.
+    let view = api.view(game_id(&created), None).await;
+    assert_eq!(view["status"], "finished");
+    server.stop().await;
+}
+
+async fn a_restart_rebuilds_only_the_games_in_play(database: Database) {
+    let database = TestDatabase::create(database).await;
+    let first = TestServer::start_with(test_config(database.url().to_string())).await;
+    let api = first.api();
+    let waiting = api
+        .create(json!({ "variant": "petteia-6", "mode": "online" }))
+        .await;
+    api.create(json!({ "variant": "petteia-6", "mode": "local" }))
+        .await;
+    first.stop().await;
+    let second = TestServer::start_with(test_config(database.url().to_string())).await;
+    let api = second.api();
+    assert_eq!(
+        live_games(&api).await,
+        1,
+        "the game in play, not the one waiting"
+    );
+    // The waiting game loads when its invite is used.
+    assert_eq!(api.join(&waiting).await["game"]["status"], "playing");
+    second.stop().await;
+}
+
+async fn hints_are_limited_per_seat(database: Database) {
+    let server = TestServer::start_configured(database, |config| ServeConfig {
+        hints_per_minute: 2,
+        ..config
+    })
+    .await;
+    let api = server.api();
+    let created = api
+        .create(json!({ "variant": "petteia-6", "mode": "local" }))
+        .await;
+    let path = format!("/api/v1/games/{}/hint", game_id(&created));
+    for _ in 0..2 {
+        let (status, hint) = api.get(&path, Some(seat_token(&created))).await;
+        assert_eq!(status, 200, "{hint}");
+    }
+    let (status, refused) = api.get(&path, Some(seat_token(&created))).await;
+    assert_eq!(
+        (status, &refused["error"]["code"]),
+        (429, &json!("rate_limited"))
+    );
+    assert!(refused["error"]["retry_after_ms"].as_u64().unwrap() > 0);
+    // Another seat has its own allowance (the address's is three times a seat's).
+    let other = api
+        .create(json!({ "variant": "petteia-6", "mode": "local" }))
+        .await;
+    let path = format!("/api/v1/games/{}/hint", game_id(&other));
+    assert_eq!(api.get(&path, Some(seat_token(&other))).await.0, 200);
+    server.stop().await;
+}
+
 on_both_databases!(
+    hints_are_limited_per_seat,
+    a_finished_game_leaves_memory_soon,
+    a_restart_rebuilds_only_the_games_in_play,
+    an_unused_invite_expires_and_its_game_is_aborted,
     a_draw_is_offered_once_per_side_per_move,
     the_event_log_is_served_in_pages,
 );

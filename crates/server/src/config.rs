@@ -99,6 +99,22 @@ pub struct ServeConfig {
         default_value_t = 600
     )]
     pub claim_after_untimed_secs: u64,
+    /// Hints one seat may ask for per minute (one address: three times that).
+    #[arg(
+        long,
+        global = true,
+        env = "LUDUS_HINTS_PER_MINUTE",
+        default_value_t = 20
+    )]
+    pub hints_per_minute: u32,
+    /// Seconds an online game waits for its invite to be used; then it is aborted.
+    #[arg(
+        long,
+        global = true,
+        env = "LUDUS_INVITE_EXPIRY_SECS",
+        default_value_t = 86_400
+    )]
+    pub invite_expiry_secs: u64,
     /// Reverse proxies (CIDR, comma-separated, e.g. `127.0.0.1/32,10.0.0.0/8`) whose
     /// `X-Forwarded-For` / `Forwarded` headers name the client; from anyone else they are ignored.
     #[arg(

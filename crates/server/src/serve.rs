@@ -34,6 +34,7 @@ pub async fn run(
         computer_delay: Duration::from_millis(config.computer_delay_ms),
         claim_after_timed: Duration::from_secs(config.claim_after_timed_secs),
         claim_after_untimed: Duration::from_secs(config.claim_after_untimed_secs),
+        invite_expiry: Duration::from_secs(config.invite_expiry_secs),
         ..GameConfig::default()
     };
     let registry = Registry::new(store, game_config, metrics.clone());
@@ -44,6 +45,7 @@ pub async fn run(
     let limits = ApiLimits {
         create_per_minute: config.create_per_minute,
         join_per_minute: config.join_per_minute,
+        hints_per_minute: config.hints_per_minute,
         socket_messages_per_second: config.socket_messages_per_second,
         connections: ConnectionLimits {
             header_read_timeout: Duration::from_secs(config.header_read_timeout_secs),
@@ -54,6 +56,11 @@ pub async fn run(
         ..ApiLimits::default()
     };
     let (shutdown_sender, shutdown_receiver) = tokio::sync::watch::channel(false);
+    tokio::spawn(expire_invites(
+        registry.clone(),
+        Duration::from_secs(config.invite_expiry_secs),
+        shutdown_receiver.clone(),
+    ));
     let public_url = match &config.public_url {
         Some(_) => config.public_url(),
         None => ServeConfig {
@@ -77,6 +84,27 @@ pub async fn run(
     serve_app(listener, app, state, shutdown_sender, shutdown)
         .await
         .map_err(|e| e.to_string())
+}
+
+/// Aborts the games whose invite expired unused, now and then until shutdown: invites expire
+/// whether or not anyone asks for their game again.
+async fn expire_invites(
+    registry: Registry,
+    expiry: Duration,
+    mut shutdown: tokio::sync::watch::Receiver<bool>,
+) {
+    let every = (expiry / 4).clamp(Duration::from_secs(1), Duration::from_secs(3600));
+    let mut tick = tokio::time::interval(every);
+    loop {
+        tokio::select! {
+            _ = tick.tick() => {
+                if let Err(error) = registry.expire_invites().await {
+                    tracing::warn!(%error, "could not look for expired invites");
+                }
+            }
+            _ = shutdown.changed() => return,
+        }
+    }
 }
 
 /// A database URL without its password, for logs.

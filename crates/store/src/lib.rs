@@ -579,10 +579,25 @@ impl Store {
             .collect::<Result<_, _>>()?)
     }
 
-    /// The ids of the games still waiting or being played: what a restart rebuilds.
+    /// The ids of the games being played: what a restart rebuilds (their clocks run on).
     pub async fn games_in_progress(&self) -> Result<Vec<GameId>, StoreError> {
         let rows: Vec<(String,)> = on_backend!(self, pool => {
-            sqlx::query_as("SELECT id FROM games WHERE status IN ('waiting', 'playing') ORDER BY created_at")
+            sqlx::query_as("SELECT id FROM games WHERE status = 'playing' ORDER BY created_at")
+                .fetch_all(pool)
+                .await?
+        });
+        rows.into_iter().map(|(id,)| stored_id(id)).collect()
+    }
+
+    /// The ids of the games still waiting for their invite that were created before `before`
+    /// (milliseconds): the invites that have expired.
+    pub async fn waiting_games_created_before(
+        &self,
+        before: i64,
+    ) -> Result<Vec<GameId>, StoreError> {
+        let rows: Vec<(String,)> = on_backend!(self, pool => {
+            sqlx::query_as("SELECT id FROM games WHERE status = 'waiting' AND created_at < $1 ORDER BY created_at")
+                .bind(before)
                 .fetch_all(pool)
                 .await?
         });

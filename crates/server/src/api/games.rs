@@ -371,12 +371,18 @@ action_endpoint! {
 }
 
 /// A suggested move for the seat to move, from the computer at level 5 (computer and local games).
-#[utoipa::path(get, path = "/api/v1/games/{id}/hint", tag = "games", params(("id" = String, Path)), security(("bearer" = [])), responses((status = 400, description = "a malformed game id or query", body = ErrorBody), (status = 200, body = Hint), (status = 401, body = ErrorBody), (status = 403, description = "forbidden (an online game) or not_your_turn", body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, description = "game_over", body = ErrorBody)))]
+#[utoipa::path(get, path = "/api/v1/games/{id}/hint", tag = "games", params(("id" = String, Path)), security(("bearer" = [])), responses((status = 400, description = "a malformed game id or query", body = ErrorBody), (status = 200, body = Hint), (status = 401, body = ErrorBody), (status = 403, description = "forbidden (an online game) or not_your_turn", body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, description = "game_over", body = ErrorBody), (status = 429, body = ErrorBody)))]
 pub async fn hint(
     State(state): State<AppState>,
+    ClientAddress(address): ClientAddress,
     GamePath(id): GamePath,
     Bearer(token): Bearer,
 ) -> Result<Json<Hint>, ApiError> {
+    let now = state.registry.now_ms();
+    rate_limited(state.hint_limiter.check(address, now))?;
+    if let Some(token) = &token {
+        rate_limited(state.seat_hint_limiter.check(token.hash(), now))?;
+    }
     Ok(Json(state.registry.hint(&id, token.as_ref()).await?))
 }
 

@@ -1,7 +1,8 @@
-//! Rate limits: a token bucket per client address (creating and joining games) and per
-//! connection (WebSocket messages). Refusals say when to try again.
+//! Rate limits: a token bucket per key — a client address (creating and joining games, hints),
+//! a seat (hints) — and per connection (WebSocket messages). Refusals say when to try again.
 
 use std::collections::HashMap;
+use std::hash::Hash;
 use std::net::IpAddr;
 use std::sync::Mutex;
 
@@ -51,25 +52,28 @@ impl Bucket {
     }
 }
 
-/// One bucket per client address.
+/// One bucket per key (a client address, a seat).
 #[derive(Debug)]
-pub struct AddressLimiter {
+pub struct Limiter<K> {
     rate: Rate,
-    buckets: Mutex<HashMap<IpAddr, Bucket>>,
+    buckets: Mutex<HashMap<K, Bucket>>,
 }
+
+/// One bucket per client address.
+pub type AddressLimiter = Limiter<IpAddr>;
 
 /// Beyond this many tracked addresses, the ones whose buckets have refilled are forgotten.
 const MAX_TRACKED: usize = 10_000;
 
-impl AddressLimiter {
-    pub fn new(rate: Rate) -> AddressLimiter {
-        AddressLimiter {
+impl<K: Hash + Eq> Limiter<K> {
+    pub fn new(rate: Rate) -> Limiter<K> {
+        Limiter {
             rate,
             buckets: Mutex::new(HashMap::new()),
         }
     }
 
-    pub fn check(&self, address: IpAddr, now_ms: i64) -> Result<(), u64> {
+    pub fn check(&self, key: K, now_ms: i64) -> Result<(), u64> {
         let mut buckets = self.buckets.lock().expect("limiter lock");
         if buckets.len() > MAX_TRACKED {
             let rate = self.rate;
@@ -79,7 +83,7 @@ impl AddressLimiter {
             });
         }
         buckets
-            .entry(address)
+            .entry(key)
             .or_insert_with(|| Bucket::full(self.rate, now_ms))
             .take(self.rate, now_ms)
     }

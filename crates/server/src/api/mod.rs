@@ -24,7 +24,8 @@ use axum::http::request::Parts;
 use axum::http::{StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use limits::{AddressLimiter, Rate};
+use limits::{AddressLimiter, Limiter, Rate};
+use ludus_store::SecretHash;
 use serde::de::DeserializeOwned;
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
@@ -41,6 +42,8 @@ pub const MAX_BODY_BYTES: usize = 16 * 1024;
 pub struct ApiLimits {
     pub create_per_minute: u32,
     pub join_per_minute: u32,
+    /// Hints a seat may ask for per minute (an address, three times that).
+    pub hints_per_minute: u32,
     /// WebSocket messages per second per connection (twice that as a burst).
     pub socket_messages_per_second: u32,
     pub max_socket_message: usize,
@@ -58,6 +61,7 @@ impl Default for ApiLimits {
         ApiLimits {
             create_per_minute: 30,
             join_per_minute: 60,
+            hints_per_minute: 20,
             socket_messages_per_second: 20,
             max_socket_message: 4096,
             socket_idle: std::time::Duration::from_secs(60),
@@ -80,6 +84,8 @@ pub struct AppState {
     credentials_limiter: Arc<AddressLimiter>,
     /// Challenges and game starts for signed-in players' event streams.
     pub notifier: Arc<crate::players::notifier::Notifier>,
+    hint_limiter: Arc<AddressLimiter>,
+    seat_hint_limiter: Arc<Limiter<SecretHash>>,
     /// Turns true when the server shuts down: sockets close with a reason.
     pub shutdown: watch::Receiver<bool>,
 }
@@ -103,6 +109,10 @@ impl AppState {
                 limits.sign_in_per_minute,
             ))),
             notifier: Arc::default(),
+            hint_limiter: Arc::new(AddressLimiter::new(Rate::per_minute(
+                limits.hints_per_minute.saturating_mul(3),
+            ))),
+            seat_hint_limiter: Arc::new(Limiter::new(Rate::per_minute(limits.hints_per_minute))),
             registry,
             metrics,
             public_url: public_url.trim_end_matches('/').to_string(),

@@ -439,6 +439,18 @@ impl LiveGame {
             .then(|| self.finished(Outcome::win(player.other(), Termination::Timeout)))
     }
 
+    /// When an online game still waiting for its invite is aborted (`expiry_ms` after creation).
+    pub fn invite_expires_at(&self, expiry_ms: i64) -> Option<i64> {
+        (self.status == Status::Waiting).then_some(self.created_at + expiry_ms)
+    }
+
+    /// The abort of a game whose invite was not used in time, if it is due at `now`.
+    pub fn expiry_due(&self, expiry_ms: i64, now: i64) -> Option<GameEvent> {
+        self.invite_expires_at(expiry_ms)
+            .filter(|&at| now >= at)
+            .map(|_| GameEvent::Aborted { side: None })
+    }
+
     fn require_playing(&self) -> Result<(), Refusal> {
         match self.status {
             Status::Playing => Ok(()),

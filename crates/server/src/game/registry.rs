@@ -6,7 +6,7 @@ use super::actor::{Acted, Action, Command, GameActor, Subscription};
 use super::error::{GameError, error_chain};
 use super::event::VersionedEvent;
 use super::restore::restore;
-use super::services::{GameConfig, NewGameRequest, Services};
+use super::services::{GameConfig, NewGameRequest, Searcher, Services};
 use super::token::{InviteCode, SeatToken};
 use super::{GameId, Mode};
 use crate::metrics::Metrics;
@@ -80,7 +80,25 @@ impl Registry {
         self.games.lock().expect("registry lock").len()
     }
 
-    /// Rebuilds every game in progress (at start-up), so clocks go on and flags fall.
+    /// Loads the games whose invite expired unused: each actor aborts its game as it starts.
+    pub async fn expire_invites(&self) -> Result<usize, GameError> {
+        let expiry = self.services.config.invite_expiry.as_millis() as i64;
+        let before = self.services.clock.now_ms() - expiry;
+        let ids = self
+            .services
+            .store
+            .waiting_games_created_before(before)
+            .await?;
+        for id in &ids {
+            if let Err(error) = self.handle(id, 0).await {
+                tracing::error!(game = %id, error = %error_chain(&error), "could not abort an expired invite");
+            }
+        }
+        Ok(ids.len())
+    }
+
+    /// Rebuilds every game in play (at start-up), so clocks go on and flags fall. Games waiting
+    /// for their invite are loaded when asked for (or by `expire_invites`).
     pub async fn restore_in_progress(&self) -> Result<usize, GameError> {
         let ids = self.services.store.games_in_progress().await?;
         let grace =
@@ -200,7 +218,13 @@ impl Registry {
         let level = Level::MAX;
         let mv = self
             .services
-            .think(hinted.engine, level, hinted.seed, level.time_budget())
+            .think(
+                Searcher::Helper,
+                hinted.engine,
+                level,
+                hinted.seed,
+                level.time_budget(),
+            )
             .await
             .ok_or(GameError::NoMove)?;
         Ok(Hint {
@@ -214,7 +238,7 @@ impl Registry {
     pub async fn suggest(&self, engine: AnyGame, level: Level) -> Option<AnyMove> {
         // A fixed seed: the same position and level suggest the same move.
         self.services
-            .think(engine, level, 0, level.time_budget())
+            .think(Searcher::Helper, engine, level, 0, level.time_budget())
             .await
     }
 

@@ -24,6 +24,8 @@ pub struct GameConfig {
     pub claim_after_untimed: Duration,
     /// After a restart, no flag falls before this much time has passed.
     pub restart_grace: Duration,
+    /// How long an online game waits for its invite to be used before it is aborted.
+    pub invite_expiry: Duration,
 }
 
 impl Default for GameConfig {
@@ -33,6 +35,7 @@ impl Default for GameConfig {
             claim_after_timed: Duration::from_secs(60),
             claim_after_untimed: Duration::from_secs(600),
             restart_grace: Duration::from_secs(15),
+            invite_expiry: Duration::from_secs(24 * 3600),
         }
     }
 }
@@ -76,20 +79,32 @@ pub struct Services {
     pub metrics: Arc<Metrics>,
     /// One permit per core: the computer players' searches queue for them.
     thinkers: Arc<tokio::sync::Semaphore>,
+    /// Searches on a person's behalf (hints, suggestions) hold one of these first: at most half
+    /// the cores, so that they never take every permit and delay the computer's own moves.
+    helpers: Arc<tokio::sync::Semaphore>,
+}
+
+/// Who a search is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Searcher {
+    /// A computer seat playing its move.
+    Seat,
+    /// A hint or suggestion for a person.
+    Helper,
 }
 
 impl Services {
     /// Call it inside the tokio runtime (the appender starts tasks).
     pub fn new(store: Store, config: GameConfig, metrics: Arc<Metrics>) -> Services {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         Services {
             appender: Appender::start(store.clone()),
             store,
             clock: super::clock::ServerClock::new(),
             config,
             metrics,
-            thinkers: Arc::new(tokio::sync::Semaphore::new(
-                std::thread::available_parallelism().map_or(1, |n| n.get()),
-            )),
+            thinkers: Arc::new(tokio::sync::Semaphore::new(cores)),
+            helpers: Arc::new(tokio::sync::Semaphore::new((cores / 2).max(1))),
         }
     }
 
@@ -97,15 +112,20 @@ impl Services {
     /// permits (one per core) is free, within `budget`. Computer seats and hints both ask here.
     pub async fn think(
         &self,
+        searcher: Searcher,
         engine: AnyGame,
         level: Level,
         seed: u64,
         budget: Duration,
     ) -> Option<AnyMove> {
+        let helper = match searcher {
+            Searcher::Helper => Some(self.helpers.clone().acquire_owned().await.ok()?),
+            Searcher::Seat => None,
+        };
         let permit = self.thinkers.clone().acquire_owned().await.ok()?;
         let deadline = std::time::Instant::now() + budget;
         tokio::task::spawn_blocking(move || {
-            let _permit = permit;
+            let _permits = (permit, helper);
             ludus_ai::choose_move(&engine, level, seed, deadline)
         })
         .await

@@ -4,6 +4,7 @@
 use super::GameActor;
 use super::protocol::Command;
 use crate::game::error::error_chain;
+use crate::game::services::Searcher;
 use crate::game::{GameId, Seat, Status};
 use std::time::Duration;
 
@@ -37,7 +38,9 @@ impl GameActor {
         let seed = game_seed(&self.game.id, version);
         tokio::spawn(async move {
             tokio::time::sleep(delay).await;
-            let choice = services.think(engine, level, seed, budget).await;
+            let choice = services
+                .think(Searcher::Seat, engine, level, seed, budget)
+                .await;
             if let (Some(mv), Some(me)) = (choice, me.upgrade()) {
                 let _ = me
                     .send(Command::ComputerMove {

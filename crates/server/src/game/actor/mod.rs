@@ -39,6 +39,9 @@ use tokio::sync::{broadcast, mpsc};
 /// An actor with no sockets, no running clock and no command for this long stops; the next
 /// command rebuilds it from the store.
 const IDLE_AFTER: Duration = Duration::from_secs(300);
+/// A finished game's actor stops sooner: little more is asked of it (a rematch, a last look),
+/// and a long game's state is not worth holding for minutes.
+const FINISHED_IDLE_AFTER: Duration = Duration::from_secs(10);
 /// Events a slow socket may fall behind before it is resynchronised with a snapshot.
 const BROADCAST_CAPACITY: usize = 256;
 

@@ -3,7 +3,7 @@
 
 use super::computer::game_seed;
 use super::protocol::{Command, Hinted, Published, Subscription};
-use super::{GameActor, IDLE_AFTER, Touch};
+use super::{FINISHED_IDLE_AFTER, GameActor, IDLE_AFTER, Touch};
 use crate::game::error::{GameError, Refusal, error_chain};
 use crate::game::event::VersionedEvent;
 use crate::game::{Mode, Seat, Status};
@@ -17,15 +17,20 @@ impl GameActor {
         loop {
             let deadline = self.flag_deadline();
             let presence_deadline = self.presence_deadline();
+            let expiry = self.expiry_deadline();
+            // A waiting game's actor may stop: its invite's expiry is checked again when it is
+            // loaded (and the registry's sweep loads the expired ones).
             let idle = self.events.receiver_count() == 0 && deadline.is_none();
+            let idle_after = self.idle_after();
             tokio::select! {
                 command = self.commands.recv() => match command {
                     None | Some(Command::Stop) => break,
                     Some(command) => self.handle(command).await,
                 },
                 _ = sleep_until_opt(deadline) => self.raise_flag().await,
+                _ = sleep_until_opt(expiry) => self.expire_invite().await,
                 _ = sleep_until_opt(presence_deadline) => self.presence_expired(),
-                _ = tokio::time::sleep(IDLE_AFTER), if idle => break,
+                _ = tokio::time::sleep(idle_after), if idle => break,
             }
         }
     }
@@ -51,6 +56,35 @@ impl GameActor {
         {
             tracing::warn!(game = %self.game.id, error = %error_chain(&error), "could not record a time-out");
             // Try again shortly rather than spin.
+            tokio::time::sleep(Duration::from_millis(500)).await;
+        }
+    }
+
+    /// How long the actor waits, unwatched and without a running clock, before it stops.
+    fn idle_after(&self) -> Duration {
+        if self.game.status.is_over() {
+            FINISHED_IDLE_AFTER
+        } else {
+            IDLE_AFTER
+        }
+    }
+
+    fn expiry_ms(&self) -> i64 {
+        self.services.config.invite_expiry.as_millis() as i64
+    }
+
+    fn expiry_deadline(&self) -> Option<tokio::time::Instant> {
+        let at = self.game.invite_expires_at(self.expiry_ms())?;
+        Some(self.services.clock.instant_at(at))
+    }
+
+    /// The invite was not used in time: the game is aborted (if a join did not come first).
+    pub(super) async fn expire_invite(&mut self) {
+        let now = self.services.clock.now_ms();
+        if let Some(abort) = self.game.expiry_due(self.expiry_ms(), now)
+            && let Err(error) = self.commit(vec![abort], None).await
+        {
+            tracing::warn!(game = %self.game.id, error = %error_chain(&error), "could not abort an expired invite");
             tokio::time::sleep(Duration::from_millis(500)).await;
         }
     }

@@ -184,8 +184,12 @@ impl GameActor {
         seat: SecretHash,
         entropy: String,
     ) -> Result<Side, GameError> {
-        if self.game.status != Status::Waiting {
-            return Err(Refusal::SeatTaken.into());
+        // An invite past its time aborts its game first.
+        self.expire_invite().await;
+        match self.game.status {
+            Status::Waiting => {}
+            Status::Aborted => return Err(Refusal::GameOver.into()),
+            Status::Playing | Status::Finished => return Err(Refusal::SeatTaken.into()),
         }
         let now = self.services.clock.now_ms();
         let joiner = self.game.creator().other();
