@@ -170,8 +170,8 @@ impl Bearer {
     }
 }
 
-/// The game id of a `/games/{id}/…` path. Text that cannot be a game id (a NUL byte, say) is a
-/// bad request, refused before it reaches the database.
+/// The game id of a `/games/{id}/…` path. Text that cannot be a game id (a NUL byte, bytes that
+/// are not UTF-8) names no game: not found, refused before it reaches the database.
 #[derive(Debug)]
 pub struct GamePath(pub GameId);
 
@@ -179,13 +179,12 @@ impl<S: Send + Sync> FromRequestParts<S> for GamePath {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
+        let not_found = || ApiError::NotFound("game".into());
         let axum::extract::Path(id) =
             axum::extract::Path::<String>::from_request_parts(parts, state)
                 .await
-                .map_err(|rejection| ApiError::BadRequest(rejection.body_text()))?;
-        id.parse()
-            .map(GamePath)
-            .map_err(|_| ApiError::BadRequest("the path does not hold a game id".into()))
+                .map_err(|_| not_found())?;
+        id.parse().map(GamePath).map_err(|_| not_found())
     }
 }
 
@@ -228,9 +227,9 @@ impl FromRequestParts<AppState> for ClientAddress {
     }
 }
 
-/// The net under every extractor and service: an error answered by anything but [`ApiError`]
-/// (axum's own rejections such as a malformed query, a wrong method, the file server) is
-/// rewritten into the one error shape, with a 4xx for anything the client got wrong.
+/// The net under every API extractor and route: an error answered by anything but [`ApiError`]
+/// (axum's own rejections such as a malformed query, a wrong method) is rewritten into the one
+/// error shape, with a 4xx for anything the client got wrong.
 pub async fn error_shape(request: Request, next: Next) -> Response {
     let response = next.run(request).await;
     let status = response.status();
