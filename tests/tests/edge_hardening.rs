@@ -1,6 +1,7 @@
 //! The server on the open internet: slow clients cannot starve the others, forwarding headers
 //! count only from trusted proxies, text the database cannot hold is refused before it gets
-//! there, and every error — whoever answers it — is the JSON error shape with a 4xx.
+//! there, a locked database is unavailable rather than a hang, and every error — whoever answers
+//! it — is the JSON error shape with a 4xx.
 
 use ludus_server::config::ServeConfig;
 use ludus_tests::{Database, TestServer, game_id, on_both_databases, seat_token};
@@ -157,8 +158,14 @@ async fn nul_bytes_are_refused_before_the_database(database: Database) {
         )
         .await,
     );
-    bad_request(api.get("/api/v1/games/ab%00cd", None).await);
-    bad_request(api.get("/api/v1/games/ab%00cd/events", None).await);
+    // A game id that cannot be one names no game (the browser shows its not-found page).
+    for path in ["/api/v1/games/ab%00cd", "/api/v1/games/ab%00cd/events"] {
+        let (status, body) = api.get(path, None).await;
+        assert_eq!(
+            (status, body["error"]["code"].as_str()),
+            (404, Some("not_found"))
+        );
+    }
     let joined = api.join(&created).await;
     let light = seat_token(&created);
     let version = api.view(game, Some(light)).await["version"]
@@ -233,8 +240,8 @@ async fn every_error_is_the_json_error_shape_with_a_4xx() {
         ("/api/v1/games?limit=abc".into(), 400, "bad_request"),
         ("/api/v1/games?limit=0".into(), 400, "bad_request"),
         ("/api/v1/games?before=yesterday".into(), 400, "bad_request"),
-        ("/api/v1/games/%FF%FE".into(), 400, "bad_request"),
-        ("/api/v1/games/%FF%FE/record".into(), 400, "bad_request"),
+        ("/api/v1/games/%FF%FE".into(), 404, "not_found"),
+        ("/api/v1/games/%FF%FE/record".into(), 404, "not_found"),
     ];
     for (path, status, code) in cases {
         let (got, body) = api.get(&path, None).await;
@@ -263,5 +270,52 @@ async fn every_error_is_the_json_error_shape_with_a_4xx() {
     )
     .await;
     assert_eq!((status, body), (400, Value::Null));
+    server.stop().await;
+}
+
+/// A lock held on the event log: moves fail with 503 `unavailable` once the statement timeout
+/// passes (instead of hanging), `/readyz` says so, and both recover when the lock is gone.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs TEST_DATABASE_URL (Postgres); run with -- --include-ignored"]
+async fn a_locked_event_log_is_unavailable_not_a_hang() {
+    use sqlx::{Connection, Executor};
+    let server = TestServer::start(Database::Postgres).await;
+    let api = server.api();
+    let created = api
+        .create(json!({ "variant": "petteia-6", "mode": "local" }))
+        .await;
+    let (game, token) = (game_id(&created), seat_token(&created));
+    let version = api.view(game, Some(token)).await["version"]
+        .as_u64()
+        .unwrap();
+    let mut locker = sqlx::PgConnection::connect(&server.database_url)
+        .await
+        .unwrap();
+    locker.execute("BEGIN").await.unwrap();
+    locker
+        .execute("LOCK TABLE game_events IN SHARE MODE")
+        .await
+        .unwrap();
+
+    let (status, refused) = tokio::time::timeout(
+        Duration::from_secs(30),
+        api.play(game, token, "A1-A2", version),
+    )
+    .await
+    .expect("the move is answered, not left hanging");
+    assert_eq!(
+        (status, refused["error"]["code"].as_str()),
+        (503, Some("unavailable")),
+        "{refused}"
+    );
+    assert_eq!(
+        api.get("/readyz", None).await.0,
+        503,
+        "/readyz sees the lock"
+    );
+
+    locker.execute("ROLLBACK").await.unwrap();
+    assert_eq!(api.get("/readyz", None).await.0, 200);
+    assert_eq!(api.play(game, token, "A1-A2", version).await.0, 200);
     server.stop().await;
 }

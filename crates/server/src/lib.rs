@@ -37,9 +37,11 @@ pub fn app(state: AppState, static_dir: &Path) -> Router {
         .nest_service("/signup", index.clone())
         .fallback_service(ServeDir::new(static_dir).not_found_service(index))
         .layer(axum::middleware::from_fn(api::refuse_unservable_paths));
+    // The error shape is the API's: the client's pages (the not-found page is index.html with a
+    // 404) stay pages.
     api::router(state)
-        .fallback_service(client)
         .layer(axum::middleware::from_fn(api::error_shape))
+        .fallback_service(client)
         .layer(
             TraceLayer::new_for_http().make_span_with(|request: &axum::http::Request<_>| {
                 let id = request

@@ -8,7 +8,7 @@
 //! both backends, and `on_backend!` expands each body once per pool type.
 
 use sqlx::migrate::Migrator;
-use sqlx::postgres::{PgPool, PgPoolOptions};
+use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
 use sqlx::sqlite::{
     SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,
 };
@@ -25,6 +25,9 @@ use ludus_engine::{Player, Side, Termination, Variant};
 
 static SQLITE_MIGRATIONS: Migrator = sqlx::migrate!("../../migrations/sqlite");
 static POSTGRES_MIGRATIONS: Migrator = sqlx::migrate!("../../migrations/postgres");
+
+/// The longest a Postgres statement may run (`statement_timeout`).
+const STATEMENT_TIMEOUT: &str = "5s";
 
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
@@ -305,11 +308,18 @@ impl Store {
             SQLITE_MIGRATIONS.run(&pool).await?;
             Ok(Store::Sqlite(pool))
         } else if url.starts_with("postgres:") || url.starts_with("postgresql:") {
+            // Every statement is bounded, so that a lock held on a table cannot hang the moves: past
+            // the bound the statement fails and the request is answered 503. A URL that sets
+            // its own (`?options=-c%20statement_timeout%3D…`) keeps it.
+            let mut options = PgConnectOptions::from_str(url)?;
+            if !url.contains("statement_timeout") {
+                options = options.options([("statement_timeout", STATEMENT_TIMEOUT)]);
+            }
             // Commits wait on the disk: more connections let Postgres group them.
             let pool = PgPoolOptions::new()
                 .max_connections(64)
                 .acquire_timeout(Duration::from_secs(10))
-                .connect(url)
+                .connect_with(options)
                 .await?;
             POSTGRES_MIGRATIONS.run(&pool).await?;
             Ok(Store::Postgres(pool))
@@ -325,11 +335,24 @@ impl Store {
         }
     }
 
-    /// Whether the database answers (for `/readyz`).
+    /// Whether the database answers, and on Postgres whether an event could be appended now
+    /// (a lock held on the log fails this within a second or two), for `/readyz`.
     pub async fn ping(&self) -> Result<(), StoreError> {
-        on_backend!(self, pool => {
-            sqlx::query("SELECT 1").execute(pool).await?;
-        });
+        match self {
+            Store::Sqlite(pool) => {
+                sqlx::query("SELECT 1").execute(pool).await?;
+            }
+            Store::Postgres(pool) => {
+                let mut transaction = pool.begin().await?;
+                sqlx::query("SET LOCAL lock_timeout = '2s'")
+                    .execute(&mut *transaction)
+                    .await?;
+                sqlx::query("LOCK TABLE game_events IN ROW EXCLUSIVE MODE")
+                    .execute(&mut *transaction)
+                    .await?;
+                transaction.rollback().await?;
+            }
+        }
         Ok(())
     }
 

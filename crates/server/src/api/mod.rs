@@ -212,8 +212,8 @@ impl Bearer {
     }
 }
 
-/// The game id of a `/games/{id}/…` path. Text that cannot be a game id (a NUL byte, say) is a
-/// bad request, refused before it reaches the database.
+/// The game id of a `/games/{id}/…` path. Text that cannot be a game id (a NUL byte, bytes that
+/// are not UTF-8) names no game: not found, refused before it reaches the database.
 #[derive(Debug)]
 pub struct GamePath(pub GameId);
 
@@ -221,13 +221,12 @@ impl<S: Send + Sync> FromRequestParts<S> for GamePath {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
+        let not_found = || ApiError::NotFound("game".into());
         let axum::extract::Path(id) =
             axum::extract::Path::<String>::from_request_parts(parts, state)
                 .await
-                .map_err(|rejection| ApiError::BadRequest(rejection.body_text()))?;
-        id.parse()
-            .map(GamePath)
-            .map_err(|_| ApiError::BadRequest("the path does not hold a game id".into()))
+                .map_err(|_| not_found())?;
+        id.parse().map(GamePath).map_err(|_| not_found())
     }
 }
 
@@ -276,9 +275,9 @@ impl FromRequestParts<AppState> for ClientAddress {
     }
 }
 
-/// The net under every extractor and service: an error answered by anything but [`ApiError`]
-/// (axum's own rejections such as a malformed query, a wrong method, the file server) is
-/// rewritten into the one error shape, with a 4xx for anything the client got wrong.
+/// The net under every API extractor and route: an error answered by anything but [`ApiError`]
+/// (axum's own rejections such as a malformed query, a wrong method) is rewritten into the one
+/// error shape, with a 4xx for anything the client got wrong.
 pub async fn error_shape(request: Request, next: Next) -> Response {
     let response = next.run(request).await;
     let status = response.status();
@@ -286,13 +285,7 @@ pub async fn error_shape(request: Request, next: Next) -> Response {
         .headers()
         .get(header::CONTENT_TYPE)
         .is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
-    // The client's own page for an address that names nothing is HTML with a 404: a browser must
-    // get the page (it shows "not found" with links), not a JSON error.
-    let is_page = response
-        .headers()
-        .get(header::CONTENT_TYPE)
-        .is_some_and(|v| v.as_bytes().starts_with(b"text/html"));
-    if !(status.is_client_error() || status.is_server_error()) || is_json || is_page {
+    if !(status.is_client_error() || status.is_server_error()) || is_json {
         return response;
     }
     let allow = response.headers().get(header::ALLOW).cloned();
