@@ -276,7 +276,7 @@ export const preference = (name) => stored(`ludus.${name}`);
 export const setPreference = (name, value) => store(`ludus.${name}`, value);
 
 /**
- * A random string each player may contribute to the dice seed (RULES.md §4).
+ * A random string each player may contribute to the dice seed (docs/RULES.md §4).
  * @returns {string}
  */
 export function entropy() {

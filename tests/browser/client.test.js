@@ -197,7 +197,7 @@ for (const variant of list) {
   });
 }
 
-test('the boards are drawn from the position strings of RULES.md', async () => {
+test('the boards are drawn from the position strings of docs/RULES.md', async () => {
   const p = await page();
   await p.goto('/rules/petteia-6');
   await p.waitForSelector('.rules-board svg');
@@ -254,7 +254,7 @@ test('rules pages and printable boards for every variant', async () => {
 });
 
 // Some dice screens are checked against a stand-in for the game endpoints (the views are shaped as
-// the server's, positions as RULES.md writes them), to reach positions a random game rarely does.
+// the server's, positions as docs/RULES.md writes them), to reach positions a random game rarely does.
 function diceView(variant, sides, position, extra) {
   return {
     game_id: 'x', variant, mode: 'local', status: 'playing', version: 5, position, to_move: sides[0], first: sides[0], sides,

@@ -1,5 +1,5 @@
 // @ts-check
-// Duodecim Scripta (RULES.md §3): three rows of twelve cells, each half carrying a six-letter word
+// Duodecim Scripta (docs/RULES.md §3): three rows of twelve cells, each half carrying a six-letter word
 // of the chosen board face; stacks drawn with their counts; each side's reserve (R) and pieces
 // borne off (O) in trays. Cells are named from White's seat; with Black at the bottom the board
 // turns half round and every cell keeps its letter and its name.
@@ -34,7 +34,7 @@ function list(text) {
  */
 
 /**
- * The position of RULES.md §3.3 → {cells: {M3: {side, count}}, toMove, reserve, off, dice, bonus}
+ * The position of docs/RULES.md §3.3 → {cells: {M3: {side, count}}, toMove, reserve, off, dice, bonus}
  * @param {string} position
  * @returns {DuodecimModel}
  */

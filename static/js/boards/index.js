@@ -23,7 +23,7 @@ export function boardFor(variantId) {
 }
 
 /**
- * The start position of each variant (RULES.md), for the rules and printable pages.
+ * The start position of each variant (docs/RULES.md), for the rules and printable pages.
  * @type {Record<string, string>}
  */
 export const START = {

@@ -1,5 +1,5 @@
 // @ts-check
-// Pente Grammai (RULES.md §2): five lines, the sacred line 3 marked, the ten line ends numbered
+// Pente Grammai (docs/RULES.md §2): five lines, the sacred line 3 marked, the ten line ends numbered
 // along the route. Terracotta sits at the bottom unless the seat says otherwise; then the board
 // turns half round. Reserve (Kidd), holy line (Kidd) and removed counters (Perimeter) sit in trays.
 import { svg, placeAttrs, stack, withPlaceNames } from '../svg.js';

@@ -1,5 +1,5 @@
 // @ts-check
-// Petteia (RULES.md §1): the N×N grid from the position string. File letters and rank numbers
+// Petteia (docs/RULES.md §1): the N×N grid from the position string. File letters and rank numbers
 // are drawn beside their own column and row, so they turn with the board.
 import { svg, placeAttrs, stack, withPlaceNames } from '../svg.js';
 import { t, sideLabel } from '../i18n.js';

@@ -442,7 +442,7 @@ class GameScreen {
     this.moveList.scrollTop = this.moveList.scrollHeight;
   }
 
-  /** Dice games: the server's commitment, and its seed once the game is over (RULES.md §4). */
+  /** Dice games: the server's commitment, and its seed once the game is over (docs/RULES.md §4). */
   drawFairness() {
     const v = this.view;
     this.fairness.hidden = !v.commitment;

@@ -1,5 +1,5 @@
 // @ts-check
-// Small board diagrams drawn from positions in the RULES.md notation: the board of the variant
+// Small board diagrams drawn from positions in the docs/RULES.md notation: the board of the variant
 // (boards/*.js) with each move drawn as an arrow from its start to its end, and an × on every
 // place where a piece was taken. Pure: it reads nothing but its arguments and builds elements.
 import { svg, html, moveEnds } from '../svg.js';

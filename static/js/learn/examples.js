@@ -1,5 +1,5 @@
 // @ts-check
-// The worked examples of the rules pages: each is a position in the RULES.md notation, the dice
+// The worked examples of the rules pages: each is a position in the docs/RULES.md notation, the dice
 // (Pente Grammai; Duodecim carries them in its position), the moves played, the position after
 // them as the server writes it, the places where a piece was taken (marked on the diagram) and,
 // where the lesson is a move that is NOT allowed, that move. learn-unit.test.js replays every

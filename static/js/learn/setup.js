@@ -1,6 +1,6 @@
 // @ts-check
 // Setting up a position by hand on the analysis board: what a click on a place puts there next,
-// written back into the RULES.md notation. Pure: text in, text out. Trays (reserve, off, holy,
+// written back into the docs/RULES.md notation. Pure: text in, text out. Trays (reserve, off, holy,
 // removed) are counts the player types in the position field.
 
 const FILES = 'ABCDEFGH';

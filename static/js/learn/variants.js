@@ -1,7 +1,7 @@
 // @ts-check
 // What the learning pages need to know about each rule set beyond the server's catalogue: the
 // family whose notation and habits it shares, and whether it is a suggestion, a reconstruction
-// or a modern design (RULES.md, "Each game page states plainly what the seeds state").
+// or a modern design (docs/RULES.md, "Each game page states plainly what the seeds state").
 
 export const VARIANT_IDS = [
   'petteia-6', 'petteia-8',
