@@ -272,7 +272,82 @@ async fn served_answers_match_the_served_document(database: Database) {
     document.check_answer("post", "/api/v1/analysis", &analysed);
     document.check_answer("get", "/healthz", &api.get("/healthz", None).await);
     document.check_answer("get", "/readyz", &api.get("/readyz", None).await);
+
+    // The variants; players: a profile with rated, computer and history entries, its games, a
+    // leaderboard with its five-game minimum met, who sits at a game, attaching a seat.
+    let variants = api.get("/api/v1/variants", None).await;
+    document.check_answer("get", "/api/v1/variants", &variants);
+    let ann = account(&server, "ann").await;
+    let bob = account(&server, "bob").await;
+    let mut rated = String::new();
+    for _ in 0..5 {
+        let body = json!({ "variant": "petteia-6", "mode": "online", "side": "first" });
+        let (status, created) = api.post("/api/v1/games", Some(&ann), body).await;
+        assert_eq!(status, 201, "{created}");
+        let invite = created["invite"].as_str().unwrap();
+        let join = format!("/api/v1/invites/{invite}/join");
+        assert_eq!(api.post(&join, Some(&bob), json!({})).await.0, 200);
+        rated = game_id(&created).to_string();
+        let resigned = api.act(&rated, Some(seat_token(&created)), "resign").await;
+        assert_eq!(resigned.0, 200, "{}", resigned.1);
+    }
+    let body = json!({ "variant": "petteia-6", "mode": "computer", "level": 3 });
+    let (_, computer) = api.post("/api/v1/games", Some(&ann), body).await;
+    let resigned = api
+        .act(game_id(&computer), Some(seat_token(&computer)), "resign")
+        .await;
+    assert_eq!(resigned.0, 200, "{}", resigned.1);
+    let profile = api.get("/api/v1/players/ann", None).await;
+    assert!(
+        profile.1["variants"]["petteia-6"]["rating"].is_number()
+            && profile.1["computer"]["petteia-6"]["3"]["losses"] == 1
+            && !profile.1["history"]["petteia-6"][0].is_null(),
+        "{}",
+        profile.1
+    );
+    document.check_answer("get", "/api/v1/players/{username}", &profile);
+    let missing = api.get("/api/v1/players/nobody", None).await;
+    assert_eq!(missing.0, 404);
+    document.check_answer("get", "/api/v1/players/{username}", &missing);
+    let games = api.get("/api/v1/players/ann/games", None).await;
+    assert_eq!(games.1.as_array().unwrap().len(), 6, "{}", games.1);
+    document.check_answer("get", "/api/v1/players/{username}/games", &games);
+    let leaders = api.get("/api/v1/leaderboard/petteia-6", None).await;
+    assert_eq!(leaders.1.as_array().unwrap().len(), 2, "{}", leaders.1);
+    document.check_answer("get", "/api/v1/leaderboard/{variant}", &leaders);
+    let holders = api
+        .get(&format!("/api/v1/games/{rated}/players"), None)
+        .await;
+    assert_eq!(holders.1.as_array().unwrap().len(), 2, "{}", holders.1);
+    document.check_answer("get", "/api/v1/games/{id}/players", &holders);
+    let anonymous = api
+        .create(json!({ "variant": "petteia-6", "mode": "online" }))
+        .await;
+    let body = json!({ "tokens": [seat_token(&anonymous)] });
+    let attached = api.post("/api/v1/account/seats", Some(&ann), body).await;
+    assert_eq!(attached.1["attached"], 1);
+    document.check_answer("post", "/api/v1/account/seats", &attached);
     server.stop().await;
+}
+
+/// Signs `username` up and makes a personal token for the account (with the session cookie the
+/// sign-up set, from this site's origin); returns the token.
+async fn account(server: &TestServer, username: &str) -> String {
+    let client = reqwest::Client::new();
+    let url = |path: &str| format!("{}{path}", server.base);
+    let credentials = json!({ "username": username, "password": "a good password" });
+    let signed_up = client.post(url("/api/v1/accounts")).json(&credentials);
+    let response = signed_up.send().await.unwrap();
+    assert_eq!(response.status(), 201);
+    let cookie = response.headers()["set-cookie"].to_str().unwrap();
+    let session = cookie.split(';').next().unwrap();
+    let request = client
+        .post(url("/api/v1/account/tokens"))
+        .header("cookie", session)
+        .header("origin", &server.base)
+        .json(&json!({ "description": "tests" }));
+    let made: Value = request.send().await.unwrap().json().await.unwrap();
+    made["token"].as_str().unwrap().to_string()
 }
 
 /// A Petteia 6×6 position, as a fresh game's view gives it.

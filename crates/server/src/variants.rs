@@ -2,21 +2,75 @@
 //! board, a rules summary, what is evidence and what is reconstruction, and the sources.
 
 use ludus_engine::duodecim::Face;
-use ludus_engine::{FirstPlayer, Variant};
-use serde_json::{Value, json};
+use ludus_engine::{FirstPlayer, Side, Variant};
+use serde::Serialize;
 
-pub fn catalogue() -> Vec<Value> {
+/// One variant as the variants endpoint describes it.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct VariantInfo {
+    id: &'static str,
+    /// The family: "petteia", "pente-grammai" or "duodecim-scripta".
+    game: &'static str,
+    name: String,
+    /// The two sides, first player's seat first.
+    #[schema(value_type = Vec<String>)]
+    players: [Side; 2],
+    /// Dice thrown per roll (0: no dice).
+    dice: usize,
+    /// The side that moves first, or "seed" when the game's seed draws it.
+    first: &'static str,
+    board: Board,
+    summary: &'static str,
+    status: &'static str,
+    sources: &'static [&'static str],
+}
+
+/// The board's shape, by its kind.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum Board {
+    Grid {
+        files: u8,
+        ranks: u8,
+    },
+    Lines {
+        lines: u8,
+        points: u8,
+        sacred_line: u8,
+    },
+    Track {
+        rows: u8,
+        columns: u8,
+        /// The faces a board can wear: six words, top row first, left half first (none: plain).
+        faces: Vec<BoardFace>,
+    },
+}
+
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct BoardFace {
+    id: &'static str,
+    words: Option<[&'static str; 6]>,
+}
+
+pub fn catalogue() -> Vec<VariantInfo> {
     Variant::ALL.iter().map(|&v| describe(v)).collect()
 }
 
-fn describe(variant: Variant) -> Value {
+/// Pente Grammai's board: five lines of ten points, the third sacred.
+const FIVE_LINES: Board = Board::Lines {
+    lines: 5,
+    points: 10,
+    sacred_line: 3,
+};
+
+fn describe(variant: Variant) -> VariantInfo {
     let (game, name, board, summary, status) = match variant {
         Variant::Petteia6 | Variant::Petteia8 => {
             let n = if variant == Variant::Petteia6 { 6 } else { 8 };
             (
                 "petteia",
                 format!("Petteia {n}×{n}"),
-                json!({ "kind": "grid", "files": n, "ranks": n }),
+                Board::Grid { files: n, ranks: n },
                 "Move a piece like a rook; capture an enemy by closing it between two of yours in a row or column. Win by leaving the opponent at most one piece or no move.",
                 "A modern reconstruction: no complete ancient rulebook survives.",
             )
@@ -24,34 +78,38 @@ fn describe(variant: Variant) -> Value {
         Variant::PenteGrammaiSchaedler => (
             "pente-grammai",
             "Pente Grammai — Schädler's suggestion".into(),
-            json!({ "kind": "lines", "lines": 5, "points": 10, "sacred_line": 3 }),
+            FIVE_LINES,
             "Five counters each on the line ends; one die; move exactly, never onto an occupied ordinary point. Gather all five on the opponent-facing end of the sacred line.",
             "Schädler's documented playable suggestion, not a recovery of the ancient rules.",
         ),
         Variant::PenteGrammaiKidd => (
             "pente-grammai",
             "Pente Grammai — Kidd's reconstruction".into(),
-            json!({ "kind": "lines", "lines": 5, "points": 10, "sacred_line": 3 }),
+            FIVE_LINES,
             "All counters start in reserve; enter on your corner, hit lone enemy counters, build yokes, and gather all five on the holy line.",
             "Kidd's possible reconstruction, resting on inference, not preserved ancient rules.",
         ),
         Variant::PenteGrammaiPerimeter => (
             "pente-grammai",
             "Pente Grammai — Perimeter Line Battle".into(),
-            json!({ "kind": "lines", "lines": 5, "points": 10, "sacred_line": 3 }),
+            FIVE_LINES,
             "Outnumber the enemy on an ordinary line to pin it; unanswered threats remove the outnumbered counters. Win by moving all five onto the opponent's setup points.",
             "A provisional modern design, not a claimed reconstruction of the ancient game.",
         ),
         Variant::DuodecimScripta => (
             "duodecim-scripta",
             "Duodecim Scripta".into(),
-            json!({
-                "kind": "track",
-                "rows": 3,
-                "columns": 12,
-                // The faces a board can wear: six words, top row first, left half first (none: plain).
-                "faces": Face::ALL.iter().map(|f| json!({ "id": f.id(), "words": f.words() })).collect::<Vec<_>>(),
-            }),
+            Board::Track {
+                rows: 3,
+                columns: 12,
+                faces: Face::ALL
+                    .iter()
+                    .map(|f| BoardFace {
+                        id: f.id(),
+                        words: f.words(),
+                    })
+                    .collect(),
+            },
             "Fifteen pieces each enter from reserve and race along three rows of twelve with three dice; hit lone enemy pieces; bear off all fifteen to win.",
             "Rules after a French description and Ludii's first track; boards with six-letter words are attested, the rules are reconstructed.",
         ),
@@ -71,19 +129,19 @@ fn describe(variant: Variant) -> Value {
             "TabletopGames: pentegrammai module",
         ],
     };
-    json!({
-        "id": variant.id(),
-        "game": game,
-        "name": name,
-        "players": variant.sides(),
-        "dice": variant.dice_per_roll(),
-        "first": match variant.first_player() {
-            FirstPlayer::Fixed(p) => json!(variant.side(p)),
-            FirstPlayer::DrawnFromSeed => json!("seed"),
+    VariantInfo {
+        id: variant.id(),
+        game,
+        name,
+        players: variant.sides(),
+        dice: variant.dice_per_roll(),
+        first: match variant.first_player() {
+            FirstPlayer::Fixed(p) => variant.side(p).name(),
+            FirstPlayer::DrawnFromSeed => "seed",
         },
-        "board": board,
-        "summary": summary,
-        "status": status,
-        "sources": sources,
-    })
+        board,
+        summary,
+        status,
+        sources,
+    }
 }

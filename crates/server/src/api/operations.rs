@@ -10,12 +10,11 @@ use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use ludus_engine::Variant;
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
 use utoipa::ToSchema;
 
-#[utoipa::path(get, path = "/api/v1/variants", tag = "analysis", responses((status = 200, description = "Every variant: names, sides, dice, board, rules summary, status of the reconstruction, sources", body = Vec<serde_json::Value>)))]
-pub async fn variants() -> Json<Value> {
-    Json(json!(variants::catalogue()))
+#[utoipa::path(get, path = "/api/v1/variants", tag = "analysis", responses((status = 200, description = "Every variant: names, sides, dice, board, rules summary, status of the reconstruction, sources", body = Vec<variants::VariantInfo>)))]
+pub async fn variants() -> Json<Vec<variants::VariantInfo>> {
+    Json(variants::catalogue())
 }
 
 #[derive(Debug, Deserialize, utoipa::ToSchema)]

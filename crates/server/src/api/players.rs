@@ -14,8 +14,8 @@ use axum::Json;
 use axum::extract::{Path, Query, State};
 use ludus_engine::{Player, Variant};
 use ludus_store::{AccountRow, GameId, PlayedGame, SecretHash};
-use serde::Deserialize;
-use serde_json::{Map, Value, json};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
 /// Rated games a player needs before appearing on a leaderboard.
 const LEADERBOARD_MIN_GAMES: i64 = 5;
@@ -72,71 +72,98 @@ fn level_of(game: &PlayedGame) -> Option<u8> {
         .map(|level| level.number())
 }
 
-/// Adds one result to a `{"wins", "draws", "losses"}` tally (and `games` when present).
-fn tally(counts: &mut Value, result: &str) {
-    let key = match result {
-        "win" => "wins",
-        "loss" => "losses",
-        _ => "draws",
-    };
-    counts[key] = json!(counts[key].as_u64().unwrap_or(0) + 1);
-    if counts.get("games").is_some() {
-        counts["games"] = json!(counts["games"].as_u64().unwrap_or(0) + 1);
+/// A player's wins, draws and losses (at one level of the computer, or within a variant).
+#[derive(Debug, Default, Serialize, utoipa::ToSchema)]
+pub struct Tally {
+    wins: u64,
+    draws: u64,
+    losses: u64,
+}
+
+impl Tally {
+    fn add(&mut self, result: &str) {
+        match result {
+            "win" => self.wins += 1,
+            "loss" => self.losses += 1,
+            _ => self.draws += 1,
+        }
     }
 }
 
-#[utoipa::path(get, path = "/api/v1/players/{username}", tag = "players", params(("username" = String, Path)), responses((status = 200, description = "`{\"username\", \"created_at\", \"variants\": {variant: {games, wins, draws, losses, rating, deviation}}, \"computer\": {variant: {level: {wins, draws, losses}}}, \"history\": {variant: [{at, rating}]}}`"), (status = 404, body = super::docs::ErrorBody)))]
+/// A player's online record in one variant, and their rating once they have one.
+#[derive(Debug, Default, Serialize, utoipa::ToSchema)]
+pub struct VariantRecord {
+    games: u64,
+    #[serde(flatten)]
+    tally: Tally,
+    rating: Option<f64>,
+    deviation: Option<f64>,
+}
+
+/// One point of a player's rating history.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct RatingAt {
+    at: i64,
+    rating: f64,
+}
+
+/// A player's profile: online records and ratings per variant, computer results per variant and
+/// level, and rating history per variant.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct Profile {
+    username: String,
+    created_at: i64,
+    variants: BTreeMap<String, VariantRecord>,
+    /// Variant, then level ("1", "2", …).
+    computer: BTreeMap<String, BTreeMap<String, Tally>>,
+    history: BTreeMap<String, Vec<RatingAt>>,
+}
+
+#[utoipa::path(get, path = "/api/v1/players/{username}", tag = "players", params(("username" = String, Path)), responses((status = 200, body = Profile), (status = 404, body = super::docs::ErrorBody)))]
 pub async fn profile(
     State(state): State<AppState>,
     Path(username): Path<String>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Profile>, ApiError> {
     let account = live_account(&state, &username).await?;
     let store = state.registry.store();
     let games = store.played_games(&account.id, i64::MAX, None).await?;
-    let mut variants = Map::new();
-    let mut computer = Map::new();
+    let mut variants: BTreeMap<String, VariantRecord> = BTreeMap::new();
+    let mut computer: BTreeMap<String, BTreeMap<String, Tally>> = BTreeMap::new();
     for game in &games {
         let result = result_for(game);
         if game.mode == Mode::Computer.name() {
             let level = level_of(game).unwrap_or(1).to_string();
-            let levels = computer
+            computer
                 .entry(game.variant.clone())
-                .or_insert_with(|| json!({}));
-            let counts = levels
-                .as_object_mut()
-                .expect("an object")
+                .or_default()
                 .entry(level)
-                .or_insert_with(|| json!({ "wins": 0, "draws": 0, "losses": 0 }));
-            tally(counts, result);
+                .or_default()
+                .add(result);
         } else {
-            let counts = variants.entry(game.variant.clone()).or_insert_with(|| {
-                json!({ "games": 0, "wins": 0, "draws": 0, "losses": 0, "rating": null, "deviation": null })
-            });
-            tally(counts, result);
+            let record = variants.entry(game.variant.clone()).or_default();
+            record.games += 1;
+            record.tally.add(result);
         }
     }
     for rating in store.ratings_of(&account.id).await? {
-        let entry = variants
-            .entry(rating.variant)
-            .or_insert_with(|| json!({ "games": 0, "wins": 0, "draws": 0, "losses": 0 }));
-        entry["rating"] = json!(rating.rating.round());
-        entry["deviation"] = json!(rating.deviation.round());
+        let record = variants.entry(rating.variant).or_default();
+        record.rating = Some(rating.rating.round());
+        record.deviation = Some(rating.deviation.round());
     }
-    let mut history = Map::new();
+    let mut history: BTreeMap<String, Vec<RatingAt>> = BTreeMap::new();
     for point in store.rating_history(&account.id).await? {
-        let points = history.entry(point.variant).or_insert_with(|| json!([]));
-        points
-            .as_array_mut()
-            .expect("an array")
-            .push(json!({ "at": point.at, "rating": point.rating.round() }));
+        history.entry(point.variant).or_default().push(RatingAt {
+            at: point.at,
+            rating: point.rating.round(),
+        });
     }
-    Ok(Json(json!({
-        "username": account.username,
-        "created_at": account.created_at,
-        "variants": variants,
-        "computer": computer,
-        "history": history,
-    })))
+    Ok(Json(Profile {
+        username: account.username,
+        created_at: account.created_at,
+        variants,
+        computer,
+        history,
+    }))
 }
 
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
@@ -148,12 +175,32 @@ pub struct GamesQuery {
     before: Option<i64>,
 }
 
-#[utoipa::path(get, path = "/api/v1/players/{username}/games", tag = "players", params(("username" = String, Path), GamesQuery), responses((status = 200, description = "Finished games, newest first: `[{game_id, variant, mode, level, side, opponent, result, termination, finished_at, rating_before, rating_after, rating_change}]`"), (status = 400, body = super::docs::ErrorBody), (status = 404, body = super::docs::ErrorBody)))]
+/// A finished game seen from the player's seat.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct PlayedGameSummary {
+    game_id: String,
+    variant: String,
+    mode: String,
+    /// The computer's level, in a game against the computer.
+    level: Option<u8>,
+    side: String,
+    /// The opponent's username, "deleted", "computer", or null for a seat without an account.
+    opponent: Option<String>,
+    /// "win", "loss" or "draw".
+    result: &'static str,
+    termination: Option<String>,
+    finished_at: i64,
+    rating_before: Option<f64>,
+    rating_after: Option<f64>,
+    rating_change: Option<f64>,
+}
+
+#[utoipa::path(get, path = "/api/v1/players/{username}/games", tag = "players", params(("username" = String, Path), GamesQuery), responses((status = 200, description = "Finished games, newest first", body = Vec<PlayedGameSummary>), (status = 400, body = super::docs::ErrorBody), (status = 404, body = super::docs::ErrorBody)))]
 pub async fn games(
     State(state): State<AppState>,
     Path(username): Path<String>,
     Query(query): Query<GamesQuery>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Vec<PlayedGameSummary>>, ApiError> {
     let limit = query.limit.unwrap_or(20);
     if !(1..=200).contains(&limit) {
         return Err(ApiError::BadRequest("limit is 1 to 200".into()));
@@ -164,43 +211,54 @@ pub async fn games(
         .store()
         .played_games(&account.id, limit, query.before)
         .await?;
-    let games: Vec<Value> = games
-        .iter()
+    let games = games
+        .into_iter()
         .map(|game| {
             let opponent = match (&game.opponent, game.opponent_deleted) {
-                (_, Some(true)) => json!(DELETED),
-                (Some(name), _) => json!(name),
-                (None, _) if game.mode == Mode::Computer.name() => json!("computer"),
-                (None, _) => Value::Null,
+                (_, Some(true)) => Some(DELETED.to_string()),
+                (Some(name), _) => Some(name.clone()),
+                (None, _) if game.mode == Mode::Computer.name() => Some("computer".to_string()),
+                (None, _) => None,
             };
-            let change = game
+            let rating_change = game
                 .rating_before
                 .zip(game.rating_after)
                 .map(|(before, after)| (after - before).round());
-            json!({
-                "game_id": game.game_id,
-                "variant": game.variant,
-                "mode": game.mode,
-                "level": level_of(game),
-                "side": game.side,
-                "opponent": opponent,
-                "result": result_for(game),
-                "termination": game.termination,
-                "finished_at": game.finished_at,
-                "rating_before": game.rating_before.map(f64::round),
-                "rating_after": game.rating_after.map(f64::round),
-                "rating_change": change,
-            })
+            PlayedGameSummary {
+                level: level_of(&game),
+                result: result_for(&game),
+                opponent,
+                rating_before: game.rating_before.map(f64::round),
+                rating_after: game.rating_after.map(f64::round),
+                rating_change,
+                game_id: game.game_id,
+                variant: game.variant,
+                mode: game.mode,
+                side: game.side,
+                termination: game.termination,
+                finished_at: game.finished_at,
+            }
         })
         .collect();
-    Ok(Json(json!(games)))
+    Ok(Json(games))
 }
 
-#[utoipa::path(get, path = "/api/v1/leaderboard/{variant}", tag = "players", params(("variant" = String, Path)), responses((status = 200, description = "The top 100 by rating with at least 5 rated games: `[{rank, username, rating, deviation, games}]`"), (status = 400, body = super::docs::ErrorBody)))]
+/// A place on a variant's leaderboard.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct Leader {
+    /// 1 for the highest rating.
+    rank: usize,
+    username: String,
+    rating: f64,
+    deviation: f64,
+    games: i64,
+}
+
+#[utoipa::path(get, path = "/api/v1/leaderboard/{variant}", tag = "players", params(("variant" = String, Path)), responses((status = 200, description = "The top 100 by rating with at least 5 rated games", body = Vec<Leader>), (status = 400, body = super::docs::ErrorBody)))]
 pub async fn leaderboard(
     State(state): State<AppState>,
     Path(variant): Path<String>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Vec<Leader>>, ApiError> {
     let variant: Variant = variant
         .parse()
         .map_err(|e: ludus_engine::UnknownVariant| ApiError::BadRequest(e.to_string()))?;
@@ -209,33 +267,55 @@ pub async fn leaderboard(
         .store()
         .leaderboard(variant.id(), LEADERBOARD_MIN_GAMES, LEADERBOARD_SIZE)
         .await?;
-    let rows: Vec<Value> = leaders
+    let rows = leaders
         .into_iter()
         .enumerate()
-        .map(|(i, l)| {
-            json!({ "rank": i + 1, "username": l.username, "rating": l.rating.round(), "deviation": l.deviation.round(), "games": l.games })
+        .map(|(i, l)| Leader {
+            rank: i + 1,
+            username: l.username,
+            rating: l.rating.round(),
+            deviation: l.deviation.round(),
+            games: l.games,
         })
         .collect();
-    Ok(Json(json!(rows)))
+    Ok(Json(rows))
 }
 
-#[utoipa::path(get, path = "/api/v1/games/{id}/players", tag = "players", params(("id" = String, Path)), responses((status = 200, description = "Who holds each seat: `[{side, username, rating}]` (\"deleted\" for a deleted account; seats without an account are left out)"), (status = 404, body = super::docs::ErrorBody)))]
+/// Who holds one seat of a game.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct SeatHolder {
+    side: String,
+    /// The account's username, or "deleted".
+    username: String,
+    /// The holder's rating in the game's variant (null when deleted or not yet rated).
+    rating: Option<f64>,
+}
+
+#[utoipa::path(get, path = "/api/v1/games/{id}/players", tag = "players", params(("id" = String, Path)), responses((status = 200, description = "Who holds each seat (\"deleted\" for a deleted account; seats without an account are left out)", body = Vec<SeatHolder>), (status = 404, body = super::docs::ErrorBody)))]
 pub async fn seat_holders(
     State(state): State<AppState>,
     GamePath(id): GamePath,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Vec<SeatHolder>>, ApiError> {
     let holders = state.registry.store().seat_holders(&id).await?;
-    let holders: Vec<Value> = holders
+    let holders = holders
         .into_iter()
         .map(|h| {
             if h.deleted {
-                json!({ "side": h.side, "username": DELETED, "rating": null })
+                SeatHolder {
+                    side: h.side,
+                    username: DELETED.to_string(),
+                    rating: None,
+                }
             } else {
-                json!({ "side": h.side, "username": h.username, "rating": h.rating.map(f64::round) })
+                SeatHolder {
+                    side: h.side,
+                    username: h.username,
+                    rating: h.rating.map(f64::round),
+                }
             }
         })
         .collect();
-    Ok(Json(json!(holders)))
+    Ok(Json(holders))
 }
 
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
@@ -245,12 +325,18 @@ pub struct AttachBody {
     tokens: Vec<String>,
 }
 
-#[utoipa::path(post, path = "/api/v1/account/seats", tag = "players", request_body = AttachBody, security(("bearer" = []), ("cookie" = [])), responses((status = 200, description = "`{\"attached\": n}`: the seats now the account's (seats another account holds stay its)"), (status = 400, body = super::docs::ErrorBody), (status = 401, body = super::docs::ErrorBody)))]
+/// How many seats an attach request gave the account.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct Attached {
+    attached: u64,
+}
+
+#[utoipa::path(post, path = "/api/v1/account/seats", tag = "players", request_body = AttachBody, security(("bearer" = []), ("cookie" = [])), responses((status = 200, description = "The seats now the account's (seats another account holds stay its)", body = Attached), (status = 400, body = super::docs::ErrorBody), (status = 401, body = super::docs::ErrorBody)))]
 pub async fn attach_seats(
     State(state): State<AppState>,
     identity: Identity,
     ApiJson(body): ApiJson<AttachBody>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Attached>, ApiError> {
     if body.tokens.len() > MAX_ATTACH {
         return Err(ApiError::BadRequest(format!(
             "at most {MAX_ATTACH} tokens at once"
@@ -295,5 +381,5 @@ pub async fn attach_seats(
             }
         }
     }
-    Ok(Json(json!({ "attached": attached })))
+    Ok(Json(Attached { attached }))
 }
