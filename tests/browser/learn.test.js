@@ -118,6 +118,9 @@ test('every screen in French: no sentence of the English catalogue is left', asy
     [`/game/${local.body.game_id}#token=${local.body.seat.token}`, '#review-open'],
     [`/game/${online.body.game_id}#token=${online.body.seat.token}`, 'section.game[data-version]'],
     ['/nowhere', '.not-found'],
+    ['/signup', '.account-form .hint'],
+    ['/signin', '.account-page a[href="/signup"]'],
+    ['/leaderboard', '.leaderboard p, .leaderboard table'],
   ];
   for (const [path, ready] of screens) {
     await p.goto(path);
@@ -132,6 +135,31 @@ test('every screen in French: no sentence of the English catalogue is left', asy
   }
   // The unknown address itself answers 404, which the browser logs: that one is expected.
   p.problems = p.problems.filter((problem) => !/status of 404/.test(problem));
+  // Signed up through the French form: the greeting, the account page with a token made, the profile.
+  await p.goto('/signup');
+  await p.fill('#username', 'sappho');
+  await p.fill('#password', 'a good password');
+  await p.click('.account-form button[type=submit]');
+  await p.waitForSelector('h1:has-text("Connecté en tant que sappho")');
+  assert.deepEqual(await englishLeft(p), [], 'signed in');
+  await p.goto('/account');
+  await p.fill('#token-description', 'mon bot');
+  await p.click('form:has(#token-description) button[type=submit]');
+  await p.waitForSelector('.token-list li');
+  assert.match(await p.textContent('.notice'), /^Votre nouveau jeton/);
+  assert.deepEqual(await englishLeft(p), [], '/account');
+  await shot(p, 'learn-fr-account');
+  // A computer game the account lost (created with its cookie, so the seat is its) fills the
+  // profile's computer table and recent games.
+  const created = await p.request.post('/api/v1/games', { data: { variant: 'petteia-6', mode: 'computer', level: 2 } });
+  const { game_id: gameId, seat } = await created.json();
+  await p.request.post(`/api/v1/games/${gameId}/resign`, { headers: { Authorization: `Bearer ${seat.token}` } });
+  await p.goto('/@/sappho');
+  await p.waitForSelector('.recent-games');
+  assert.equal(await p.textContent('.profile h2'), 'Résultats');
+  assert.match(await p.textContent('.recent-games'), /défaite contre l’ordinateur \(niveau 2\), abandon/);
+  assert.deepEqual(await englishLeft(p), [], '/@/sappho');
+  await shot(p, 'learn-fr-profile');
   const phone = await page('phone', { locale: 'fr-FR' });
   await phone.goto(`/game/${local.body.game_id}`);
   await phone.waitForSelector('#review-open');

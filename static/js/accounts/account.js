@@ -5,41 +5,43 @@ import { html } from '../svg.js';
 import { navigate } from '../router.js';
 import { currentAccount, tokens, createToken, revokeToken, signOut, deleteAccount } from './api.js';
 import { refreshAccountLink } from './header.js';
+import { refusal } from './forms.js';
+import { t, language } from '../i18n.js';
 
 /** @param {HTMLElement} app */
 export async function showAccount(app) {
-  document.title = 'Ludus — account';
+  document.title = t('account.page_title', { title: t('account.title') });
   const account = await currentAccount();
   if (!account) {
     navigate('/signin', { replace: true });
     return;
   }
-  const list = html('ul', { class: 'token-list', 'aria-label': 'Personal API tokens' });
+  const list = html('ul', { class: 'token-list', 'aria-label': t('account.tokens') });
   const made = html('p', { class: 'notice', role: 'status', hidden: true });
   const drawTokens = async () => {
     const items = await tokens();
-    list.replaceChildren(...items.map((t) => html('li', {}, [
-      `${t.description || '(no description)'} — made ${new Date(t.created_at).toLocaleDateString()} `,
-      html('button', { type: 'button', text: 'Revoke', onclick: async () => { await revokeToken(t.id); await drawTokens(); } }),
+    list.replaceChildren(...items.map((token) => html('li', {}, [
+      t('account.token_made', { description: token.description || t('account.no_description'), date: new Date(token.created_at).toLocaleDateString(language()) }),
+      html('button', { type: 'button', text: t('account.revoke'), onclick: async () => { await revokeToken(token.id); await drawTokens(); } }),
     ])));
   };
-  const description = html('input', { id: 'token-description', maxlength: '100', placeholder: 'e.g. my bot' });
+  const description = html('input', { id: 'token-description', maxlength: '100', placeholder: t('account.description_example') });
   const tokenForm = html('form', { class: 'choice-row' }, [
-    html('label', { for: 'token-description', text: 'Description' }), description,
-    html('button', { type: 'submit', text: 'Make a token' }),
+    html('label', { for: 'token-description', text: t('account.description') }), description,
+    html('button', { type: 'submit', text: t('account.make_token') }),
   ]);
   tokenForm.addEventListener('submit', async (event) => {
     event.preventDefault();
     const { token } = await createToken(/** @type {HTMLInputElement} */ (description).value);
     made.hidden = false;
-    made.replaceChildren('Your new token, shown this once: ', html('code', { class: 'new-token', text: token }));
+    made.replaceChildren(t('account.new_token'), html('code', { class: 'new-token', text: token }));
     await drawTokens();
   });
   const password = html('input', { id: 'delete-password', type: 'password', autocomplete: 'current-password' });
   const deleteError = html('p', { class: 'error', role: 'alert' });
   const deleteForm = html('form', { class: 'choice-row' }, [
-    html('label', { for: 'delete-password', text: 'Password' }), password,
-    html('button', { type: 'submit', text: 'Delete my account' }), deleteError,
+    html('label', { for: 'delete-password', text: t('account.password') }), password,
+    html('button', { type: 'submit', text: t('account.delete') }), deleteError,
   ]);
   deleteForm.addEventListener('submit', async (event) => {
     event.preventDefault();
@@ -48,18 +50,18 @@ export async function showAccount(app) {
       await refreshAccountLink();
       navigate('/');
     } catch (e) {
-      deleteError.textContent = /** @type {Error} */ (e).message;
+      deleteError.textContent = refusal(e, { unauthorized: 'account.wrong_password' });
     }
   });
   app.replaceChildren(html('section', { class: 'account-page' }, [
     html('h1', { text: account.username }),
-    html('p', {}, [html('a', { href: `/@/${encodeURIComponent(account.username)}`, text: 'Your profile' })]),
-    html('button', { type: 'button', text: 'Sign out', onclick: async () => { await signOut(); await refreshAccountLink(); navigate('/'); } }),
-    html('h2', { text: 'Personal API tokens' }),
-    html('p', { text: 'A token lets a program (a bot) act as you: send it as "Authorization: Bearer <token>".' }),
+    html('p', {}, [html('a', { href: `/@/${encodeURIComponent(account.username)}`, text: t('account.your_profile') })]),
+    html('button', { type: 'button', text: t('account.sign_out'), onclick: async () => { await signOut(); await refreshAccountLink(); navigate('/'); } }),
+    html('h2', { text: t('account.tokens') }),
+    html('p', { text: t('account.tokens_text') }),
     tokenForm, made, list,
-    html('h2', { text: 'Delete the account' }),
-    html('p', { text: 'Your tokens go; your games stay, shown under “deleted”.' }),
+    html('h2', { text: t('account.delete_title') }),
+    html('p', { text: t('account.delete_text') }),
     deleteForm,
   ]));
   await drawTokens();

@@ -2,6 +2,7 @@
 // A rating history as an SVG line chart: time across, rating up, one line per variant. Pure: it
 // takes the points and returns the drawing.
 import { svg } from '../svg.js';
+import { t } from '../i18n.js';
 
 const WIDTH = 600;
 const HEIGHT = 220;
@@ -31,11 +32,11 @@ export function ratingChart(history, label) {
       svg('text', { x: WIDTH - PAD, y: 16 + 16 * n, 'text-anchor': 'end', fill: COLOURS[n % COLOURS.length], 'font-size': 13 }, `${label(variant)}: ${points[points.length - 1].rating}`),
     ]);
   });
-  return svg('svg', { class: 'rating-chart', viewBox: `0 0 ${WIDTH} ${HEIGHT}`, role: 'img', 'aria-label': 'Rating history' }, [
+  return svg('svg', { class: 'rating-chart', viewBox: `0 0 ${WIDTH} ${HEIGHT}`, role: 'img', 'aria-label': t('profile.history') }, [
     svg('line', { x1: PAD, y1: HEIGHT - PAD, x2: WIDTH - PAD, y2: HEIGHT - PAD, stroke: '#bbb' }),
     svg('text', { x: 4, y: y(high - 20) + 4, 'font-size': 12, fill: '#555' }, String(Math.round(high - 20))),
     svg('text', { x: 4, y: y(low + 20) + 4, 'font-size': 12, fill: '#555' }, String(Math.round(low + 20))),
-    svg('text', { x: WIDTH / 2, y: HEIGHT - 8, 'text-anchor': 'middle', 'font-size': 12, fill: '#555' }, 'rated games'),
+    svg('text', { x: WIDTH / 2, y: HEIGHT - 8, 'text-anchor': 'middle', 'font-size': 12, fill: '#555' }, t('profile.rated_games')),
     ...paths,
   ]);
 }

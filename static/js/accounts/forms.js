@@ -5,6 +5,16 @@ import { html } from '../svg.js';
 import { savedSeats } from '../api.js';
 import { signUp, signIn, attachSeats } from './api.js';
 import { refreshAccountLink } from './header.js';
+import { t, errorMessage } from '../i18n.js';
+
+/**
+ * The message of a refused account request: this page's words for the codes it expects (a wrong
+ * password, a taken name), else the general message of the error.
+ * @param {any} error
+ * @param {Record<string, string>} known error code → catalogue key
+ * @returns {string}
+ */
+export const refusal = (error, known) => (error && known[error.code] ? t(known[error.code]) : errorMessage(error));
 
 /**
  * @param {HTMLElement} app
@@ -12,17 +22,17 @@ import { refreshAccountLink } from './header.js';
  */
 export function showCredentialsForm(app, kind) {
   const signingUp = kind === 'signup';
-  const title = signingUp ? 'Create an account' : 'Sign in';
-  document.title = `Ludus — ${title}`;
+  const title = t(signingUp ? 'account.signup' : 'account.signin');
+  document.title = t('account.page_title', { title });
   const error = html('p', { class: 'error', role: 'alert' });
   const username = html('input', { id: 'username', name: 'username', autocomplete: 'username', required: true, minlength: '2', maxlength: '20', pattern: '[A-Za-z0-9_\\-]+' });
   const password = html('input', { id: 'password', name: 'password', type: 'password', required: true, minlength: '8', maxlength: '128', autocomplete: signingUp ? 'new-password' : 'current-password' });
   const form = html('form', { class: 'account-form' }, [
-    html('label', { for: 'username', text: 'Username' }), username,
-    signingUp ? html('p', { class: 'hint', text: '2 to 20 letters, digits, _ or -.' }) : null,
-    html('label', { for: 'password', text: 'Password' }), password,
-    signingUp ? html('p', { class: 'hint', text: 'At least 8 characters.' }) : null,
-    html('button', { type: 'submit', text: signingUp ? 'Create account' : 'Sign in' }),
+    html('label', { for: 'username', text: t('account.username') }), username,
+    signingUp ? html('p', { class: 'hint', text: t('account.username_hint') }) : null,
+    html('label', { for: 'password', text: t('account.password') }), password,
+    signingUp ? html('p', { class: 'hint', text: t('account.password_hint') }) : null,
+    html('button', { type: 'submit', text: t(signingUp ? 'account.create' : 'account.signin') }),
     error,
   ]);
   form.addEventListener('submit', async (event) => {
@@ -35,12 +45,12 @@ export function showCredentialsForm(app, kind) {
       await refreshAccountLink();
       showSignedIn(app, account.username);
     } catch (e) {
-      error.textContent = /** @type {Error} */ (e).message;
+      error.textContent = refusal(e, signingUp ? { conflict: 'account.name_taken' } : { unauthorized: 'account.wrong_credentials' });
     }
   });
   const other = signingUp
-    ? html('p', {}, ['Have an account? ', html('a', { href: '/signin', text: 'Sign in' })])
-    : html('p', {}, ['No account? ', html('a', { href: '/signup', text: 'Create one' }), ' — or just play: no account is needed.']);
+    ? html('p', {}, [t('account.have_one'), html('a', { href: '/signin', text: t('account.signin') })])
+    : html('p', {}, [t('account.no_account'), html('a', { href: '/signup', text: t('account.create_one') }), t('account.just_play')]);
   app.replaceChildren(html('section', { class: 'account-page' }, [html('h1', { text: title }), form, other]));
 }
 
@@ -54,17 +64,17 @@ function showSignedIn(app, username) {
   const note = html('p', { role: 'status' });
   const offer = seats.length
     ? html('div', { class: 'attach' }, [
-      html('p', { text: `This browser holds seats in ${seats.length} game${seats.length === 1 ? '' : 's'}. Their results can count on your profile.` }),
+      html('p', { text: seats.length === 1 ? t('account.seats_one') : t('account.seats_n', { n: seats.length }) }),
       html('button', {
         type: 'button',
-        text: 'Add them to my account',
+        text: t('account.attach'),
         onclick: async (/** @type {Event} */ event) => {
           /** @type {HTMLButtonElement} */ (event.currentTarget).disabled = true;
           try {
             const { attached } = await attachSeats(seats.map((s) => s.token));
-            note.textContent = `${attached} seat${attached === 1 ? '' : 's'} added to your account.`;
+            note.textContent = attached === 1 ? t('account.attached_one') : t('account.attached_n', { n: attached });
           } catch (e) {
-            note.textContent = /** @type {Error} */ (e).message;
+            note.textContent = errorMessage(e);
           }
         },
       }),
@@ -72,12 +82,12 @@ function showSignedIn(app, username) {
     ])
     : null;
   app.replaceChildren(html('section', { class: 'account-page' }, [
-    html('h1', { text: `Signed in as ${username}` }),
+    html('h1', { text: t('account.signed_in', { name: username }) }),
     offer,
     html('ul', {}, [
-      html('li', {}, [html('a', { href: '/', text: 'Start a game' })]),
-      html('li', {}, [html('a', { href: `/@/${encodeURIComponent(username)}`, text: 'Your profile' })]),
-      html('li', {}, [html('a', { href: '/account', text: 'Your account' })]),
+      html('li', {}, [html('a', { href: '/', text: t('page.start') })]),
+      html('li', {}, [html('a', { href: `/@/${encodeURIComponent(username)}`, text: t('account.your_profile') })]),
+      html('li', {}, [html('a', { href: '/account', text: t('account.your_account') })]),
     ]),
   ]));
 }
