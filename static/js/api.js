@@ -37,6 +37,8 @@ export class ApiError extends Error {
     this.code = error.code || 'http_error';
     /** @type {string | undefined} */
     this.reason = error.reason;
+    /** The error object as sent (`message`, `reason`, `version`, `retry_after_ms`…), for the translated message's details. */
+    this.body = error;
   }
 }
 
