@@ -210,7 +210,7 @@ async fn check_password(
         .ok_or(ApiError::WrongCredentials)
 }
 
-#[utoipa::path(post, path = "/api/v1/session", tag = "players", request_body = Credentials, responses((status = 200, description = "Signed in: `{\"username\"}` and the session cookie"), (status = 401, description = "unauthorized: a wrong password or an unknown user alike", body = super::docs::ErrorBody), (status = 429, body = super::docs::ErrorBody)))]
+#[utoipa::path(post, path = "/api/v1/session", tag = "players", request_body = Credentials, responses((status = 400, description = "a malformed body", body = super::docs::ErrorBody), (status = 200, description = "Signed in: `{\"username\"}` and the session cookie"), (status = 401, description = "unauthorized: a wrong password or an unknown user alike", body = super::docs::ErrorBody), (status = 429, body = super::docs::ErrorBody)))]
 pub async fn sign_in(
     State(state): State<AppState>,
     ClientAddress(address): ClientAddress,
@@ -263,7 +263,7 @@ pub struct PasswordBody {
     password: String,
 }
 
-#[utoipa::path(delete, path = "/api/v1/account", tag = "players", request_body = PasswordBody, security(("bearer" = []), ("cookie" = [])), responses((status = 204, description = "Deleted: tokens and sessions gone, games kept under \"deleted\""), (status = 401, body = super::docs::ErrorBody)))]
+#[utoipa::path(delete, path = "/api/v1/account", tag = "players", request_body = PasswordBody, security(("bearer" = []), ("cookie" = [])), responses((status = 400, description = "a malformed body", body = super::docs::ErrorBody), (status = 204, description = "Deleted: tokens and sessions gone, games kept under \"deleted\""), (status = 401, body = super::docs::ErrorBody)))]
 pub async fn delete_account(
     State(state): State<AppState>,
     identity: Identity,
