@@ -372,6 +372,8 @@ test('takeback and rematch by consent: offers shown with Accept and Decline, ans
   await p.waitForSelector('.offer-note:has-text("offers a rematch")');
   await shot(p, 'play-08-rematch-offered');
   await p.click('#rematch-accept');
+  // The click's request reaches the mocked route a moment later.
+  for (let i = 0; i < 200 && actions.length < 3; i += 1) await new Promise((resolve) => setTimeout(resolve, 25));
   assert.deepEqual(actions, ['undo/decline', 'undo', 'rematch']);
   const rematch = { ...base, game_id: 'MockConsent2', version: 1, moves: [], legal_moves: [], seat: { side: 'dark', bottom: 'dark' } };
   await p.route('**/api/v1/games/MockConsent2', (route) => route.fulfill({ json: rematch }));
