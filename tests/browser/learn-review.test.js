@@ -140,6 +140,8 @@ for (const lang of ['en', 'fr']) {
     await p.waitForFunction(() => document.querySelector('#analysis-position').value.startsWith('6/6/6/2L3/'));
     await p.click('.analysis-board [data-place="C3"]');
     await p.waitForFunction(() => document.querySelector('#analysis-position').value.startsWith('6/6/6/2D3/'));
+    // The field changes at the click; the board is drawn again when the server's analysis comes back.
+    await p.waitForSelector('.analysis-board [data-place="C3"] .piece-dark');
     assert.equal(await p.locator('.analysis-board [data-place="C3"] .piece-dark').count(), 1);
     // A malformed position is refused in the page's language.
     await p.fill('#analysis-position', 'nonsense');
