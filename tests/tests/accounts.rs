@@ -255,6 +255,80 @@ async fn shared_screen_aborted_and_unrated_games_leave_ratings_alone(database: D
     server.stop().await;
 }
 
+/// Both players ask for a rematch of `game`; the rematch's id.
+async fn rematch(api: &Api, game: &str, seats: [&str; 2]) -> String {
+    for seat in seats {
+        let (status, view) = api.act(game, Some(seat), "rematch").await;
+        assert_eq!(status, 200, "{view}");
+    }
+    api.view(game, None).await["rematch"]
+        .as_str()
+        .expect("the rematch's id")
+        .to_string()
+}
+
+async fn a_rematch_keeps_its_players_accounts_with_sides_swapped(database: Database) {
+    let server = TestServer::start(database).await;
+    let api = server.api();
+    let ann = player(&server, "ann").await;
+    let bob = player(&server, "bob").await;
+    let (game, ann_seat, bob_seat) = online_game(&api, &ann, &bob, json!({})).await;
+    resign(&api, &game, &ann_seat).await;
+    let second = rematch(&api, &game, [&ann_seat, &bob_seat]).await;
+    let (_, seats) = api
+        .get(&format!("/api/v1/games/{second}/players"), None)
+        .await;
+    assert_eq!(
+        (
+            seats[0]["side"].as_str(),
+            seats[0]["username"].as_str(),
+            seats[1]["side"].as_str(),
+            seats[1]["username"].as_str()
+        ),
+        (Some("light"), Some("bob"), Some("dark"), Some("ann")),
+        "the sides are swapped: {seats}"
+    );
+    assert_eq!(
+        api.view(&second, Some(&bob_seat)).await["seat"]["side"],
+        "light"
+    );
+    resign(&api, &second, &bob_seat).await;
+    for (name, wins) in [("ann", 1), ("bob", 1)] {
+        let petteia = &profile(&api, name).await["variants"]["petteia-6"];
+        assert_eq!(
+            (petteia["games"].as_u64(), petteia["wins"].as_u64()),
+            (Some(2), Some(wins)),
+            "the rematch counts for {name}: {petteia}"
+        );
+    }
+    let (_, games) = api.get("/api/v1/players/ann/games", None).await;
+    assert_eq!(games[0]["game_id"], json!(second));
+    assert!(
+        games[0]["rating_change"].as_f64().unwrap() > 0.0,
+        "the rematch is rated as the original was: {games}"
+    );
+
+    // An unrated game's rematch is unrated too.
+    let carl = player(&server, "carl").await;
+    let dora = player(&server, "dora").await;
+    let (game, carl_seat, dora_seat) =
+        online_game(&api, &carl, &dora, json!({ "rated": false })).await;
+    resign(&api, &game, &carl_seat).await;
+    let second = rematch(&api, &game, [&dora_seat, &carl_seat]).await;
+    resign(&api, &second, &dora_seat).await;
+    let petteia = &profile(&api, "carl").await["variants"]["petteia-6"];
+    assert_eq!(
+        (
+            petteia["games"].as_u64(),
+            petteia["wins"].as_u64(),
+            &petteia["rating"]
+        ),
+        (Some(2), Some(1), &Value::Null),
+        "{petteia}"
+    );
+    server.stop().await;
+}
+
 async fn a_revoked_token_and_a_closed_session_are_refused(database: Database) {
     let server = TestServer::start(database).await;
     let api = server.api();
@@ -674,6 +748,7 @@ async fn sign_ins_from_one_address_are_rate_limited(database: Database) {
 on_both_databases!(
     signed_up_players_get_results_and_ratings_from_a_rated_game,
     shared_screen_aborted_and_unrated_games_leave_ratings_alone,
+    a_rematch_keeps_its_players_accounts_with_sides_swapped,
     a_revoked_token_and_a_closed_session_are_refused,
     a_deleted_account_keeps_its_games_under_deleted,
     an_accepted_challenge_starts_a_rated_game_on_both_streams,

@@ -188,7 +188,8 @@ impl Services {
         })
     }
 
-    /// A new game like `game` with the sides swapped, played by the same seat tokens.
+    /// A new game like `game` with the sides swapped, played by the same seat tokens and held by
+    /// the same accounts (rated as `game` was).
     pub async fn create_rematch(
         &self,
         game: &LiveGame,
@@ -205,6 +206,11 @@ impl Services {
             settings,
             entropy: String::new(),
         };
-        Ok(self.create_game(request, swapped, None).await?.id)
+        let rematch = self.create_game(request, swapped, None).await?.id;
+        let sides = game.variant.sides().map(|side| side.name());
+        self.store
+            .carry_to_rematch(&game.id, &rematch, sides)
+            .await?;
+        Ok(rematch)
     }
 }
