@@ -12,6 +12,7 @@ import { showCredentialsForm } from './accounts/forms.js';
 import { showAccount } from './accounts/account.js';
 import { showProfile } from './accounts/profile.js';
 import { showLeaderboard } from './accounts/leaderboard.js';
+import { showChallenges } from './accounts/challenges.js';
 import { refreshAccountLink } from './accounts/header.js';
 
 /**
@@ -40,6 +41,7 @@ const ROUTES = [
   ['/account', (app) => showAccount(app)],
   ['/@/:username', (app, { username }) => showProfile(app, username)],
   ['/leaderboard', (app) => showLeaderboard(app)],
+  ['/challenges', (app, _, signal) => showChallenges(app, new URLSearchParams(location.search), signal)],
 ];
 
 const app = document.getElementById('app');

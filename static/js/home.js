@@ -13,7 +13,7 @@ import { KIND } from './learn/variants.js';
 const SEATS_LOOKED_UP = 20;
 
 /** @type {[string, string, { initial_ms: number, increment_ms: number } | null | 'custom'][]} */
-const CLOCKS = [
+export const CLOCKS = [
   ['none', 'home.no_clock', null],
   ['3+2', '3+2', { initial_ms: 180000, increment_ms: 2000 }],
   ['5+3', '5+3', { initial_ms: 300000, increment_ms: 3000 }],

@@ -1,7 +1,8 @@
 // Optional accounts in the browser (issue 13): signing up through the page, two signed-in players'
 // rated game in two browser contexts (names and ratings on the game screen), the profile showing
-// the result with its rating chart, the leaderboard, the account page's tokens, and attaching the
-// games a browser played before signing in.
+// the result with its rating chart, the leaderboard, the account page's tokens, attaching the
+// games a browser played before signing in, and a challenge sent, declined, sent again and accepted
+// between two signed-in players, both landing in the game.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { browserSuite, shot, waitStatus, startFromHome, createViaApi } from './support.js';
@@ -47,7 +48,7 @@ test('two signed-in players play a rated game; the game shows names and the prof
   await guest.goto(link);
   await waitStatus(guest, 'playing');
   await waitStatus(host, 'playing');
-  await host.reload(); // the joiner's name arrives with the next load of the screen
+  // No reload: the joiner's name reaches the creator's screen with the join.
   await host.waitForSelector('.clock-side:has-text("zeus")');
   await guest.waitForSelector('.clock-side:has-text("hera")');
   for (const [name, width, height] of SIZES) {
@@ -110,4 +111,55 @@ test('the account page makes a token shown once and revokes it; games played bef
   await p.click('button:has-text("Sign out")');
   await p.waitForFunction(() => document.querySelector('[data-account-link]')?.textContent === 'Sign in');
   assertNoProblems(p);
+});
+
+test('a challenge from a profile reaches the other player live; declined, then accepted, it opens the game for both', async () => {
+  const challenger = await page();
+  const challenged = await page();
+  await signUpIn(challenger, 'theseus');
+  await signUpIn(challenged, 'ariadne');
+  await challenged.goto('/challenges');
+  await challenged.waitForSelector('.challenge-list.incoming li:has-text("None")');
+
+  // From the challenged player's profile: the Challenge button fills in the name.
+  await challenger.goto('/@/ariadne');
+  await challenger.click('a.challenge-link');
+  await challenger.waitForSelector('#challenge-username');
+  assert.equal(await challenger.inputValue('#challenge-username'), 'ariadne');
+  await challenger.selectOption('#challenge-variant', 'petteia-6');
+  await challenger.selectOption('#challenge-clock', '10+5');
+  await challenger.selectOption('#challenge-side', 'first');
+  await challenger.click('.challenge-form button[type=submit]');
+  await challenger.waitForSelector('.challenge-list.outgoing li:has-text("ariadne")');
+
+  // It arrives without a reload; declined, it leaves the challenger's list with a note.
+  const offer = challenged.locator('.challenge-list.incoming li', { hasText: 'theseus' });
+  await offer.waitFor();
+  assert.match(await offer.textContent(), /10\+5, rated/);
+  for (const [name, width, height] of SIZES) {
+    await challenged.setViewportSize({ width, height });
+    await shot(challenged, `accounts-challenges-${name}`);
+  }
+  await offer.locator('button:has-text("Decline")').click();
+  await challenger.waitForSelector('[role=status]:has-text("ariadne declined your challenge")');
+  await challenger.waitForSelector('.challenge-list.outgoing li:has-text("None")');
+
+  // Sent again, unrated, and accepted: both land in the game, each in their own seat.
+  await challenger.uncheck('#challenge-rated');
+  await challenger.click('.challenge-form button[type=submit]');
+  const again = challenged.locator('.challenge-list.incoming li', { hasText: 'theseus' });
+  await again.waitFor();
+  assert.match(await again.textContent(), /unrated/);
+  await again.locator('button:has-text("Accept")').click();
+  await challenged.waitForURL(/\/game\//);
+  await challenger.waitForURL(/\/game\//);
+  assert.equal(new URL(challenger.url()).pathname, new URL(challenged.url()).pathname, 'the same game');
+  await waitStatus(challenger, 'playing');
+  await waitStatus(challenged, 'playing');
+  await challenger.waitForSelector('.clock-bottom .clock-side:has-text("theseus")');
+  await challenger.waitForSelector('.clock-top .clock-side:has-text("ariadne")');
+  await challenged.waitForSelector('.clock-bottom .clock-side:has-text("ariadne")');
+  const sides = await Promise.all([challenger, challenged].map((p) => p.evaluate(() => document.querySelector('.clock-bottom .clock-side')?.textContent)));
+  assert.match(sides[0], /^Light/, `the challenger chose the first side: ${sides[0]}`);
+  assertNoProblems(challenger, challenged);
 });

@@ -497,6 +497,24 @@ async fn an_accepted_challenge_starts_a_rated_game_on_both_streams(database: Dat
         ),
         (Some("challenge"), Some(challenge), Some("fay"))
     );
+    assert_eq!(notice["challenged"], "gus", "the name as it was signed up");
+    // Both see it pending, each on their side of it; nobody else does.
+    for (token, incoming, outgoing) in [(&gus, 1, 0), (&fay, 0, 1)] {
+        let (status, pending) = api.get("/api/v1/challenges", Some(token)).await;
+        assert_eq!(status, 200, "{pending}");
+        assert_eq!(
+            (
+                pending["incoming"].as_array().unwrap().len(),
+                pending["outgoing"].as_array().unwrap().len()
+            ),
+            (incoming, outgoing),
+            "{pending}"
+        );
+    }
+    let (_, fay_pending) = api.get("/api/v1/challenges", Some(&fay)).await;
+    assert_eq!(fay_pending["outgoing"][0], notice, "the stream's notice");
+    let (status, _) = api.get("/api/v1/challenges", None).await;
+    assert_eq!(status, 401, "identified only");
 
     let (status, refused) = api
         .post(
@@ -544,6 +562,12 @@ async fn an_accepted_challenge_starts_a_rated_game_on_both_streams(database: Dat
         )
         .await;
     assert_eq!(status, 409, "accepted once");
+    let (_, pending) = api.get("/api/v1/challenges", Some(&fay)).await;
+    assert_eq!(
+        pending,
+        json!({ "incoming": [], "outgoing": [] }),
+        "an accepted challenge is no longer pending"
+    );
 
     resign(&api, game, fay_start["seat"]["token"].as_str().unwrap()).await;
     assert!(

@@ -32,6 +32,7 @@ pub fn app(state: AppState, static_dir: &Path) -> Router {
         .nest_service("/analysis", index.clone())
         .nest_service("/@", index.clone())
         .nest_service("/leaderboard", index.clone())
+        .nest_service("/challenges", index.clone())
         .nest_service("/account", index.clone())
         .nest_service("/signin", index.clone())
         .nest_service("/signup", index.clone())

@@ -555,8 +555,9 @@ impl Store {
         }))
     }
 
-    /// The pending challenges to an account created after `created_after` (not lapsed).
-    pub async fn challenges_to(
+    /// The pending challenges to and from an account created after `created_after` (not lapsed),
+    /// oldest first.
+    pub async fn pending_challenges(
         &self,
         account_id: &str,
         created_after: i64,
@@ -564,7 +565,8 @@ impl Store {
         Ok(on_backend!(self, pool => {
             sqlx::query_as(
                 "SELECT id, challenger_id, challenged_id, variant, terms, status, created_at, game_id FROM challenges \
-                 WHERE challenged_id = $1 AND status = 'pending' AND created_at > $2 ORDER BY created_at, id",
+                 WHERE (challenged_id = $1 OR challenger_id = $1) AND status = 'pending' AND created_at > $2 \
+                 ORDER BY created_at, id",
             )
             .bind(account_id).bind(created_after).fetch_all(pool).await?
         }))

@@ -608,13 +608,16 @@ mod accounts {
             game_id: None,
         };
         store.create_challenge(&challenge).await.unwrap();
-        assert_eq!(
-            store.challenges_to(&bob.id, 0).await.unwrap(),
-            vec![challenge.clone()]
-        );
+        for party in [&bob, &ann] {
+            assert_eq!(
+                store.pending_challenges(&party.id, 0).await.unwrap(),
+                vec![challenge.clone()],
+                "both parties see it"
+            );
+        }
         assert!(
             store
-                .challenges_to(&bob.id, 1_000)
+                .pending_challenges(&bob.id, 1_000)
                 .await
                 .unwrap()
                 .is_empty(),

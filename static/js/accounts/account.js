@@ -55,7 +55,10 @@ export async function showAccount(app) {
   });
   app.replaceChildren(html('section', { class: 'account-page' }, [
     html('h1', { text: account.username }),
-    html('p', {}, [html('a', { href: `/@/${encodeURIComponent(account.username)}`, text: t('account.your_profile') })]),
+    html('p', {}, [
+      html('a', { href: `/@/${encodeURIComponent(account.username)}`, text: t('account.your_profile') }), ' · ',
+      html('a', { href: '/challenges', text: t('account.your_challenges') }),
+    ]),
     html('button', { type: 'button', text: t('account.sign_out'), onclick: async () => { await signOut(); await refreshAccountLink(); navigate('/'); } }),
     html('h2', { text: t('account.tokens') }),
     html('p', { text: t('account.tokens_text') }),

@@ -96,3 +96,58 @@ export async function seatLabels(gameId) {
   const holders = await request('GET', `/api/v1/games/${encodeURIComponent(gameId)}/players`).catch(() => []);
   return Object.fromEntries(holders.map((h) => [h.side, h.rating === null ? h.username : `${h.username} (${h.rating})`]));
 }
+
+/**
+ * A pending challenge, as `GET /api/v1/challenges` lists it and the event stream announces it.
+ * @typedef {{ challenge_id: string, challenger: string, challenged: string, variant: string,
+ *   clock: { initial_ms: number, increment_ms: number } | null, side: string, rated: boolean,
+ *   created_at: number }} Challenge
+ */
+
+/** @returns {Promise<{ incoming: Challenge[], outgoing: Challenge[] }>} */
+export const challenges = () => request('GET', '/api/v1/challenges');
+
+/**
+ * @param {{ username: string, variant: string, clock: { initial_ms: number, increment_ms: number } | null, side: string, rated: boolean }} body
+ * @returns {Promise<{ challenge_id: string }>}
+ */
+export const challenge = (body) => request('POST', '/api/v1/challenges', { body });
+
+/**
+ * Accepts (the game's id and this player's seat), declines or cancels a challenge.
+ * @param {string} id
+ * @param {'accept' | 'decline' | 'cancel'} answer
+ * @returns {Promise<any>}
+ */
+export const answerChallenge = (id, answer) => request('POST', `/api/v1/challenges/${encodeURIComponent(id)}/${answer}`);
+
+/** How long the event stream waits before it opens again after the server closed it. */
+const RECONNECT_MS = 3000;
+
+/**
+ * Follows the account's event stream (NDJSON) until `signal` aborts, opening it again when the
+ * server closes it; each notice goes to `onNotice` (empty keep-alive lines do not).
+ * @param {AbortSignal} signal
+ * @param {(notice: any) => void} onNotice
+ */
+export async function accountEvents(signal, onNotice) {
+  while (!signal.aborted) {
+    try {
+      const response = await fetch('/api/v1/stream/events', { signal, headers: { Accept: 'application/x-ndjson' } });
+      if (!response.ok || !response.body) return;
+      const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+      let buffer = '';
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        buffer += value;
+        const lines = buffer.split('\n');
+        buffer = lines.pop() || '';
+        for (const line of lines) if (line.trim()) onNotice(JSON.parse(line));
+      }
+    } catch {
+      if (signal.aborted) return;
+    }
+    await new Promise((r) => setTimeout(r, RECONNECT_MS));
+  }
+}

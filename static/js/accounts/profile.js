@@ -2,7 +2,7 @@
 // `/@/<username>`: a player's results per variant (and against the computer per level), the
 // rating history as a chart, and the recent games, each linking to its record.
 import { html } from '../svg.js';
-import { profile, playedGames } from './api.js';
+import { profile, playedGames, currentAccount } from './api.js';
 import { ratingChart } from './chart.js';
 import { showNotFound } from '../notfound.js';
 import { t, language } from '../i18n.js';
@@ -30,8 +30,9 @@ function termination(how) {
 export async function showProfile(app, username) {
   let player;
   let games;
+  let viewer;
   try {
-    [player, games] = await Promise.all([profile(username), playedGames(username)]);
+    [player, games, viewer] = await Promise.all([profile(username), playedGames(username), currentAccount()]);
   } catch {
     showNotFound(app, t('profile.no_player', { name: username }));
     return;
@@ -58,6 +59,12 @@ export async function showProfile(app, username) {
   ]));
   app.replaceChildren(html('section', { class: 'profile' }, [
     html('h1', { text: player.username }),
+    viewer && viewer.username !== player.username
+      ? html('p', {}, [html('a', { class: 'button-link challenge-link', href: `/challenges?to=${encodeURIComponent(player.username)}`, text: t('profile.challenge') })])
+      : null,
+    viewer && viewer.username === player.username
+      ? html('p', {}, [html('a', { href: '/challenges', text: t('account.your_challenges') })])
+      : null,
     html('p', { class: 'muted', text: t('profile.since', { date: new Date(player.created_at).toLocaleDateString(language()) }) }),
     html('h2', { text: t('profile.results') }),
     resultRows.length

@@ -138,7 +138,7 @@ class GameScreen {
     this.claimShown = false;
     /** @type {Record<string, string>} each account-held side's player: "Ann (1662)" */
     this.players = {};
-    seatLabels(gameId).then((labels) => { this.players = labels; });
+    this.loadPlayers();
     /** Whether the first view has been drawn. */
     this.shown = false;
     // The page: the board column with its clocks, and the side panel.
@@ -195,6 +195,20 @@ class GameScreen {
   destroy() {
     clearInterval(this.ticker);
     this.connection.close();
+  }
+
+  /**
+   * Who holds the seats. After a join, the joiner's account is recorded just after the `joined`
+   * event is sent, so a missing name for `awaited` is asked again a few times (an anonymous joiner
+   * has none).
+   * @param {string} [awaited] the side whose player just sat down
+   */
+  async loadPlayers(awaited) {
+    for (const wait of [0, 250, 500, 1000]) {
+      await new Promise((r) => setTimeout(r, wait));
+      this.players = await seatLabels(this.gameId);
+      if (!awaited || this.players[awaited]) return;
+    }
   }
 
   /** The game's past events, for the dice games' move list by turn. */
@@ -266,6 +280,7 @@ class GameScreen {
     if (event.version !== undefined) this.log.set(event.version, event);
     this.offers = noteEvent(this.offers, event, mySide(this.view));
     if (event.kind === 'roll') this.rolling = true;
+    if (event.kind === 'joined' && event.side) this.loadPlayers(event.side);
     if (event.kind === 'move' && event.version !== undefined && event.version > this.view.version) playMoveSound();
     // Both players agreed: the new game opens for both, played with the same seat tokens.
     if (event.kind === 'rematch' && event.game_id && this.token) this.openRematch(event.game_id);

@@ -54,7 +54,7 @@ pub async fn create(
     ApiJson(body): ApiJson<ChallengeBody>,
 ) -> Result<Response, ApiError> {
     let store = state.registry.store();
-    let terms = json!({
+    let mut terms = json!({
         "challenger": identity.account.username,
         "variant": body.variant,
         "clock": body.clock,
@@ -67,6 +67,7 @@ pub async fn create(
         .await?
         .filter(|a| !a.deleted)
         .ok_or_else(|| ApiError::NotFound("player".into()))?;
+    terms["challenged"] = json!(challenged.username);
     if challenged.id == identity.account.id {
         return Err(ApiError::BadRequest("you cannot challenge yourself".into()));
     }
@@ -94,13 +95,38 @@ pub async fn create(
         .into_response())
 }
 
-/// `{"type": "challenge", "challenge_id", "challenger", "variant", "clock", "side", "rated", "created_at"}`.
+/// `{"type": "challenge", "challenge_id", "challenger", "challenged", "variant", "clock", "side",
+/// "rated", "created_at"}`.
 fn challenge_notice(challenge: &ChallengeRow) -> Value {
     let mut notice: Value = serde_json::from_str(&challenge.terms).unwrap_or_else(|_| json!({}));
     notice["type"] = json!("challenge");
     notice["challenge_id"] = json!(challenge.id);
     notice["created_at"] = json!(challenge.created_at);
     notice
+}
+
+#[utoipa::path(get, path = "/api/v1/challenges", tag = "players", security(("bearer" = []), ("cookie" = [])), responses((status = 200, description = "`{\"incoming\": [challenge], \"outgoing\": [challenge]}`: the pending challenges to and from the account, oldest first, each as the stream's `challenge` notice"), (status = 401, body = super::docs::ErrorBody)))]
+pub async fn list(
+    State(state): State<AppState>,
+    identity: Identity,
+) -> Result<Json<Value>, ApiError> {
+    let account_id = &identity.account.id;
+    let pending = state
+        .registry
+        .store()
+        .pending_challenges(
+            account_id,
+            state.registry.now_ms() - CHALLENGE_LAPSES_AFTER_MS,
+        )
+        .await?;
+    let (outgoing, incoming): (Vec<_>, Vec<_>) = pending
+        .iter()
+        .partition(|challenge| challenge.challenger_id == *account_id);
+    let notices =
+        |list: Vec<&ChallengeRow>| list.into_iter().map(challenge_notice).collect::<Vec<_>>();
+    Ok(Json(
+        json!({ "incoming": notices(incoming), "outgoing": notices(outgoing) }),
+    ))
 }
 
 /// The challenge, if it exists; `forbidden` unless `who` is the party that may answer this way.
@@ -295,9 +321,13 @@ pub async fn stream(
     let pending = state
         .registry
         .store()
-        .challenges_to(&account_id, now - CHALLENGE_LAPSES_AFTER_MS)
+        .pending_challenges(&account_id, now - CHALLENGE_LAPSES_AFTER_MS)
         .await?;
-    let mut first: Vec<Value> = pending.iter().map(challenge_notice).collect();
+    let mut first: Vec<Value> = pending
+        .iter()
+        .filter(|challenge| challenge.challenged_id == account_id)
+        .map(challenge_notice)
+        .collect();
     first.extend(waiting);
     let mut shutdown = state.shutdown.clone();
     let body = async_stream(move |sender| async move {

@@ -152,7 +152,7 @@ pub fn router(state: AppState) -> Router {
         .routes(routes!(players::games))
         .routes(routes!(players::leaderboard))
         .routes(routes!(players::seat_holders))
-        .routes(routes!(challenges::create))
+        .routes(routes!(challenges::create, challenges::list))
         .routes(routes!(challenges::accept))
         .routes(routes!(challenges::decline))
         .routes(routes!(challenges::cancel))

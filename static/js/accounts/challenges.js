@@ -1,0 +1,181 @@
+// @ts-check
+// `/challenges`: challenge a player (variant, clock, side, rated), and the challenges to and from
+// the signed-in account, kept live by the account's event stream (GET /api/v1/stream/events,
+// NDJSON). Accepting opens the game; the challenger's page opens it on the stream's `game_start`.
+import { html } from '../svg.js';
+import { variants, saveToken } from '../api.js';
+import { sideName } from '../boards/index.js';
+import { navigate } from '../router.js';
+import { CLOCKS } from '../home.js';
+import { currentAccount, challenges, challenge, answerChallenge, accountEvents } from './api.js';
+import { t, errorMessage } from '../i18n.js';
+
+/** A challenge unanswered this long lapses (the server's rule, docs/API.md). */
+const LAPSES_AFTER_MS = 10 * 60 * 1000;
+
+/** @typedef {import('./api.js').Challenge} Challenge */
+
+/** @param {Challenge} c */
+function terms(c) {
+  const clock = c.clock ? `${c.clock.initial_ms / 60000}+${c.clock.increment_ms / 1000}` : t('home.no_clock');
+  return t('challenges.terms', {
+    variant: t(`variant.${c.variant}`),
+    clock,
+    rated: t(c.rated ? 'challenges.rated' : 'challenges.unrated'),
+  });
+}
+
+/**
+ * @param {HTMLElement} app
+ * @param {URLSearchParams} query `to`: the player to challenge
+ * @param {AbortSignal} signal
+ */
+export async function showChallenges(app, query, signal) {
+  document.title = t('account.page_title', { title: t('challenges.title') });
+  const account = await currentAccount();
+  if (!account) {
+    app.replaceChildren(html('section', { class: 'account-page' }, [
+      html('h1', { text: t('challenges.heading') }),
+      html('p', {}, [html('a', { href: '/signin', text: t('account.signin') }), t('challenges.sign_in')]),
+    ]));
+    return;
+  }
+  const list = await variants().catch(() => []);
+  /** @type {Map<string, Challenge>} */
+  const incoming = new Map();
+  /** @type {Map<string, Challenge>} */
+  const outgoing = new Map();
+  const note = html('p', { class: 'challenge-note', role: 'status', 'aria-live': 'polite' });
+  const incomingList = html('ul', { class: 'challenge-list incoming', 'aria-label': t('challenges.incoming') });
+  const outgoingList = html('ul', { class: 'challenge-list outgoing', 'aria-label': t('challenges.outgoing') });
+
+  /** Runs an answer; a refusal (answered elsewhere, lapsed) shows and the lists are read again. @param {() => Promise<void>} act */
+  const attempt = async (act) => {
+    try {
+      await act();
+    } catch (e) {
+      note.textContent = errorMessage(e);
+      await reload();
+    }
+  };
+  const draw = () => {
+    const fresh = (/** @type {Challenge} */ c) => Date.now() - c.created_at < LAPSES_AFTER_MS;
+    incomingList.replaceChildren(...[...incoming.values()].filter(fresh).map((c) => html('li', { 'data-challenge-id': c.challenge_id }, [
+      t('challenges.from', { name: c.challenger }), terms(c), ' ',
+      html('button', {
+        type: 'button',
+        text: t('challenges.accept'),
+        onclick: () => attempt(async () => {
+          const started = await answerChallenge(c.challenge_id, 'accept');
+          saveToken(started.game_id, started.seat.token);
+          navigate(`/game/${encodeURIComponent(started.game_id)}`);
+        }),
+      }),
+      html('button', {
+        type: 'button',
+        text: t('challenges.decline'),
+        onclick: () => attempt(async () => {
+          await answerChallenge(c.challenge_id, 'decline');
+          incoming.delete(c.challenge_id);
+          draw();
+        }),
+      }),
+    ])));
+    outgoingList.replaceChildren(...[...outgoing.values()].filter(fresh).map((c) => html('li', { 'data-challenge-id': c.challenge_id }, [
+      t('challenges.to', { name: c.challenged }), terms(c), ' ',
+      html('button', {
+        type: 'button',
+        text: t('challenges.cancel'),
+        onclick: () => attempt(async () => {
+          await answerChallenge(c.challenge_id, 'cancel');
+          outgoing.delete(c.challenge_id);
+          draw();
+        }),
+      }),
+    ])));
+    if (!incomingList.children.length) incomingList.append(html('li', { class: 'muted', text: t('challenges.none') }));
+    if (!outgoingList.children.length) outgoingList.append(html('li', { class: 'muted', text: t('challenges.none') }));
+  };
+  const reload = async () => {
+    const pending = await challenges();
+    incoming.clear();
+    outgoing.clear();
+    for (const c of pending.incoming) incoming.set(c.challenge_id, c);
+    for (const c of pending.outgoing) outgoing.set(c.challenge_id, c);
+    draw();
+  };
+
+  // The form: whom, which game, which clock, which side, rated or not.
+  const opponent = html('input', { id: 'challenge-username', name: 'username', type: 'text', required: true, minlength: '2', maxlength: '20', value: query.get('to') || '' });
+  const variant = /** @type {HTMLSelectElement} */ (html('select', { id: 'challenge-variant', name: 'variant' },
+    list.map((v) => html('option', { value: v.id, text: t(`variant.${v.id}`) }))));
+  const clock = html('select', { id: 'challenge-clock', name: 'clock' },
+    CLOCKS.filter(([value]) => value !== 'custom').map(([value, label]) => html('option', { value, text: label.startsWith('home.') ? t(label) : label })));
+  const side = html('select', { id: 'challenge-side', name: 'side' });
+  const sideOptions = () => {
+    const chosen = list.find((v) => v.id === variant.value);
+    side.replaceChildren(
+      html('option', { value: 'random', text: t('home.random') }),
+      ...(chosen ? chosen.players.map((s, i) => html('option', { value: i === 0 ? 'first' : 'second', text: sideName(s) })) : []),
+    );
+  };
+  variant.addEventListener('change', sideOptions);
+  sideOptions();
+  const rated = html('input', { id: 'challenge-rated', name: 'rated', type: 'checkbox', checked: true });
+  const form = html('form', { class: 'account-form challenge-form' }, [
+    html('label', { for: 'challenge-username', text: t('challenges.player') }), opponent,
+    html('label', { for: 'challenge-variant', text: t('home.games') }), variant,
+    html('label', { for: 'challenge-clock', text: t('home.clock') }), clock,
+    html('label', { for: 'challenge-side', text: t('home.side') }), side,
+    html('label', { for: 'challenge-rated', class: 'toggle' }, [rated, html('span', { text: t('challenges.rated_label') })]),
+    html('button', { type: 'submit', text: t('challenges.send') }),
+  ]);
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const data = new FormData(/** @type {HTMLFormElement} */ (form));
+    const chosenClock = (CLOCKS.find(([value]) => value === data.get('clock')) || CLOCKS[0])[2];
+    try {
+      const made = await challenge({
+        username: String(data.get('username')).trim(),
+        variant: String(data.get('variant')),
+        clock: chosenClock === 'custom' ? null : chosenClock,
+        side: String(data.get('side')),
+        rated: data.get('rated') === 'on',
+      });
+      note.textContent = t('challenges.sent', { name: String(data.get('username')).trim() });
+      await reload();
+      if (!outgoing.has(made.challenge_id)) note.textContent = t('challenges.gone');
+    } catch (e) {
+      note.textContent = errorMessage(e);
+    }
+  });
+
+  app.replaceChildren(html('section', { class: 'account-page challenges-page' }, [
+    html('h1', { text: t('challenges.heading') }),
+    html('p', { class: 'muted', text: t('challenges.text') }),
+    form, note,
+    html('h2', { text: t('challenges.incoming') }), incomingList,
+    html('h2', { text: t('challenges.outgoing') }), outgoingList,
+  ]));
+  await reload();
+
+  // Live: new and withdrawn challenges, answers to ours, and the start of a game we are in.
+  accountEvents(signal, (notice) => {
+    if (notice.type === 'challenge' && notice.challenger !== account.username) incoming.set(notice.challenge_id, notice);
+    if (notice.type === 'challenge_canceled') incoming.delete(notice.challenge_id);
+    if (notice.type === 'challenge_declined') {
+      const declined = outgoing.get(notice.challenge_id);
+      outgoing.delete(notice.challenge_id);
+      if (declined) note.textContent = t('challenges.declined', { name: declined.challenged });
+    }
+    if (notice.type === 'game_start') {
+      saveToken(notice.game_id, notice.seat.token);
+      navigate(`/game/${encodeURIComponent(notice.game_id)}`);
+      return;
+    }
+    draw();
+  });
+  // Lapsed challenges leave the lists without a notice.
+  const lapses = setInterval(draw, 30000);
+  signal.addEventListener('abort', () => clearInterval(lapses));
+}
