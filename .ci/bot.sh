@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 
 cargo build -q -p ludus-server
 BIN=target/debug/ludus
-PORT=19$(( RANDOM % 900 + 100 ))
+PORT=${BOT_PORT:-19$(( RANDOM % 900 + 100 ))} # BOT_PORT: a fixed port
 DIR=$(mktemp -d)
 BASE="http://127.0.0.1:$PORT"
 

@@ -329,6 +329,66 @@ async fn a_rematch_keeps_its_players_accounts_with_sides_swapped(database: Datab
     server.stop().await;
 }
 
+async fn seats_played_before_signing_in_are_attached_to_the_account(database: Database) {
+    let server = TestServer::start(database).await;
+    let api = server.api();
+    let computer = api
+        .create(json!({ "variant": "petteia-6", "mode": "computer", "level": 2 }))
+        .await;
+    resign(&api, game_id(&computer), seat_token(&computer)).await;
+    let local = api
+        .create(json!({ "variant": "petteia-6", "mode": "local" }))
+        .await;
+    let online = api
+        .create(json!({ "variant": "petteia-6", "mode": "online", "side": "first" }))
+        .await;
+    let kim = player(&server, "kim").await;
+    let invite = online["invite"].as_str().unwrap();
+    let (_, joined) = api
+        .post(
+            &format!("/api/v1/invites/{invite}/join"),
+            Some(&kim),
+            json!({}),
+        )
+        .await;
+
+    let lou = player(&server, "lou").await;
+    let tokens = [&computer, &local, &online, &joined].map(seat_token);
+    let (status, attached) = api
+        .post(
+            "/api/v1/account/seats",
+            Some(&lou),
+            json!({ "tokens": [tokens[0], tokens[1], tokens[2], tokens[3], "not a token"] }),
+        )
+        .await;
+    assert_eq!(
+        (status, &attached),
+        (200, &json!({ "attached": 2 })),
+        "the computer and online seats; not the shared screen, not kim's seat"
+    );
+    let (_, seats) = api
+        .get(&format!("/api/v1/games/{}/players", game_id(&online)), None)
+        .await;
+    assert_eq!(
+        (seats[0]["username"].as_str(), seats[1]["username"].as_str()),
+        (Some("lou"), Some("kim")),
+        "{seats}"
+    );
+    assert_eq!(
+        profile(&api, "lou").await["computer"]["petteia-6"]["2"],
+        json!({ "wins": 0, "draws": 0, "losses": 1 })
+    );
+    let (_, again) = api
+        .post(
+            "/api/v1/account/seats",
+            Some(&lou),
+            json!({ "tokens": [tokens[0]] }),
+        )
+        .await;
+    assert_eq!(again, json!({ "attached": 0 }), "held already");
+    server.stop().await;
+}
+
 async fn a_revoked_token_and_a_closed_session_are_refused(database: Database) {
     let server = TestServer::start(database).await;
     let api = server.api();
@@ -639,6 +699,89 @@ async fn an_accepted_challenge_starts_a_rated_game_on_both_streams(database: Dat
     server.stop().await;
 }
 
+/// `examples/bot.py`, run as its users run it; killed if the test ends before it does.
+struct Bot(std::process::Child);
+
+impl Bot {
+    fn start(server: &TestServer, token: &str) -> Bot {
+        let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/bot.py");
+        let child = std::process::Command::new("python3")
+            .args([
+                script,
+                &server.base,
+                token,
+                "--variants",
+                "petteia-6",
+                "--games",
+                "1",
+            ])
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .expect("python3 runs examples/bot.py");
+        Bot(child)
+    }
+}
+
+impl Drop for Bot {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+async fn the_bot_example_accepts_a_challenge_and_plays_it_to_the_end(database: Database) {
+    let server = TestServer::start(database).await;
+    let api = server.api();
+    let robot = player(&server, "robot").await;
+    let human = player(&server, "human").await;
+    let mut bot = Bot::start(&server, &robot);
+    let mut notices = Notices::open(&server, &human).await;
+    let (status, made) = api
+        .post(
+            "/api/v1/challenges",
+            Some(&human),
+            json!({ "username": "robot", "variant": "petteia-6", "side": "first" }),
+        )
+        .await;
+    assert_eq!(status, 201, "{made}");
+    let start = notices.next().await;
+    assert_eq!(start["type"], "game_start", "the bot accepted: {start}");
+    let game = start["game_id"].as_str().unwrap();
+    let token = start["seat"]["token"].as_str().unwrap();
+    // The human plays each turn's first legal move; the bot answers through the public API.
+    let mut view = api.view(game, Some(token)).await;
+    while view["status"] == "playing" {
+        if view["to_move"] == start["seat"]["side"]
+            && let Some(first) = view["legal_moves"].get(0).and_then(Value::as_str)
+        {
+            let version = view["version"].as_u64().unwrap();
+            let (status, answer) = api.play(game, token, first, version).await;
+            assert!(status == 200 || status == 409, "{status} {answer}");
+        } else {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        view = api.view(game, Some(token)).await;
+    }
+    assert_eq!(view["status"], "finished", "{view}");
+    let exited = tokio::task::spawn_blocking(move || {
+        let status = bot.0.wait().expect("the bot ends");
+        (bot, status)
+    })
+    .await
+    .unwrap()
+    .1;
+    assert!(
+        exited.success(),
+        "the bot stops after its one game: {exited}"
+    );
+    for name in ["human", "robot"] {
+        let petteia = &profile(&api, name).await["variants"]["petteia-6"];
+        assert_eq!(petteia["games"], 1, "{name}: {petteia}");
+        assert!(petteia["rating"].is_number(), "rated for {name}: {petteia}");
+    }
+    server.stop().await;
+}
+
 async fn bad_input_gets_a_clear_error_and_changes_nothing(database: Database) {
     let server = TestServer::start(database).await;
     let api = server.api();
@@ -769,13 +912,34 @@ async fn sign_ins_from_one_address_are_rate_limited(database: Database) {
     server.stop().await;
 }
 
+async fn the_session_cookie_is_secure_behind_https(database: Database) {
+    let server = TestServer::start_configured(database, |config| ServeConfig {
+        public_url: Some("https://ludus.example".into()),
+        ..config
+    })
+    .await;
+    let response = reqwest::Client::new()
+        .post(format!("{}/api/v1/accounts", server.base))
+        .json(&json!({ "username": "sue", "password": "a good password" }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 201);
+    let cookie = response.headers()["set-cookie"].to_str().unwrap();
+    assert!(cookie.contains("; Secure"), "{cookie}");
+    server.stop().await;
+}
+
 on_both_databases!(
     signed_up_players_get_results_and_ratings_from_a_rated_game,
     shared_screen_aborted_and_unrated_games_leave_ratings_alone,
     a_rematch_keeps_its_players_accounts_with_sides_swapped,
+    seats_played_before_signing_in_are_attached_to_the_account,
     a_revoked_token_and_a_closed_session_are_refused,
     a_deleted_account_keeps_its_games_under_deleted,
     an_accepted_challenge_starts_a_rated_game_on_both_streams,
+    the_bot_example_accepts_a_challenge_and_plays_it_to_the_end,
     bad_input_gets_a_clear_error_and_changes_nothing,
     sign_ins_from_one_address_are_rate_limited,
+    the_session_cookie_is_secure_behind_https,
 );
