@@ -58,43 +58,35 @@ export async function showChallenges(app, query, signal) {
       await reload();
     }
   };
+  /** @param {string} key @param {() => Promise<void>} act */
+  const button = (key, act) => html('button', { type: 'button', text: t(key), onclick: () => attempt(act) });
+  /** Declines or cancels `c`, which then leaves `pending`. @param {Map<string, Challenge>} pending @param {Challenge} c @param {'decline' | 'cancel'} answer */
+  const drop = (pending, c, answer) => async () => {
+    await answerChallenge(c.challenge_id, answer);
+    pending.delete(c.challenge_id);
+    draw();
+  };
+  /** @param {HTMLElement} list @param {Map<string, Challenge>} pending @param {(c: Challenge) => (string | HTMLElement)[]} line */
+  const drawList = (list, pending, line) => {
+    const shown = [...pending.values()].filter((c) => Date.now() - c.created_at < LAPSES_AFTER_MS);
+    list.replaceChildren(...(shown.length
+      ? shown.map((c) => html('li', { 'data-challenge-id': c.challenge_id }, line(c)))
+      : [html('li', { class: 'muted', text: t('challenges.none') })]));
+  };
   const draw = () => {
-    const fresh = (/** @type {Challenge} */ c) => Date.now() - c.created_at < LAPSES_AFTER_MS;
-    incomingList.replaceChildren(...[...incoming.values()].filter(fresh).map((c) => html('li', { 'data-challenge-id': c.challenge_id }, [
+    drawList(incomingList, incoming, (c) => [
       t('challenges.from', { name: c.challenger }), terms(c), ' ',
-      html('button', {
-        type: 'button',
-        text: t('challenges.accept'),
-        onclick: () => attempt(async () => {
-          const started = await answerChallenge(c.challenge_id, 'accept');
-          saveToken(started.game_id, started.seat.token);
-          navigate(`/game/${encodeURIComponent(started.game_id)}`);
-        }),
+      button('challenges.accept', async () => {
+        const started = await answerChallenge(c.challenge_id, 'accept');
+        saveToken(started.game_id, started.seat.token);
+        navigate(`/game/${encodeURIComponent(started.game_id)}`);
       }),
-      html('button', {
-        type: 'button',
-        text: t('challenges.decline'),
-        onclick: () => attempt(async () => {
-          await answerChallenge(c.challenge_id, 'decline');
-          incoming.delete(c.challenge_id);
-          draw();
-        }),
-      }),
-    ])));
-    outgoingList.replaceChildren(...[...outgoing.values()].filter(fresh).map((c) => html('li', { 'data-challenge-id': c.challenge_id }, [
+      button('challenges.decline', drop(incoming, c, 'decline')),
+    ]);
+    drawList(outgoingList, outgoing, (c) => [
       t('challenges.to', { name: c.challenged }), terms(c), ' ',
-      html('button', {
-        type: 'button',
-        text: t('challenges.cancel'),
-        onclick: () => attempt(async () => {
-          await answerChallenge(c.challenge_id, 'cancel');
-          outgoing.delete(c.challenge_id);
-          draw();
-        }),
-      }),
-    ])));
-    if (!incomingList.children.length) incomingList.append(html('li', { class: 'muted', text: t('challenges.none') }));
-    if (!outgoingList.children.length) outgoingList.append(html('li', { class: 'muted', text: t('challenges.none') }));
+      button('challenges.cancel', drop(outgoing, c, 'cancel')),
+    ]);
   };
   const reload = async () => {
     const pending = await challenges();
