@@ -37,6 +37,32 @@ async fn joined_game(api: &Api, clock: Value) -> (String, String, String) {
     )
 }
 
+/// A seat's live event stream (NDJSON) of a game, open.
+async fn open_event_stream(server: &TestServer, game: &str, token: &str) -> reqwest::Response {
+    let stream = reqwest::Client::new()
+        .get(format!(
+            "{}/api/v1/games/{game}/events?since=0",
+            server.base
+        ))
+        .header("accept", "application/x-ndjson")
+        .bearer_auth(token)
+        .send()
+        .await
+        .expect("the stream opens");
+    assert_eq!(stream.status(), 200);
+    stream
+}
+
+/// Reads a seat's socket until a snapshot says the opponent is away; returns that game view.
+async fn until_opponent_away(socket: &mut Socket) -> Value {
+    loop {
+        let snapshot = socket.next_of("snapshot").await;
+        if snapshot["game"]["opponent_connected"] == false {
+            return snapshot["game"].clone();
+        }
+    }
+}
+
 fn join_path(created: &Value) -> String {
     format!(
         "/api/v1/invites/{}/join",
@@ -118,12 +144,7 @@ async fn a_closed_socket_is_seen_at_once_and_the_claim_time_is_given(database: D
     );
     // The opponent's last connection closes: the other seat's socket is told at once.
     theirs.close().await;
-    let away = loop {
-        let snapshot = mine.next_of("snapshot").await;
-        if snapshot["game"]["opponent_connected"] == false {
-            break snapshot["game"].clone();
-        }
-    };
+    let away = until_opponent_away(&mut mine).await;
     let since = away["opponent_away_since"].as_i64().expect("since when");
     assert_eq!(away["claim_allowed_at"].as_i64(), Some(since + 1_000));
     // Before the window has passed a claim is refused; from its end on, allowed.
@@ -190,17 +211,7 @@ async fn an_open_event_stream_counts_as_present(database: Database) {
     let server = server_with_short_claims(database).await;
     let api = server.api();
     let (game, light, dark) = joined_game(&api, json!(null)).await;
-    let stream = reqwest::Client::new()
-        .get(format!(
-            "{}/api/v1/games/{game}/events?since=0",
-            server.base
-        ))
-        .header("accept", "application/x-ndjson")
-        .bearer_auth(&dark)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(stream.status(), 200);
+    let stream = open_event_stream(&server, &game, &dark).await;
     server.advance(Duration::from_millis(1_500)).await;
     let (status, refused) = api.act(&game, Some(&light), "claim").await;
     assert_eq!(status, 403, "the stream holder is present: {refused}");
@@ -216,17 +227,7 @@ async fn a_closed_event_stream_is_seen_at_once(database: Database) {
     let (game, light, dark) = joined_game(&api, json!(null)).await;
     let mut mine = Socket::connect(&server.base, &game, Some(&light), None).await;
     mine.next_of("snapshot").await;
-    let stream = reqwest::Client::new()
-        .get(format!(
-            "{}/api/v1/games/{game}/events?since=0",
-            server.base
-        ))
-        .header("accept", "application/x-ndjson")
-        .bearer_auth(&dark)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(stream.status(), 200);
+    let stream = open_event_stream(&server, &game, &dark).await;
     // Dark's join counted as presence for the window; the stream keeps dark present past it.
     server.advance(Duration::from_millis(1_500)).await;
     assert_eq!(
@@ -234,12 +235,7 @@ async fn a_closed_event_stream_is_seen_at_once(database: Database) {
         true
     );
     drop(stream);
-    let away = loop {
-        let snapshot = mine.next_of("snapshot").await;
-        if snapshot["game"]["opponent_connected"] == false {
-            break snapshot["game"].clone();
-        }
-    };
+    let away = until_opponent_away(&mut mine).await;
     let since = away["opponent_away_since"].as_i64().expect("since when");
     assert_eq!(away["claim_allowed_at"].as_i64(), Some(since + 1_000));
     mine.close().await;

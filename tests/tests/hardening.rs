@@ -197,10 +197,10 @@ async fn live_games_are_listed_only_when_their_creator_chose_so(database: Databa
         (400, &json!("bad_request"))
     );
     let (watched_id, private_id) = (game_id(&watched).to_string(), game_id(&private).to_string());
-    assert_eq!(listed(&api, "waiting").await, [watched_id.clone()]);
+    assert_eq!(listed(&api, "waiting").await, [watched_id.as_str()]);
     let watched_joiner = api.join(&watched).await;
     api.join(&private).await;
-    assert_eq!(listed(&api, "playing").await, [watched_id.clone()]);
+    assert_eq!(listed(&api, "playing").await, [watched_id.as_str()]);
     assert!(listed(&api, "waiting").await.is_empty());
     // The results stay public, whatever was chosen.
     for (game, token) in [
