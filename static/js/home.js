@@ -105,6 +105,10 @@ export async function showHome(app, signal) {
     radio('mode', 'online', t('home.online'), true),
     html('div', { class: 'choice-row' }, [radio('mode', 'computer', t('home.computer'), false), level]),
     radio('mode', 'local', t('home.local'), false),
+    html('label', { class: 'choice', for: 'listed' }, [
+      html('input', { type: 'checkbox', name: 'listed', id: 'listed' }),
+      html('span', {}, t('home.listed')),
+    ]),
   ]);
 
   const customMinutes = html('input', { type: 'number', name: 'minutes', min: 1, max: 180, value: 15, 'aria-label': t('home.minutes'), class: 'short' });
@@ -148,7 +152,8 @@ export async function showHome(app, signal) {
       };
     }
     const level = mode === 'computer' ? Number(data.get('level')) : undefined;
-    const body = { variant: data.get('variant'), mode, clock, side: data.get('side'), entropy: entropy(), level };
+    const listed = data.get('listed') === 'on';
+    const body = { variant: data.get('variant'), mode, clock, side: data.get('side'), entropy: entropy(), level, listed };
     submit.disabled = true;
     status.textContent = t('home.creating');
     status.classList.remove('error');

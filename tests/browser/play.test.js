@@ -400,6 +400,22 @@ test('the rematch offerer is told when it is declined', async () => {
   assertNoProblems(p);
 });
 
+test('the home form lets the creator list a live game for anyone to watch; it is off by default', async () => {
+  const host = await page(LAPTOP);
+  await host.goto('/');
+  assert.equal(await host.isChecked('#listed'), false, 'not listed unless chosen');
+  await shot(host, 'home-listed-option');
+  await startFromHome(host, { variant: 'petteia-6', mode: 'online', listed: true });
+  const watched = new URL(host.url()).pathname.split('/').pop();
+  await startFromHome(host, { variant: 'petteia-6', mode: 'online' });
+  const unlisted = new URL(host.url()).pathname.split('/').pop();
+  const response = await fetch(`${server.base}/api/v1/games?status=waiting`);
+  const waiting = (await response.json()).map((/** @type {{ game_id: string }} */ g) => g.game_id);
+  assert.ok(waiting.includes(watched), 'the game created as listed is listed');
+  assert.ok(!waiting.includes(unlisted), 'the other is not');
+  assertNoProblems(host);
+});
+
 test('an address that names nothing gets a not-found page with links to the rules and a new game', async () => {
   const p = await page();
   for (const path of ['/rules/no-such-game', '/game/%00%ff', '/game/NoSuchGame12', '/nowhere']) {

@@ -234,11 +234,12 @@ export async function playAnyMove(page) {
 }
 
 /** Creates a game from the home page as a player would, and waits for its screen. */
-export async function startFromHome(p, { variant, mode, clock = 'none', side = 'first', level }) {
+export async function startFromHome(p, { variant, mode, clock = 'none', side = 'first', level, listed = false }) {
   await p.goto('/');
   await p.click(`label[for="variant-${variant}"]`);
   await p.check(`#mode-${mode}`);
   if (level) await p.selectOption('#level', String(level));
+  if (listed) await p.check('#listed');
   await p.check(`input[name=clock][value="${clock}"]`);
   await p.check(`#side-${side}`);
   await p.click('#create');

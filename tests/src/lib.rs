@@ -196,6 +196,42 @@ pub struct TestServer {
     task: tokio::task::JoinHandle<Result<(), String>>,
     /// The database made for this server, removed after it (none when the caller brought one).
     _database: Option<TestDatabase>,
+    /// Set by [`TestServer::start_paused`]: time stands still until the test moves it.
+    frozen: Option<FrozenTime>,
+}
+
+/// How long, in real time, a test's time may stand still: past that the hold ends by itself, so
+/// that a test stuck waiting fails on one of its timeouts instead of hanging.
+const FROZEN_AT_MOST: Duration = Duration::from_secs(120);
+
+/// Time that moves only when the test moves it ([`TestServer::advance`]).
+///
+/// Tokio's paused clock advances by itself to the next timer whenever the runtime is idle, and a
+/// runtime that waits on its database is idle (SQLite answers from a thread of its own, Postgres
+/// through a socket): timers would fire at random moments, a flag early or the pool's acquire
+/// timeout. A blocking task stops that for as long as it runs (tokio's documented way, see
+/// `tokio::time::pause`): held for the whole test, requests and queries take the real time they
+/// take while the server's clock stands still.
+#[derive(Debug)]
+struct FrozenTime {
+    release: std::sync::mpsc::Sender<()>,
+}
+
+impl FrozenTime {
+    /// Panics unless the runtime's time is paused.
+    fn hold() -> FrozenTime {
+        let (release, released) = std::sync::mpsc::channel::<()>();
+        tokio::task::spawn_blocking(move || {
+            let _ = released.recv_timeout(FROZEN_AT_MOST);
+        });
+        FrozenTime { release }
+    }
+}
+
+impl Drop for FrozenTime {
+    fn drop(&mut self) {
+        let _ = self.release.send(());
+    }
 }
 
 impl TestServer {
@@ -216,6 +252,37 @@ impl TestServer {
         server
     }
 
+    /// A server whose time stands still until the test moves it with [`TestServer::advance`]:
+    /// for the scenarios about clocks, presence and expiry, which then wait no real time. The
+    /// test runs on a paused runtime (the `paused:` list of [`on_both_databases!`]), and so does
+    /// the server.
+    pub async fn start_paused(
+        database: Database,
+        configure: impl FnOnce(ServeConfig) -> ServeConfig,
+    ) -> TestServer {
+        let frozen = FrozenTime::hold();
+        let mut server = TestServer::start_configured(database, |config| {
+            configure(ServeConfig {
+                // Idle keep-alive connections of the test's client are not closed under it when
+                // the test moves time on.
+                header_read_timeout_secs: 86_400,
+                ..config
+            })
+        })
+        .await;
+        server.frozen = Some(frozen);
+        server
+    }
+
+    /// Moves the time of a [`TestServer::start_paused`] server on: every timer due by then fires.
+    pub async fn advance(&self, by: Duration) {
+        assert!(
+            self.frozen.is_some(),
+            "only a paused server's time is moved"
+        );
+        tokio::time::advance(by).await;
+    }
+
     /// Starts a server on the database `config` names, which the caller keeps.
     pub async fn start_with(config: ServeConfig) -> TestServer {
         let listener = tokio::net::TcpListener::bind(config.listen)
@@ -227,14 +294,21 @@ impl TestServer {
         let task = tokio::spawn(ludus_server::run(listener, config, async move {
             let _ = stop.await;
         }));
-        let server = TestServer {
+        let mut server = TestServer {
             base,
             database_url,
             shutdown: Some(shutdown),
             task,
             _database: None,
+            frozen: None,
         };
-        server.api().wait_until_ready().await;
+        // The listener is bound already: the first request waits until the server serves, so
+        // the poll below sleeps only if the server could not start, which the task then tells.
+        let api = server.api();
+        tokio::select! {
+            () = api.wait_until_ready() => {}
+            stopped = &mut server.task => panic!("the server stopped before it was ready: {stopped:?}"),
+        }
         server
     }
 
@@ -242,8 +316,13 @@ impl TestServer {
         Api::new(&self.base)
     }
 
-    /// Graceful shutdown, as on SIGTERM.
+    /// Graceful shutdown, as on SIGTERM. A paused server's time flows again first, as real time
+    /// does: the shutdown waits on timers, and tokio's own advancing would end the wait below
+    /// early.
     pub async fn stop(mut self) {
+        if self.frozen.take().is_some() {
+            tokio::time::resume();
+        }
         if let Some(shutdown) = self.shutdown.take() {
             let _ = shutdown.send(());
         }
@@ -498,9 +577,11 @@ impl Socket {
 /// Generates, for each scenario `async fn name(database: Database)`, a test on SQLite and one on
 /// Postgres. The Postgres tests are ignored (the runner's summary counts them, with the reason)
 /// unless run with `-- --include-ignored` and `TEST_DATABASE_URL` set, as `.ci/run` does.
+/// Scenarios listed after `paused:` run on a current-thread runtime whose time starts paused,
+/// for a server started with [`TestServer::start_paused`].
 #[macro_export]
 macro_rules! on_both_databases {
-    ($($scenario:ident),* $(,)?) => {
+    ($($scenario:ident),* $(,)? $(; paused: $($paused:ident),* $(,)?)?) => {
         mod sqlite {
             $(
                 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -508,6 +589,12 @@ macro_rules! on_both_databases {
                     super::$scenario($crate::Database::Sqlite).await;
                 }
             )*
+            $($(
+                #[tokio::test(start_paused = true)]
+                async fn $paused() {
+                    super::$paused($crate::Database::Sqlite).await;
+                }
+            )*)?
         }
         mod postgres {
             $(
@@ -517,6 +604,13 @@ macro_rules! on_both_databases {
                     super::$scenario($crate::Database::Postgres).await;
                 }
             )*
+            $($(
+                #[tokio::test(start_paused = true)]
+                #[ignore = "needs TEST_DATABASE_URL (Postgres); run with -- --include-ignored"]
+                async fn $paused() {
+                    super::$paused($crate::Database::Postgres).await;
+                }
+            )*)?
         }
     };
 }

@@ -13,9 +13,10 @@ async fn server(database: Database) -> TestServer {
     TestServer::start(database).await
 }
 
-/// A server whose claim window is one second, so that presence can run out within a test.
+/// A server whose claim window is one second and whose time moves only when the test moves it
+/// (`TestServer::advance`), so that presence runs out exactly when the test says.
 async fn server_with_short_claims(database: Database) -> TestServer {
-    TestServer::start_configured(database, |config| ServeConfig {
+    TestServer::start_paused(database, |config| ServeConfig {
         claim_after_timed_secs: 1,
         claim_after_untimed_secs: 1,
         ..config
@@ -34,6 +35,32 @@ async fn joined_game(api: &Api, clock: Value) -> (String, String, String) {
         seat_token(&created).to_string(),
         seat_token(&joined).to_string(),
     )
+}
+
+/// A seat's live event stream (NDJSON) of a game, open.
+async fn open_event_stream(server: &TestServer, game: &str, token: &str) -> reqwest::Response {
+    let stream = reqwest::Client::new()
+        .get(format!(
+            "{}/api/v1/games/{game}/events?since=0",
+            server.base
+        ))
+        .header("accept", "application/x-ndjson")
+        .bearer_auth(token)
+        .send()
+        .await
+        .expect("the stream opens");
+    assert_eq!(stream.status(), 200);
+    stream
+}
+
+/// Reads a seat's socket until a snapshot says the opponent is away; returns that game view.
+async fn until_opponent_away(socket: &mut Socket) -> Value {
+    loop {
+        let snapshot = socket.next_of("snapshot").await;
+        if snapshot["game"]["opponent_connected"] == false {
+            return snapshot["game"].clone();
+        }
+    }
 }
 
 fn join_path(created: &Value) -> String {
@@ -117,22 +144,23 @@ async fn a_closed_socket_is_seen_at_once_and_the_claim_time_is_given(database: D
     );
     // The opponent's last connection closes: the other seat's socket is told at once.
     theirs.close().await;
-    let away = loop {
-        let snapshot = mine.next_of("snapshot").await;
-        if snapshot["game"]["opponent_connected"] == false {
-            break snapshot["game"].clone();
-        }
-    };
+    let away = until_opponent_away(&mut mine).await;
     let since = away["opponent_away_since"].as_i64().expect("since when");
     assert_eq!(away["claim_allowed_at"].as_i64(), Some(since + 1_000));
-    // Before the window a claim is refused (unless this machine took the whole window to get
-    // here); after it, allowed.
-    let (mut status, mut claimed) = api.act(&game, Some(&light), "claim").await;
-    if status == 403 {
-        assert_eq!(claimed["error"]["code"], "forbidden");
-        tokio::time::sleep(Duration::from_millis(1_100)).await;
-        (status, claimed) = api.act(&game, Some(&light), "claim").await;
-    }
+    // Before the window has passed a claim is refused; from its end on, allowed.
+    let (status, refused) = api.act(&game, Some(&light), "claim").await;
+    assert_eq!(
+        (status, &refused["error"]["code"]),
+        (403, &json!("forbidden"))
+    );
+    server.advance(Duration::from_millis(999)).await;
+    let (status, refused) = api.act(&game, Some(&light), "claim").await;
+    assert_eq!(
+        (status, &refused["error"]["code"]),
+        (403, &json!("forbidden"))
+    );
+    server.advance(Duration::from_millis(1)).await;
+    let (status, claimed) = api.act(&game, Some(&light), "claim").await;
     assert_eq!(status, 200, "{claimed}");
     assert_eq!(claimed["result"]["termination"], "abandoned");
     watcher.close().await;
@@ -143,12 +171,10 @@ async fn a_player_on_http_only_counts_as_present_while_active(database: Database
     let server = server_with_short_claims(database).await;
     let api = server.api();
     let (game, light, dark) = joined_game(&api, json!(null)).await;
-    // Dark polls its view and the event log, within the window, while light tries to claim.
-    for _ in 0..4 {
-        tokio::time::sleep(Duration::from_millis(400)).await;
-        api.get(&format!("/api/v1/games/{game}"), Some(&dark)).await;
-        api.get(&format!("/api/v1/games/{game}/events?since=0"), Some(&dark))
-            .await;
+    // Dark polls its view or the event log every 0.4 s, within the window: each time light
+    // tries to claim, 0.4 s after dark's last request, it is refused.
+    for poll in 0..4 {
+        server.advance(Duration::from_millis(400)).await;
         let (status, refused) = api.act(&game, Some(&light), "claim").await;
         assert_eq!(
             status, 403,
@@ -158,12 +184,24 @@ async fn a_player_on_http_only_counts_as_present_while_active(database: Database
             api.view(&game, Some(&light)).await["opponent_connected"],
             true
         );
+        let path = if poll % 2 == 0 {
+            format!("/api/v1/games/{game}")
+        } else {
+            format!("/api/v1/games/{game}/events?since=0")
+        };
+        assert_eq!(api.get(&path, Some(&dark)).await.0, 200);
     }
-    // Dark stops: once the window has passed, light may claim, and the view says since when.
-    tokio::time::sleep(Duration::from_millis(1_200)).await;
+    // Dark stops: present until the window has passed since its last request, then away.
+    server.advance(Duration::from_millis(999)).await;
+    assert_eq!(
+        api.view(&game, Some(&light)).await["opponent_connected"],
+        true
+    );
+    server.advance(Duration::from_millis(1)).await;
     let view = api.view(&game, Some(&light)).await;
     assert_eq!(view["opponent_connected"], false, "{view}");
-    assert!(view["claim_allowed_at"].as_i64().is_some());
+    let since = view["opponent_away_since"].as_i64().expect("since when");
+    assert_eq!(view["claim_allowed_at"].as_i64(), Some(since + 1_000));
     let (status, claimed) = api.act(&game, Some(&light), "claim").await;
     assert_eq!(status, 200, "{claimed}");
     server.stop().await;
@@ -173,21 +211,34 @@ async fn an_open_event_stream_counts_as_present(database: Database) {
     let server = server_with_short_claims(database).await;
     let api = server.api();
     let (game, light, dark) = joined_game(&api, json!(null)).await;
-    let stream = reqwest::Client::new()
-        .get(format!(
-            "{}/api/v1/games/{game}/events?since=0",
-            server.base
-        ))
-        .header("accept", "application/x-ndjson")
-        .bearer_auth(&dark)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(stream.status(), 200);
-    tokio::time::sleep(Duration::from_millis(1_500)).await;
+    let stream = open_event_stream(&server, &game, &dark).await;
+    server.advance(Duration::from_millis(1_500)).await;
     let (status, refused) = api.act(&game, Some(&light), "claim").await;
     assert_eq!(status, 403, "the stream holder is present: {refused}");
     drop(stream);
+    server.stop().await;
+}
+
+/// The client of an event stream goes away: its player is away at once, not at the stream's next
+/// keep-alive line (time stands still here, so no keep-alive comes).
+async fn a_closed_event_stream_is_seen_at_once(database: Database) {
+    let server = server_with_short_claims(database).await;
+    let api = server.api();
+    let (game, light, dark) = joined_game(&api, json!(null)).await;
+    let mut mine = Socket::connect(&server.base, &game, Some(&light), None).await;
+    mine.next_of("snapshot").await;
+    let stream = open_event_stream(&server, &game, &dark).await;
+    // Dark's join counted as presence for the window; the stream keeps dark present past it.
+    server.advance(Duration::from_millis(1_500)).await;
+    assert_eq!(
+        api.view(&game, Some(&light)).await["opponent_connected"],
+        true
+    );
+    drop(stream);
+    let away = until_opponent_away(&mut mine).await;
+    let since = away["opponent_away_since"].as_i64().expect("since when");
+    assert_eq!(away["claim_allowed_at"].as_i64(), Some(since + 1_000));
+    mine.close().await;
     server.stop().await;
 }
 
@@ -354,11 +405,13 @@ async fn takeback_answers_work_over_the_socket(database: Database) {
 
 on_both_databases!(
     opening_an_invite_with_a_seat_token_returns_that_seat,
-    a_closed_socket_is_seen_at_once_and_the_claim_time_is_given,
-    a_player_on_http_only_counts_as_present_while_active,
-    an_open_event_stream_counts_as_present,
     online_takeback_asks_the_opponent,
     a_rematch_is_made_when_both_want_it,
     a_declined_draw_is_told_to_the_one_who_offered,
-    takeback_answers_work_over_the_socket,
+    takeback_answers_work_over_the_socket;
+    paused:
+    a_closed_socket_is_seen_at_once_and_the_claim_time_is_given,
+    a_player_on_http_only_counts_as_present_while_active,
+    an_open_event_stream_counts_as_present,
+    a_closed_event_stream_is_seen_at_once,
 );

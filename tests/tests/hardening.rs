@@ -3,9 +3,11 @@
 
 use ludus_server::config::ServeConfig;
 use ludus_tests::{
-    Api, Database, TestDatabase, TestServer, game_id, on_both_databases, seat_token, test_config,
+    Api, Database, Socket, TestDatabase, TestServer, game_id, on_both_databases, seat_token,
+    test_config,
 };
 use serde_json::{Value, json};
+use std::time::Duration;
 
 async fn a_draw_is_offered_once_per_side_per_move(database: Database) {
     let server = TestServer::start(database).await;
@@ -103,8 +105,8 @@ async fn the_event_log_is_served_in_pages(database: Database) {
 }
 
 async fn an_unused_invite_expires_and_its_game_is_aborted(database: Database) {
-    let server = TestServer::start_configured(database, |config| ServeConfig {
-        invite_expiry_secs: 1,
+    let server = TestServer::start_paused(database, |config| ServeConfig {
+        invite_expiry_secs: 10,
         ..config
     })
     .await;
@@ -113,23 +115,28 @@ async fn an_unused_invite_expires_and_its_game_is_aborted(database: Database) {
         .create(json!({ "variant": "petteia-6", "mode": "online" }))
         .await;
     let game = game_id(&created).to_string();
-    // Nobody asks for the game again: the server's own sweep aborts it (the listing reads the
-    // store, it does not load the game).
-    let mut aborted = false;
-    for _ in 0..50 {
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-        let (_, listed) = api.get("/api/v1/games?status=aborted", None).await;
-        if listed
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|g| g["game_id"] == json!(game))
-        {
-            aborted = true;
+    let mut watcher = Socket::connect(&server.base, &game, None, None).await;
+    watcher.next_of("snapshot").await;
+    // A moment before the expiry the invite still stands; at the expiry the game is aborted,
+    // though no player asks for it again.
+    server.advance(Duration::from_millis(9_999)).await;
+    assert_eq!(api.view(&game, None).await["status"], "waiting");
+    server.advance(Duration::from_millis(1)).await;
+    loop {
+        let message = watcher.next_of("event").await;
+        if message["event"]["kind"] == "aborted" {
             break;
         }
     }
-    assert!(aborted, "the game of an expired invite is aborted");
+    let (_, listed) = api.get("/api/v1/games?status=aborted", None).await;
+    assert!(
+        listed
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|g| g["game_id"] == json!(game)),
+        "the game of an expired invite is listed as aborted"
+    );
     let events = api
         .get(&format!("/api/v1/games/{game}/events"), None)
         .await
@@ -155,6 +162,62 @@ async fn an_unused_invite_expires_and_its_game_is_aborted(database: Database) {
     server.stop().await;
 }
 
+/// The ids of the listed games of a status.
+async fn listed(api: &Api, status: &str) -> Vec<String> {
+    let (code, games) = api
+        .get(&format!("/api/v1/games?status={status}"), None)
+        .await;
+    assert_eq!(code, 200, "{games}");
+    games
+        .as_array()
+        .expect("a list")
+        .iter()
+        .map(|g| g["game_id"].as_str().expect("an id").to_string())
+        .collect()
+}
+
+async fn live_games_are_listed_only_when_their_creator_chose_so(database: Database) {
+    let server = TestServer::start(database).await;
+    let api = server.api();
+    let watched = api
+        .create(json!({ "variant": "petteia-6", "mode": "online", "listed": true }))
+        .await;
+    let private = api
+        .create(json!({ "variant": "petteia-6", "mode": "online" }))
+        .await;
+    let (status, refused) = api
+        .post(
+            "/api/v1/games",
+            None,
+            json!({ "variant": "petteia-6", "mode": "online", "listed": "yes" }),
+        )
+        .await;
+    assert_eq!(
+        (status, &refused["error"]["code"]),
+        (400, &json!("bad_request"))
+    );
+    let (watched_id, private_id) = (game_id(&watched).to_string(), game_id(&private).to_string());
+    assert_eq!(listed(&api, "waiting").await, [watched_id.as_str()]);
+    let watched_joiner = api.join(&watched).await;
+    api.join(&private).await;
+    assert_eq!(listed(&api, "playing").await, [watched_id.as_str()]);
+    assert!(listed(&api, "waiting").await.is_empty());
+    // The results stay public, whatever was chosen.
+    for (game, token) in [
+        (&watched_id, seat_token(&watched_joiner)),
+        (&private_id, seat_token(&private)),
+    ] {
+        assert_eq!(api.act(game, Some(token), "resign").await.0, 200);
+    }
+    let mut finished = listed(&api, "finished").await;
+    finished.sort();
+    let mut both = vec![watched_id, private_id];
+    both.sort();
+    assert_eq!(finished, both);
+    assert!(listed(&api, "playing").await.is_empty());
+    server.stop().await;
+}
+
 /// The number of games with a running actor, from `/metrics` (which loads none).
 async fn live_games(api: &Api) -> u64 {
     let text = reqwest::get(format!("{}/metrics", api.base))
@@ -172,7 +235,7 @@ async fn live_games(api: &Api) -> u64 {
 }
 
 async fn a_finished_game_leaves_memory_soon(database: Database) {
-    let server = TestServer::start(database).await;
+    let server = TestServer::start_paused(database, |config| config).await;
     let api = server.api();
     let created = api
         .create(json!({ "variant": "petteia-8", "mode": "local" }))
@@ -180,15 +243,15 @@ async fn a_finished_game_leaves_memory_soon(database: Database) {
     assert_eq!(live_games(&api).await, 1);
     api.act(game_id(&created), Some(seat_token(&created)), "resign")
         .await;
-    let mut left = false;
-    for _ in 0..40 {
-        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
-        if live_games(&api).await == 0 {
-            left = true;
-            break;
-        }
+    // Ten seconds after its end, unwatched, the game's actor stops: time stands still otherwise,
+    // so the gauge is read until the actor has finished stopping (a few requests at most).
+    server.advance(Duration::from_secs(10)).await;
+    let mut readings = 0;
+    while live_games(&api).await != 0 {
+        readings += 1;
+        assert!(readings < 100, "the finished game's actor stopped");
+        tokio::task::yield_now().await;
     }
-    assert!(left, "the finished game's actor stopped");
     // It is rebuilt when asked for again.
     let view = api.view(game_id(&created), None).await;
     assert_eq!(view["status"], "finished");
@@ -249,9 +312,11 @@ async fn hints_are_limited_per_seat(database: Database) {
 
 on_both_databases!(
     hints_are_limited_per_seat,
-    a_finished_game_leaves_memory_soon,
     a_restart_rebuilds_only_the_games_in_play,
-    an_unused_invite_expires_and_its_game_is_aborted,
     a_draw_is_offered_once_per_side_per_move,
     the_event_log_is_served_in_pages,
+    live_games_are_listed_only_when_their_creator_chose_so;
+    paused:
+    a_finished_game_leaves_memory_soon,
+    an_unused_invite_expires_and_its_game_is_aborted,
 );

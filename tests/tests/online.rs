@@ -4,6 +4,7 @@ use ludus_tests::{Api, Database, Socket, TestServer, game_id, on_both_databases,
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use serde_json::{Value, json};
+use std::time::Duration;
 
 async fn server(database: Database) -> TestServer {
     TestServer::start(database).await
@@ -296,9 +297,9 @@ async fn a_reconnect_with_since_receives_exactly_the_missed_events(database: Dat
 }
 
 async fn clocks_start_at_the_join_and_a_flag_ends_the_game(database: Database) {
-    let server = server(database).await;
+    let server = TestServer::start_paused(database, |config| config).await;
     let api = server.api();
-    let created = api.create(json!({ "variant": "petteia-6", "mode": "online", "clock": { "initial_ms": 1500, "increment_ms": 0 } })).await;
+    let created = api.create(json!({ "variant": "petteia-6", "mode": "online", "clock": { "initial_ms": 60_000, "increment_ms": 0 } })).await;
     let game = game_id(&created);
     let waiting = api.view(game, Some(seat_token(&created))).await;
     assert_eq!(waiting["status"], "waiting");
@@ -307,15 +308,25 @@ async fn clocks_start_at_the_join_and_a_flag_ends_the_game(database: Database) {
         json!(null),
         "no clock runs before the join"
     );
-    tokio::time::sleep(std::time::Duration::from_millis(1600)).await;
+    // Ten minutes pass before the friend comes: nobody's time is used.
+    server.advance(Duration::from_secs(600)).await;
     let joined = api.join(&created).await;
     let playing = api.view(game, Some(seat_token(&joined))).await;
-    assert_eq!(
-        playing["status"], "playing",
-        "waiting did not use up Light's time"
-    );
+    assert_eq!(playing["status"], "playing");
     assert_eq!(playing["clocks"]["running"], "light");
+    assert_eq!(
+        (&playing["clocks"]["light"], &playing["clocks"]["dark"]),
+        (&json!(60_000), &json!(60_000)),
+        "waiting did not use up anyone's time"
+    );
+    // Light's clock runs from the join: a millisecond before its end the game goes on.
+    server.advance(Duration::from_millis(59_999)).await;
+    let almost = api.view(game, None).await;
+    assert_eq!(almost["status"], "playing");
+    assert_eq!(almost["clocks"]["light"], 1);
     let mut socket = Socket::connect(&server.base, game, Some(seat_token(&joined)), None).await;
+    socket.next_of("snapshot").await;
+    server.advance(Duration::from_millis(1)).await;
     let finished = loop {
         let message = socket.next().await.expect("open until the flag");
         if message["event"]["kind"] == "finished" {
@@ -325,8 +336,10 @@ async fn clocks_start_at_the_join_and_a_flag_ends_the_game(database: Database) {
     assert_eq!(finished["event"]["termination"], "timeout");
     assert_eq!(finished["event"]["winner"], "dark");
     assert_eq!(finished["game"]["clocks"]["light"], 0);
+    assert_eq!(finished["game"]["clocks"]["dark"], 60_000);
     let stored = api.view(game, None).await;
     assert_eq!(stored["result"]["termination"], "timeout");
+    assert_eq!(stored["result"]["winner"], "dark");
     server.stop().await;
 }
 
@@ -536,11 +549,11 @@ on_both_databases!(
     two_joins_racing_exactly_one_wins,
     a_resent_move_id_gets_the_first_answer_and_plays_once,
     a_reconnect_with_since_receives_exactly_the_missed_events,
-    clocks_start_at_the_join_and_a_flag_ends_the_game,
     a_spectator_sees_moves_and_cannot_act,
     a_game_against_the_computer_gets_replies_and_undo_goes_back,
     the_computer_plays_whole_turns_in_the_dice_games,
     a_local_game_plays_both_sides_with_one_token,
     draw_offers_resignation_abort_and_rematch,
-    claiming_a_win_needs_the_opponent_gone,
+    claiming_a_win_needs_the_opponent_gone;
+    paused: clocks_start_at_the_join_and_a_flag_ends_the_game,
 );

@@ -96,6 +96,8 @@ pub struct NewGame {
     pub dice: bool,
     pub creator_entropy: String,
     pub created_at: i64,
+    /// Whether anyone may find the game in the listing while it is live.
+    pub listed: bool,
 }
 
 /// A game as stored.
@@ -366,8 +368,8 @@ impl Store {
             let mut tx = pool.begin().await?;
             sqlx::query(
                 "INSERT INTO games (id, variant, mode, status, settings, seat0_hash, seat1_hash, invite_hash, \
-                 server_seed, commitment, creator_entropy, created_at) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
+                 server_seed, commitment, creator_entropy, created_at, listed) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
             )
             .bind(game.id.as_str())
             .bind(game.variant.id())
@@ -381,6 +383,7 @@ impl Store {
             .bind(game.dice.then(|| to_hex(&game.server_seed.commitment())))
             .bind(&game.creator_entropy)
             .bind(game.created_at)
+            .bind(game.listed)
             .execute(&mut *tx)
             .await?;
             for event in events {
@@ -583,7 +586,8 @@ impl Store {
     }
 
     /// Games with this status, newest first (by end time for finished games, else creation),
-    /// strictly before `before` (milliseconds) when given.
+    /// strictly before `before` (milliseconds) when given. Live games (waiting or playing) are
+    /// listed only when their creator chose so; finished and aborted ones always are.
     pub async fn list_games(
         &self,
         status: Status,
@@ -591,10 +595,10 @@ impl Store {
         before: Option<i64>,
     ) -> Result<Vec<GameRow>, StoreError> {
         let query = select_games!(
-            "WHERE status = $1 AND COALESCE(finished_at, created_at) < $2 ORDER BY COALESCE(finished_at, created_at) DESC, id LIMIT $3"
+            "WHERE status = $1 AND (listed OR $4) AND COALESCE(finished_at, created_at) < $2 ORDER BY COALESCE(finished_at, created_at) DESC, id LIMIT $3"
         );
         let raw: Vec<RawGame> = on_backend!(self, pool => {
-            sqlx::query_as(query).bind(status.name()).bind(before.unwrap_or(i64::MAX)).bind(limit).fetch_all(pool).await?
+            sqlx::query_as(query).bind(status.name()).bind(before.unwrap_or(i64::MAX)).bind(limit).bind(status.is_over()).fetch_all(pool).await?
         });
         Ok(raw
             .into_iter()

@@ -285,6 +285,7 @@ export default {
   'home.online': 'Invite a friend (a link to share)',
   'home.computer': 'Play the computer at',
   'home.local': 'Two players on this device',
+  'home.listed': 'Let anyone find the game to watch it',
   'home.minutes': 'Minutes each',
   'home.increment': 'Seconds added per move',
   'home.clock': 'Clock (minutes + seconds per move)',

@@ -285,6 +285,7 @@ export default {
   'home.online': 'Inviter un ami (un lien à partager)',
   'home.computer': 'Jouer contre l’ordinateur au',
   'home.local': 'Deux joueurs sur cet appareil',
+  'home.listed': 'Laisser quiconque trouver la partie pour la regarder',
   'home.minutes': 'Minutes chacun',
   'home.increment': 'Secondes ajoutées par coup',
   'home.clock': 'Pendule (minutes + secondes par coup)',

@@ -44,6 +44,10 @@ pub struct CreateBody {
     /// Online games between two accounts are rated unless this is false.
     #[serde(default)]
     rated: Option<bool>,
+    /// Whether anyone may find the game in `GET /api/v1/games?status=waiting|playing` while it
+    /// is live, to watch it. Off by default; finished games are listed either way.
+    #[serde(default)]
+    listed: bool,
 }
 
 #[derive(Debug, Default, Deserialize, PartialEq, Eq, Clone, Copy, utoipa::ToSchema)]
@@ -119,6 +123,7 @@ pub(super) fn validate(body: CreateBody) -> Result<NewGameRequest, ApiError> {
             creator: PlayerIndex(creator),
         },
         entropy: entropy(body.entropy)?,
+        listed: body.listed,
     })
 }
 
@@ -497,6 +502,9 @@ async fn stream_events(
                 Err(_) => return,
             },
             _ = keep_alive.tick() => if sender.send(Bytes::from_static(b"\n")).await.is_err() { return; },
+            // The client went away (hyper dropped the body): its player is away now, not at
+            // the next keep-alive line.
+            () = sender.closed() => return,
             _ = shutdown.changed() => return,
         }
     }
@@ -574,6 +582,7 @@ pub struct SummaryResult {
 }
 
 /// Stored games of a status, newest first: `GET /api/v1/games?status=finished&limit=&before=`.
+/// Live games (waiting, playing) appear only when created with `listed`.
 #[utoipa::path(get, path = "/api/v1/games", tag = "games", params(ListQuery), responses((status = 200, body = Vec<GameSummary>), (status = 400, body = ErrorBody)))]
 pub async fn list(
     State(state): State<AppState>,

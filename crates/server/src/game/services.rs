@@ -58,6 +58,8 @@ pub struct NewGameRequest {
     pub mode: Mode,
     pub settings: Settings,
     pub entropy: String,
+    /// Whether the game is listed for anyone to watch while it is live.
+    pub listed: bool,
 }
 
 /// A game just stored.
@@ -77,11 +79,35 @@ pub struct Services {
     pub clock: super::clock::ServerClock,
     pub config: GameConfig,
     pub metrics: Arc<Metrics>,
-    /// One permit per core: the computer players' searches queue for them.
-    thinkers: Arc<tokio::sync::Semaphore>,
-    /// Searches on a person's behalf (hints, suggestions) hold one of these first: at most half
-    /// the cores, so that they never take every permit and delay the computer's own moves.
+    search_permits: SearchPermits,
+}
+
+/// The permits a search holds while it runs on the blocking pool: the computer seats' own (one
+/// per core) and, apart, the helpers' (half the cores, at least one). A hint or suggestion never
+/// waits in, nor takes from, the seats' queue, so however many are asked for, a computer's move
+/// waits only for other computer moves.
+#[derive(Debug)]
+struct SearchPermits {
+    seats: Arc<tokio::sync::Semaphore>,
     helpers: Arc<tokio::sync::Semaphore>,
+}
+
+impl SearchPermits {
+    fn new(cores: usize) -> SearchPermits {
+        SearchPermits {
+            seats: Arc::new(tokio::sync::Semaphore::new(cores)),
+            helpers: Arc::new(tokio::sync::Semaphore::new((cores / 2).max(1))),
+        }
+    }
+
+    /// Waits for a permit of `searcher`'s own queue (`None` once the queue is closed).
+    async fn acquire(&self, searcher: Searcher) -> Option<tokio::sync::OwnedSemaphorePermit> {
+        let queue = match searcher {
+            Searcher::Seat => &self.seats,
+            Searcher::Helper => &self.helpers,
+        };
+        queue.clone().acquire_owned().await.ok()
+    }
 }
 
 /// Who a search is for.
@@ -103,13 +129,12 @@ impl Services {
             clock: super::clock::ServerClock::new(),
             config,
             metrics,
-            thinkers: Arc::new(tokio::sync::Semaphore::new(cores)),
-            helpers: Arc::new(tokio::sync::Semaphore::new((cores / 2).max(1))),
+            search_permits: SearchPermits::new(cores),
         }
     }
 
-    /// The computer's move at `level` in `engine`, searched on the blocking pool once one of the
-    /// permits (one per core) is free, within `budget`. Computer seats and hints both ask here.
+    /// The computer's move at `level` in `engine`, searched on the blocking pool once a permit of
+    /// `searcher`'s queue is free, within `budget`. Computer seats and hints both ask here.
     pub async fn think(
         &self,
         searcher: Searcher,
@@ -118,14 +143,10 @@ impl Services {
         seed: u64,
         budget: Duration,
     ) -> Option<AnyMove> {
-        let helper = match searcher {
-            Searcher::Helper => Some(self.helpers.clone().acquire_owned().await.ok()?),
-            Searcher::Seat => None,
-        };
-        let permit = self.thinkers.clone().acquire_owned().await.ok()?;
+        let permit = self.search_permits.acquire(searcher).await?;
         let deadline = std::time::Instant::now() + budget;
         tokio::task::spawn_blocking(move || {
-            let _permits = (permit, helper);
+            let _permit = permit;
             ludus_ai::choose_move(&engine, level, seed, deadline)
         })
         .await
@@ -178,6 +199,7 @@ impl Services {
             dice: request.variant.dice_per_roll() > 0,
             creator_entropy: request.entropy,
             created_at: now,
+            listed: request.listed,
         };
         self.store.create_game(&row, &rows).await?;
         Ok(StoredGame {
@@ -205,6 +227,8 @@ impl Services {
             mode: game.mode,
             settings,
             entropy: String::new(),
+            // The players choose again whether a new game is watched.
+            listed: false,
         };
         let rematch = self.create_game(request, swapped, None).await?.id;
         let sides = game.variant.sides().map(|side| side.name());
@@ -212,5 +236,47 @@ impl Services {
             .carry_to_rematch(&game.id, &rematch, sides)
             .await?;
         Ok(rematch)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use futures_util::FutureExt;
+
+    /// Hints running and hints queued behind them, on a machine of one core and of two: each
+    /// computer seat still gets its permit at once (the acquisition is ready when first polled).
+    #[tokio::test]
+    async fn hints_never_make_a_computer_move_wait_for_a_search_permit() {
+        for cores in [1, 2] {
+            let permits = Arc::new(SearchPermits::new(cores));
+            let (release, released) = tokio::sync::watch::channel(false);
+            let mut hints = Vec::new();
+            for _ in 0..8 {
+                let (permits, mut released) = (permits.clone(), released.clone());
+                hints.push(tokio::spawn(async move {
+                    let _permit = permits.acquire(Searcher::Helper).await;
+                    let _ = released.wait_for(|done| *done).await;
+                }));
+            }
+            // The hints run until each holds a permit or waits in its queue.
+            while permits.helpers.available_permits() > 0 {
+                tokio::task::yield_now().await;
+            }
+            for _ in 0..8 {
+                tokio::task::yield_now().await;
+            }
+            let seats: Vec<_> = (0..cores)
+                .map(|_| permits.acquire(Searcher::Seat).now_or_never().flatten())
+                .collect();
+            assert!(
+                seats.iter().all(Option::is_some),
+                "{cores} core(s): a computer seat waited behind hints"
+            );
+            release.send(true).expect("the hints listen");
+            for hint in hints {
+                hint.await.expect("a hint ends");
+            }
+        }
     }
 }
