@@ -1,6 +1,7 @@
 //! The WebSocket protocol of docs/API.md: `hello` first (with a seat token to play, without to watch,
 //! and `since` to receive what was missed), then moves and actions answered by `ack` or `error`,
-//! and every event of the game pushed in version order with the view for this socket's seat.
+//! and every event of the game pushed in version order with what changed for this socket's seat
+//! (or, with `?view=full`, the whole view).
 //! Small buffers, a message size limit, a message rate per connection and an idle timeout keep
 //! one connection cheap and unable to harm the others.
 
@@ -9,11 +10,11 @@ use super::limits::{Bucket, Rate};
 use super::{AppState, GamePath};
 use crate::error::{ApiError, ErrorObject};
 use crate::game::actor::{Action, Command, Published, Subscription};
-use crate::game::event::VersionedEvent;
+use crate::game::event::{GameEvent, VersionedEvent};
 use crate::game::token::SeatToken;
 use crate::game::view::Snapshot;
 use crate::game::{GameId, Seat};
-use axum::extract::State;
+use axum::extract::{Query, State};
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
 use axum::response::Response;
 use serde::{Deserialize, Serialize};
@@ -96,11 +97,31 @@ enum ClientMessage {
     Ping,
 }
 
+/// What the events of a socket carry besides the event (docs/PROTOCOL.md §3).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ViewShape {
+    /// What changed: the view without `moves` and without the fields that never change.
+    #[default]
+    Delta,
+    /// The whole view with every move, as before deltas.
+    Full,
+}
+
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct SocketQuery {
+    /// `full`: every event carries the whole game view; by default it carries what changed.
+    #[serde(default)]
+    view: ViewShape,
+}
+
 /// The WebSocket of a game (docs/PROTOCOL.md).
-#[utoipa::path(get, path = "/api/v1/games/{id}/ws", tag = "games", params(("id" = String, Path)), responses((status = 400, description = "a malformed game id", body = super::docs::ErrorBody), (status = 101, description = "Switching to the WebSocket protocol of docs/PROTOCOL.md"), (status = 404, body = super::docs::ErrorBody)))]
+#[utoipa::path(get, path = "/api/v1/games/{id}/ws", tag = "games", params(("id" = String, Path), SocketQuery), responses((status = 400, description = "a malformed game id", body = super::docs::ErrorBody), (status = 101, description = "Switching to the WebSocket protocol of docs/PROTOCOL.md"), (status = 404, body = super::docs::ErrorBody)))]
 pub async fn upgrade(
     State(state): State<AppState>,
     GamePath(id): GamePath,
+    Query(query): Query<SocketQuery>,
     ws: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
     // Refuse an unknown game before upgrading, with a plain 404.
@@ -116,7 +137,7 @@ pub async fn upgrade(
         .max_frame_size(transport_max)
         .on_upgrade(move |socket| async move {
             state.metrics.sockets.fetch_add(1, Ordering::Relaxed);
-            if let Some(session) = Session::open(socket, state.clone(), id).await {
+            if let Some(session) = Session::open(socket, state.clone(), id, query.view).await {
                 session.run().await;
             }
             state.metrics.sockets.fetch_sub(1, Ordering::Relaxed);
@@ -155,18 +176,26 @@ fn close(code: u16, reason: &'static str) -> Message {
     }))
 }
 
-/// An event message; `game` is the view's JSON text (absent for events replayed after `since`).
-fn event_message(event: &VersionedEvent, game: Option<String>) -> Message {
+/// What an event message carries besides the event.
+enum Attached {
+    /// Nothing: an event replayed after `since`, or one a later event of its batch follows.
+    Nothing,
+    /// `delta`: what changed (JSON text).
+    Delta(String),
+    /// `game`: the whole view (JSON text).
+    Game(String),
+}
+
+fn event_message(event: &VersionedEvent, attached: Attached) -> Message {
     let event_json = serde_json::to_string(event).expect("events serialise");
-    let message = match game {
-        Some(game) => format!(
-            r#"{{"type":"event","version":{},"event":{event_json},"game":{game}}}"#,
-            event.version
-        ),
-        None => format!(
-            r#"{{"type":"event","version":{},"event":{event_json}}}"#,
-            event.version
-        ),
+    let head = format!(
+        r#"{{"type":"event","version":{},"event":{event_json}"#,
+        event.version
+    );
+    let message = match attached {
+        Attached::Nothing => head + "}",
+        Attached::Delta(delta) => format!(r#"{head},"delta":{delta}}}"#),
+        Attached::Game(game) => format!(r#"{head},"game":{game}}}"#),
     };
     Message::Text(Utf8Bytes::from(message))
 }
@@ -245,6 +274,10 @@ struct Session {
     actor: mpsc::Sender<Command>,
     events: broadcast::Receiver<Arc<Published>>,
     last_version: u64,
+    shape: ViewShape,
+    /// An undo was sent since the last view: the next view goes whole (a delta cannot take
+    /// moves back).
+    undone: bool,
     rate: Rate,
     bucket: Bucket,
     refusals: u32,
@@ -253,7 +286,12 @@ struct Session {
 
 impl Session {
     /// Reads the hello, subscribes, and sends what was missed and the present view.
-    async fn open(mut socket: WebSocket, state: AppState, game_id: GameId) -> Option<Session> {
+    async fn open(
+        mut socket: WebSocket,
+        state: AppState,
+        game_id: GameId,
+        shape: ViewShape,
+    ) -> Option<Session> {
         let (token, since) = read_hello(&mut socket).await?;
         let subscribed = state
             .registry
@@ -283,6 +321,8 @@ impl Session {
             refusals: 0,
             heard: tokio::time::Instant::now(),
             last_version: snapshot.version,
+            shape,
+            undone: false,
             socket,
             state,
             game_id,
@@ -293,7 +333,12 @@ impl Session {
         };
         let mut sent = Ok(());
         for event in &missed {
-            sent = sent.and(session.socket.send(event_message(event, None)).await);
+            sent = sent.and(
+                session
+                    .socket
+                    .send(event_message(event, Attached::Nothing))
+                    .await,
+            );
         }
         let view = session.render(&snapshot);
         sent = sent.and(session.socket.send(snapshot_message(&view)).await);
@@ -338,6 +383,24 @@ impl Session {
 
     fn render(&self, snapshot: &Snapshot) -> String {
         snapshot.render_text(self.seat, self.state.registry.now_ms())
+    }
+
+    /// What an event carries: the view (whole or what changed) after its batch, on the batch's
+    /// last event (the snapshot is the game after the whole batch). A batch with an undo ends
+    /// with the whole view.
+    fn attach(&mut self, event: &VersionedEvent, snapshot: &Snapshot) -> Attached {
+        if self.shape == ViewShape::Full {
+            return Attached::Game(self.render(snapshot));
+        }
+        self.undone |= matches!(event.event, GameEvent::Undo { .. });
+        if event.version < snapshot.version {
+            return Attached::Nothing;
+        }
+        if std::mem::take(&mut self.undone) {
+            return Attached::Game(self.render(snapshot));
+        }
+        let now = self.state.registry.now_ms();
+        Attached::Delta(snapshot.render_delta_text(self.seat, now))
     }
 
     /// Sends a message; a failed send ends the session.
@@ -403,8 +466,8 @@ impl Session {
                         return ControlFlow::Continue(());
                     }
                     self.last_version = event.version;
-                    let view = self.render(snapshot);
-                    self.send(event_message(event, Some(view))).await
+                    let attached = self.attach(event, snapshot);
+                    self.send(event_message(event, attached)).await
                 }
                 Published::Presence { snapshot } => {
                     let view = self.render(snapshot);

@@ -9,7 +9,6 @@ use crate::game::error::{GameError, Refusal, error_chain};
 use crate::game::event::{GameEvent, VersionedEvent, event_rows};
 use crate::game::live::{LiveGame, RematchStep};
 use crate::game::restore::restore;
-use crate::game::view::Snapshot;
 use crate::game::{Seat, Status};
 use ludus_engine::Side;
 use ludus_store::{Redeemed, SecretHash, StatusChange, StoreError};
@@ -152,7 +151,9 @@ impl GameActor {
     /// A new snapshot after the game changed.
     fn refresh_snapshot(&mut self) {
         self.move_list.update(&self.game);
-        self.snapshot = Snapshot::of(&self.game, &self.move_list, self.presence);
+        self.snapshot = self
+            .snapshot
+            .after(&self.game, &self.move_list, self.presence);
     }
 
     pub(super) fn publish(&self, item: Published) {
