@@ -33,7 +33,10 @@ const PING_EVERY: Duration = Duration::from_secs(20);
 /// Refusals for rate after which the connection is closed.
 const MAX_RATE_REFUSALS: u32 = 50;
 /// Per-socket buffers: axum's defaults cost ~134 KB per idle connection, 4 KB buffers ~6 KB.
+/// The read buffer is allocated whole at the start and a client's messages are short (a move is
+/// under 100 bytes; the protocol's limit grows it when needed): 1 KB.
 const BUFFER_BYTES: usize = 4096;
+const READ_BUFFER_BYTES: usize = 1024;
 /// Messages up to this many times the protocol's limit are read and refused; larger ones end the
 /// connection at the transport.
 const TRANSPORT_LIMIT_FACTOR: usize = 16;
@@ -130,7 +133,7 @@ pub async fn upgrade(
     // large is read whole and answered with a `too_large` error on an open connection.
     let transport_max = TRANSPORT_LIMIT_FACTOR * state.limits.max_socket_message;
     Ok(ws
-        .read_buffer_size(BUFFER_BYTES)
+        .read_buffer_size(READ_BUFFER_BYTES)
         .write_buffer_size(BUFFER_BYTES)
         .max_write_buffer_size(256 * 1024)
         .max_message_size(transport_max)
@@ -357,8 +360,10 @@ impl Session {
         let mut shutdown: watch::Receiver<bool> = self.state.shutdown.clone();
         loop {
             let flow = tokio::select! {
-                incoming = self.socket.recv() => self.on_incoming(incoming).await,
-                item = self.events.recv() => self.on_published(item).await,
+                // Boxed: an action's future (through the registry to the store) is large, and
+                // inline it would make every idle socket's task that large.
+                incoming = self.socket.recv() => Box::pin(self.on_incoming(incoming)).await,
+                item = self.events.recv() => Box::pin(self.on_published(item)).await,
                 _ = ping.tick() => self.on_ping().await,
                 _ = shutdown.changed() => self.shut_down().await,
             };

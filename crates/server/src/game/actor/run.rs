@@ -25,10 +25,13 @@ impl GameActor {
             tokio::select! {
                 command = self.commands.recv() => match command {
                     None | Some(Command::Stop) => break,
-                    Some(command) => self.handle(command).await,
+                    // Boxed, as the writes below: the write path's future (a store transaction,
+                    // a reload) is large, and inline it would make every idle actor's task as
+                    // large.
+                    Some(command) => Box::pin(self.handle(command)).await,
                 },
-                _ = sleep_until_opt(deadline) => self.raise_flag().await,
-                _ = sleep_until_opt(expiry) => self.expire_invite().await,
+                _ = sleep_until_opt(deadline) => Box::pin(self.raise_flag()).await,
+                _ = sleep_until_opt(expiry) => Box::pin(self.expire_invite()).await,
                 _ = sleep_until_opt(presence_deadline) => self.presence_expired(),
                 _ = tokio::time::sleep(idle_after), if idle => break,
             }
