@@ -155,7 +155,9 @@ export class GameConnection {
       this.lost();
       return;
     }
-    const { move_count: _count, ...changed } = delta;
+    /** @type {Record<string, unknown>} */
+    const changed = { ...delta };
+    delete changed.move_count;
     /** @type {Record<string, unknown>} */
     const fixed = {};
     for (const field of FIXED_FIELDS) if (field in held) fixed[field] = held[field];
