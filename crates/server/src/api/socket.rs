@@ -23,7 +23,11 @@ use std::ops::ControlFlow;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
-use tokio::sync::broadcast::{self, error::RecvError};
+use futures_util::SinkExt;
+use tokio::sync::broadcast::{
+    self,
+    error::{RecvError, TryRecvError},
+};
 use tokio::sync::{mpsc, watch};
 
 /// The first message must arrive within this time.
@@ -140,7 +144,10 @@ pub async fn upgrade(
         .max_frame_size(transport_max)
         .on_upgrade(move |socket| async move {
             state.metrics.sockets.fetch_add(1, Ordering::Relaxed);
-            if let Some(session) = Session::open(socket, state.clone(), id, query.view).await {
+            // Boxed: opening may load the game from the store, a large future that would
+            // otherwise size the socket's task for its whole life.
+            let opened = Box::pin(Session::open(socket, state.clone(), id, query.view)).await;
+            if let Some(session) = opened {
                 session.run().await;
             }
             state.metrics.sockets.fetch_sub(1, Ordering::Relaxed);
@@ -201,6 +208,14 @@ fn event_message(event: &VersionedEvent, attached: Attached) -> Message {
         Attached::Game(game) => format!(r#"{head},"game":{game}}}"#),
     };
     Message::Text(Utf8Bytes::from(message))
+}
+
+/// `{"type": "ack", "id", "version"}`, written directly: one is sent for every move.
+fn ack_message(id: Option<&str>, version: u64) -> Message {
+    let id = serde_json::to_string(&id).expect("an id serialises");
+    Message::Text(Utf8Bytes::from(format!(
+        r#"{{"type":"ack","id":{id},"version":{version}}}"#
+    )))
 }
 
 fn snapshot_message(view: &str) -> Message {
@@ -410,9 +425,36 @@ impl Session {
 
     /// Sends a message; a failed send ends the session.
     async fn send(&mut self, message: Message) -> ControlFlow<()> {
-        match self.socket.send(message).await {
+        self.feed(message).await?;
+        self.flush().await
+    }
+
+    /// Queues a message without writing it out yet (see `flush`).
+    async fn feed(&mut self, message: Message) -> ControlFlow<()> {
+        match self.socket.feed(message).await {
             Ok(()) => ControlFlow::Continue(()),
             Err(_) => ControlFlow::Break(()),
+        }
+    }
+
+    /// Writes out what was queued: one write for all of it.
+    async fn flush(&mut self) -> ControlFlow<()> {
+        match self.socket.flush().await {
+            Ok(()) => ControlFlow::Continue(()),
+            Err(_) => ControlFlow::Break(()),
+        }
+    }
+
+    /// Queues what the game has already published and this socket has not yet sent.
+    async fn feed_published_now(&mut self) -> ControlFlow<()> {
+        loop {
+            let item = match self.events.try_recv() {
+                Ok(item) => Ok(item),
+                Err(TryRecvError::Empty) => return ControlFlow::Continue(()),
+                Err(TryRecvError::Lagged(n)) => Err(RecvError::Lagged(n)),
+                Err(TryRecvError::Closed) => Err(RecvError::Closed),
+            };
+            self.feed_published(item).await?;
         }
     }
 
@@ -459,11 +501,22 @@ impl Session {
             return ControlFlow::Continue(());
         }
         let reply = self.answer(&message).await;
-        self.send(reply).await
+        // An action's events are published before its answer comes back: they go out with the
+        // answer in one write (a write to a socket is most of what a relayed move costs).
+        self.feed(reply).await?;
+        self.feed_published_now().await?;
+        self.flush().await
     }
 
-    /// Something the game published: an event with its view, or a change of presence.
+    /// Something the game published, and whatever else it published since: one write.
     async fn on_published(&mut self, item: Result<Arc<Published>, RecvError>) -> ControlFlow<()> {
+        self.feed_published(item).await?;
+        self.feed_published_now().await?;
+        self.flush().await
+    }
+
+    /// Queues what the game published: an event with its view, or a change of presence.
+    async fn feed_published(&mut self, item: Result<Arc<Published>, RecvError>) -> ControlFlow<()> {
         match item {
             Ok(published) => match &*published {
                 Published::Event { event, snapshot } => {
@@ -472,11 +525,11 @@ impl Session {
                     }
                     self.last_version = event.version;
                     let attached = self.attach(event, snapshot);
-                    self.send(event_message(event, attached)).await
+                    self.feed(event_message(event, attached)).await
                 }
                 Published::Presence { snapshot } => {
                     let view = self.render(snapshot);
-                    self.send(snapshot_message(&view)).await
+                    self.feed(snapshot_message(&view)).await
                 }
             },
             // Fell behind: resynchronise with a snapshot of the present.
@@ -493,7 +546,7 @@ impl Session {
                     .ok()
                     .and_then(|v| v["version"].as_u64());
                 self.last_version = version.unwrap_or(self.last_version);
-                self.send(snapshot_message(&view)).await
+                self.feed(snapshot_message(&view)).await
             }
             // The game's actor stopped: at shutdown that is the server going away, not the game.
             Err(RecvError::Closed) if *self.state.shutdown.borrow() => self.shut_down().await,
@@ -562,7 +615,7 @@ impl Session {
             return error_message(id.as_deref(), &ApiError::Unauthorized);
         };
         match run_action(&self.state, &self.game_id, token, action).await {
-            Ok(acted) => text(json!({ "type": "ack", "id": id, "version": acted.version })),
+            Ok(acted) => ack_message(id.as_deref(), acted.version),
             Err(error) => error_message(id.as_deref(), &error),
         }
     }
