@@ -2,7 +2,7 @@
 //! computed once per version (`Snapshot`); `render` adds the seat's own parts: its side, the side
 //! at the bottom, its legal moves when it is to move, and whether its opponent is connected.
 
-use super::live::LiveGame;
+use super::live::{Action, LiveGame};
 use super::{Mode, Seat, Status};
 use ludus_engine::{AnyMove, Player, Side, Termination, Variant};
 use serde::Serialize;
@@ -261,14 +261,37 @@ impl MoveList {
         self.ends.truncate(common);
         self.json.truncate(self.ends.last().copied().unwrap_or(1));
         for mv in game.moves().skip(common) {
-            if !self.moves.is_empty() {
-                self.json.push(',');
-            }
-            self.json
-                .push_str(&serde_json::to_string(&Notation(mv)).expect("a notation serialises"));
-            self.moves.push(*mv);
-            self.ends.push(self.json.len());
+            self.push(mv);
         }
+    }
+
+    /// Appends the last `played` moves of `game`, after a batch that only added moves (one with an
+    /// undo goes through `update`): without comparing the whole list again at every version.
+    pub fn extend(&mut self, game: &LiveGame, played: usize) {
+        let mut new: Vec<&AnyMove> = game
+            .actions
+            .iter()
+            .rev()
+            .filter_map(|action| match action {
+                Action::Move { mv, .. } => Some(mv),
+                Action::Roll(_) => None,
+            })
+            .take(played)
+            .collect();
+        new.reverse();
+        for mv in new {
+            self.push(mv);
+        }
+    }
+
+    fn push(&mut self, mv: &AnyMove) {
+        if !self.moves.is_empty() {
+            self.json.push(',');
+        }
+        self.json
+            .push_str(&serde_json::to_string(&Notation(mv)).expect("a notation serialises"));
+        self.moves.push(*mv);
+        self.ends.push(self.json.len());
     }
 }
 

@@ -12,7 +12,7 @@ mod protocol;
 mod run;
 mod write;
 
-pub use protocol::{Acted, Action, Command, Hinted, Published, Subscription};
+pub use protocol::{Acted, Action, Command, Hinted, Join, Published, Subscription};
 
 /// What a player did that tells whether they are present.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

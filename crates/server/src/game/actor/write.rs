@@ -129,7 +129,18 @@ impl GameActor {
 
     /// Adds committed events to the log and tells every subscriber.
     fn record(&mut self, batch: Vec<GameEvent>, before: u64, now: i64, move_id: Option<String>) {
-        self.refresh_snapshot();
+        if batch.iter().any(|e| matches!(e, GameEvent::Undo { .. })) {
+            self.move_list.update(&self.game);
+        } else {
+            let played = batch
+                .iter()
+                .filter(|e| matches!(e, GameEvent::Move { .. }))
+                .count();
+            self.move_list.extend(&self.game, played);
+        }
+        self.snapshot = self
+            .snapshot
+            .after(&self.game, &self.move_list, self.presence);
         if let Some(id) = move_id {
             self.move_answers.insert(id, before + 1);
         }
