@@ -288,29 +288,36 @@ impl MoveList {
         if !self.moves.is_empty() {
             self.json.push(',');
         }
-        self.json
-            .push_str(&serde_json::to_string(&Notation(mv)).expect("a notation serialises"));
+        push_notation(&mut self.json, mv);
         self.moves.push(*mv);
         self.ends.push(self.json.len());
     }
 }
 
-/// A move as its JSON string, written straight from its notation.
-struct Notation<'a>(&'a AnyMove);
-
-impl Serialize for Notation<'_> {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_str(self.0)
-    }
+/// Appends a move as a JSON string, written straight from its notation: a notation is letters,
+/// digits and signs (docs/RULES.md), never a character JSON escapes.
+fn push_notation(json: &mut String, mv: &AnyMove) {
+    use std::fmt::Write;
+    let start = json.len();
+    write!(json, "\"{mv}\"").expect("a String takes any text");
+    debug_assert!(
+        !json[start + 1..json.len() - 1].contains(|c: char| c == '"' || c == '\\' || c.is_control()),
+        "a notation needs no escaping"
+    );
 }
 
-/// Moves as a JSON array of notations, written without a string per move.
-struct Notations<I>(I);
-
-impl<'a, I: Iterator<Item = &'a AnyMove> + Clone> Serialize for Notations<I> {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_seq(self.0.clone().map(Notation))
+/// Moves as a JSON array of notations.
+fn notations_json(moves: &[AnyMove]) -> String {
+    let mut json = String::with_capacity(2 + 10 * moves.len());
+    json.push('[');
+    for (i, mv) in moves.iter().enumerate() {
+        if i > 0 {
+            json.push(',');
+        }
+        push_notation(&mut json, mv);
     }
+    json.push(']');
+    json
 }
 
 impl Snapshot {
@@ -367,8 +374,7 @@ impl Snapshot {
                 .map(|_| ludus_engine::dice::to_hex(&game.server_seed.0)),
         };
         let legal_moves_json = if playing {
-            serde_json::to_string(&Notations(game.engine.legal_moves().iter()))
-                .expect("notations serialise")
+            notations_json(&game.engine.legal_moves())
         } else {
             "[]".into()
         };
