@@ -22,9 +22,15 @@ async fn view_at(socket: &mut Socket, version: u64, full: bool, deltas: &mut usi
                 assert!(message["game"]["moves"].is_array(), "{message}");
             } else if let Some(delta) = message.get("delta") {
                 *deltas += 1;
-                assert!(delta.get("moves").is_none(), "a delta has no moves: {delta}");
+                assert!(
+                    delta.get("moves").is_none(),
+                    "a delta has no moves: {delta}"
+                );
                 for field in FIXED_FIELDS {
-                    assert!(delta.get(field).is_none(), "a delta has no {field}: {delta}");
+                    assert!(
+                        delta.get(field).is_none(),
+                        "a delta has no {field}: {delta}"
+                    );
                 }
             }
         }
@@ -110,9 +116,7 @@ async fn deltas_rebuild_the_whole_views(api: &Api, base: &str, variant: &str, se
     assert!(deltas > 40, "the default socket received deltas ({deltas})");
 }
 
-async fn a_delta_stream_joined_with_the_hello_snapshot_equals_the_whole_views(
-    database: Database,
-) {
+async fn a_delta_stream_joined_with_the_hello_snapshot_equals_the_whole_views(database: Database) {
     let server = TestServer::start(database).await;
     let api = server.api();
     deltas_rebuild_the_whole_views(&api, &server.base, "petteia-6", 3).await;

@@ -14,16 +14,16 @@ use crate::game::event::{GameEvent, VersionedEvent};
 use crate::game::token::SeatToken;
 use crate::game::view::Snapshot;
 use crate::game::{GameId, Seat};
-use axum::extract::{Query, State};
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
+use axum::extract::{Query, State};
 use axum::response::Response;
+use futures_util::SinkExt;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use std::ops::ControlFlow;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
-use futures_util::SinkExt;
 use tokio::sync::broadcast::{
     self,
     error::{RecvError, TryRecvError},

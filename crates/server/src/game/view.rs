@@ -301,7 +301,8 @@ fn push_notation(json: &mut String, mv: &AnyMove) {
     let start = json.len();
     write!(json, "\"{mv}\"").expect("a String takes any text");
     debug_assert!(
-        !json[start + 1..json.len() - 1].contains(|c: char| c == '"' || c == '\\' || c.is_control()),
+        !json[start + 1..json.len() - 1]
+            .contains(|c: char| c == '"' || c == '\\' || c.is_control()),
         "a notation needs no escaping"
     );
 }
