@@ -1,5 +1,8 @@
 // @ts-check
 // The game's WebSocket (docs/PROTOCOL.md): hello with the seat token, then snapshots and events.
+// A snapshot brings the whole view; an event brings what changed (`delta`), which this module
+// joins with the view it holds into the next whole view: the fields that never change come from
+// the last whole view, the moves from the `move` events.
 // It checks its own health: a ping every PING_EVERY_MS, and right after a move is sent; no answer
 // within PONG_WITHIN_MS means the link is dead even if the browser still calls it open (a link
 // that silently drops packets). It then reconnects, with growing pauses, resumes with `since` =
@@ -20,6 +23,9 @@ export const PONG_WITHIN_MS = 4000;
  *   onError: (error: { code: string, message: string, reason?: string }) => void,
  * }} Handlers
  */
+
+/** The fields of a view that a delta leaves out because they never change (docs/PROTOCOL.md §3). */
+const FIXED_FIELDS = /** @type {const} */ (['game_id', 'variant', 'mode', 'sides', 'level', 'commitment']);
 
 const moveId = () => `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
 
@@ -43,6 +49,10 @@ export class GameConnection {
     this.socket = null;
     /** @type {PendingMove | null} */
     this.pending = null;
+    /** The last whole view, and its moves with those played since. @type {import('./api.js').GameView | null} */
+    this.view = null;
+    /** @type {string[]} */
+    this.moves = [];
     /** @type {ReturnType<typeof setInterval> | undefined} */
     this.pingTimer = undefined;
     /** @type {ReturnType<typeof setTimeout> | undefined} */
@@ -111,11 +121,12 @@ export class GameConnection {
     this.pongTimer = undefined;
     if (message.type === 'snapshot' || message.type === 'event') {
       if (typeof message.version === 'number') this.lastVersion = Math.max(this.lastVersion ?? 0, message.version);
-      if (message.type === 'event' && message.event) this.handlers.onEvent(message.event);
-      if (message.game && typeof message.game === 'object') {
-        this.lastVersion = Math.max(this.lastVersion ?? 0, message.game.version);
-        this.handlers.onView(message.game);
+      if (message.type === 'event' && message.event) {
+        if (message.event.kind === 'move' && typeof message.event.move === 'string') this.moves.push(message.event.move);
+        this.handlers.onEvent(message.event);
       }
+      if (message.game && typeof message.game === 'object') this.show(message.game);
+      else if (message.delta && typeof message.delta === 'object') this.applyDelta(message.delta);
       if (message.type === 'snapshot' && !this.greeted) this.resynced();
     } else if (message.type === 'ack') {
       if (this.pending && message.id === this.pending.id) this.settle();
@@ -123,6 +134,37 @@ export class GameConnection {
       if (this.pending && message.id === this.pending.id) this.settle();
       this.handlers.onError(message);
     }
+  }
+
+  /** @param {import('./api.js').GameView} view a whole view */
+  show(view) {
+    this.view = view;
+    this.moves = [...view.moves];
+    this.lastVersion = Math.max(this.lastVersion ?? 0, view.version);
+    this.handlers.onView(view);
+  }
+
+  /**
+   * Joins what changed with the view held. Moves that do not add up (which the protocol rules
+   * out) mean this view is wrong: the socket starts again and resumes with a snapshot.
+   * @param {{ move_count: number } & Partial<import('./api.js').GameView>} delta
+   */
+  applyDelta(delta) {
+    const held = this.view;
+    if (!held || this.moves.length !== delta.move_count) {
+      this.lost();
+      return;
+    }
+    /** @type {Record<string, unknown>} */
+    const changed = { ...delta };
+    delete changed.move_count;
+    /** @type {Record<string, unknown>} */
+    const fixed = {};
+    for (const field of FIXED_FIELDS) if (field in held) fixed[field] = held[field];
+    const view = /** @type {import('./api.js').GameView} */ ({ ...fixed, ...changed, moves: [...this.moves] });
+    this.view = view;
+    this.lastVersion = Math.max(this.lastVersion ?? 0, view.version);
+    this.handlers.onView(view);
   }
 
   /** After the hello's snapshot: the link works; a move sent before it broke goes again. */

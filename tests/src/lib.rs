@@ -474,12 +474,20 @@ impl Api {
     }
 }
 
-/// A WebSocket client of one game.
+/// The fields of a game view that a delta leaves out because they never change (docs/PROTOCOL.md §3).
+pub const FIXED_FIELDS: [&str; 6] = ["game_id", "variant", "mode", "sides", "level", "commitment"];
+
+/// A WebSocket client of one game. Like any client of the default shape, it joins each event's
+/// `delta` with the last whole view and the moves of the events since into the next whole view,
+/// which it adds to the message as `game` (the shape `?view=full` sends).
 #[derive(Debug)]
 pub struct Socket {
     stream: tokio_tungstenite::WebSocketStream<
         tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>,
     >,
+    /// The last whole view, and its moves with those of the events since.
+    view: Option<Value>,
+    moves: Vec<Value>,
 }
 
 impl Socket {
@@ -490,14 +498,33 @@ impl Socket {
         token: Option<&str>,
         since: Option<u64>,
     ) -> Socket {
+        Socket::connect_to(base, game_id, "", token, since).await
+    }
+
+    /// Connects with `?view=full`: every event carries the whole view.
+    pub async fn connect_full(base: &str, game_id: &str, token: Option<&str>) -> Socket {
+        Socket::connect_to(base, game_id, "?view=full", token, None).await
+    }
+
+    async fn connect_to(
+        base: &str,
+        game_id: &str,
+        query: &str,
+        token: Option<&str>,
+        since: Option<u64>,
+    ) -> Socket {
         let url = format!(
-            "{}/api/v1/games/{game_id}/ws",
+            "{}/api/v1/games/{game_id}/ws{query}",
             base.replacen("http", "ws", 1)
         );
         let (stream, _) = tokio_tungstenite::connect_async(url)
             .await
             .expect("the socket opens");
-        let mut socket = Socket { stream };
+        let mut socket = Socket {
+            stream,
+            view: None,
+            moves: Vec::new(),
+        };
         let mut hello = json!({ "type": "hello" });
         if let Some(t) = token {
             hello["token"] = json!(t);
@@ -520,8 +547,48 @@ impl Socket {
         let _ = self.stream.send(message).await;
     }
 
-    /// The next JSON message (ping and pong frames skipped); `None` when the socket closes.
+    /// The next JSON message (ping and pong frames skipped), with the whole view joined from a
+    /// delta as `game`; `None` when the socket closes.
     pub async fn next(&mut self) -> Option<Value> {
+        let mut message = self.next_sent().await?;
+        if message["event"]["kind"] == "move" {
+            self.moves.push(message["event"]["move"].clone());
+        }
+        if message["game"].is_object() {
+            self.view = Some(message["game"].clone());
+            self.moves = message["game"]["moves"]
+                .as_array()
+                .expect("a view has its moves")
+                .clone();
+        } else if let Some(delta) = message.get("delta").and_then(Value::as_object) {
+            let held = self.view.as_ref().expect("a delta follows a whole view");
+            assert_eq!(
+                Some(self.moves.len() as u64),
+                delta["move_count"].as_u64(),
+                "the moves of the events add up to the delta's count: {message}"
+            );
+            let mut view = serde_json::Map::new();
+            for field in FIXED_FIELDS {
+                if let Some(value) = held.get(field) {
+                    view.insert(field.into(), value.clone());
+                }
+            }
+            for (field, value) in delta {
+                if field != "move_count" {
+                    view.insert(field.clone(), value.clone());
+                }
+            }
+            view.insert("moves".into(), Value::Array(self.moves.clone()));
+            let view = Value::Object(view);
+            self.view = Some(view.clone());
+            message["game"] = view;
+        }
+        Some(message)
+    }
+
+    /// The next JSON message exactly as the server sent it (ping and pong frames skipped);
+    /// `None` when the socket closes.
+    pub async fn next_sent(&mut self) -> Option<Value> {
         loop {
             let frame = tokio::time::timeout(Duration::from_secs(10), self.stream.next())
                 .await

@@ -1,6 +1,7 @@
 // The game socket's health (static/js/connection.js) with a stand-in WebSocket and mocked timers:
 // a ping every 10 s, a missing pong means a dead link, the move not yet acknowledged is resent
-// with the same id after the reconnect's snapshot, and an ack settles it.
+// with the same id after the reconnect's snapshot, and an ack settles it. And the views: a delta
+// joined with the last whole view and the moves of the events is the next whole view.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { GameConnection, PING_EVERY_MS, PONG_WITHIN_MS } from '../../../static/js/connection.js';
@@ -40,7 +41,7 @@ class FakeSocket {
   accept(version) {
     this.readyState = FakeSocket.OPEN;
     this.emit('open');
-    this.serverSays({ type: 'snapshot', game: { version } });
+    this.serverSays({ type: 'snapshot', game: { version, moves: [] } });
   }
 
   serverSays(message) {
@@ -48,13 +49,13 @@ class FakeSocket {
   }
 }
 
-function connect() {
+function connect(views = []) {
   FakeSocket.all = [];
   globalThis.WebSocket = FakeSocket;
   globalThis.location = { protocol: 'http:', host: 'ludus.test' };
   const seen = { states: [], pending: [], errors: [] };
   const connection = new GameConnection('g1', 'token1', {
-    onView: () => {},
+    onView: (view) => views.push(view),
     onEvent: () => {},
     onState: (state) => seen.states.push(state),
     onPending: (pending) => seen.pending.push(pending),
@@ -127,5 +128,46 @@ test('a move made while the socket is down waits and goes out after the snapshot
   assert.equal(socket.sent.length, 0, 'nothing sent before the socket opens');
   socket.accept(0);
   assert.equal(socket.sent.filter((m) => m.type === 'move').length, 1);
+  connection.close();
+});
+
+test('a delta is joined with the fixed fields of the last whole view and the moves of the events', (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout', 'setInterval'] });
+  const views = [];
+  const { connection } = connect(views);
+  const socket = FakeSocket.all[0];
+  socket.readyState = FakeSocket.OPEN;
+  socket.emit('open');
+  const fixed = { game_id: 'g1', variant: 'petteia-6', mode: 'online', sides: ['light', 'dark'] };
+  socket.serverSays({ type: 'snapshot', game: { ...fixed, version: 4, status: 'playing', moves: ['A1-A2'], to_move: 'dark', opponent_away_since: 5 } });
+  const delta = { version: 5, status: 'playing', to_move: 'light', move_count: 2, legal_moves: ['A2-A3'] };
+  socket.serverSays({ type: 'event', version: 5, event: { kind: 'move', side: 'dark', move: 'F6-F5' }, delta });
+  assert.deepEqual(views.at(-1), { ...fixed, version: 5, status: 'playing', to_move: 'light', legal_moves: ['A2-A3'], moves: ['A1-A2', 'F6-F5'] },
+    'the fixed fields kept, the changed ones replaced, a field absent from the delta gone, the move appended');
+  assert.equal(connection.lastVersion, 5);
+  // A batch: a move without a view, then the end with the delta of both.
+  socket.serverSays({ type: 'event', version: 6, event: { kind: 'move', side: 'light', move: 'A2-A3' } });
+  socket.serverSays({ type: 'event', version: 7, event: { kind: 'finished', winner: 'light' }, delta: { version: 7, status: 'finished', move_count: 3 } });
+  assert.deepEqual(views.at(-1).moves, ['A1-A2', 'F6-F5', 'A2-A3']);
+  assert.equal(views.at(-1).status, 'finished');
+  assert.equal(views.length, 3, 'one view per batch');
+  // An undo comes with the whole view, which replaces the moves held.
+  socket.serverSays({ type: 'event', version: 8, event: { kind: 'undo', keep: 1 }, game: { ...fixed, version: 8, status: 'playing', moves: ['A1-A2'] } });
+  assert.deepEqual(views.at(-1).moves, ['A1-A2']);
+  connection.close();
+});
+
+test('moves that do not add up to the delta count make the socket start again', (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout', 'setInterval'] });
+  const views = [];
+  const { connection, seen } = connect(views);
+  const socket = FakeSocket.all[0];
+  socket.accept(3);
+  socket.serverSays({ type: 'event', version: 4, event: { kind: 'draw_offered', side: 'dark' }, delta: { version: 4, move_count: 1 } });
+  assert.equal(views.length, 1, 'the wrong view is not shown');
+  assert.equal(seen.states.at(-1), 'reconnecting');
+  t.mock.timers.tick(10000);
+  FakeSocket.all[1].accept(4);
+  assert.deepEqual(FakeSocket.all[1].sent[0], { type: 'hello', token: 'token1', since: 4 });
   connection.close();
 });

@@ -6,6 +6,10 @@
 //! game is replaced by a new one). Prints moves/s, the p50/p95/p99 of the time from a move sent to the opponent receiving it,
 //! the CPU the server, the generator and Postgres used, and the server's memory per connection.
 //!
+//! With `--memory waiting|playing|finished` it measures memory instead: it opens N games in that
+//! state (playing and finished ones with both players' sockets open and idle, after a few moves)
+//! and prints the server's resident memory per game.
+//!
 //! Build and run: `cargo build --release -p ludus-server -p ludus-tests` then
 //! `target/release/ludus-bench-server --games 500 --seconds 20 --database-url postgres://…`.
 
@@ -38,6 +42,22 @@ struct Args {
     /// games/rate seconds), as people would; without it every reply is answered at once.
     #[arg(long)]
     moves_per_second: Option<f64>,
+    /// Measure memory per game instead of speed, with N games in this state.
+    #[arg(long, value_enum)]
+    memory: Option<GameState>,
+    /// With --memory playing|finished: moves played in each game before measuring.
+    #[arg(long, default_value_t = 6)]
+    moves_each: usize,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum GameState {
+    /// Created, the invite not used, no socket.
+    Waiting,
+    /// Joined, a few moves played, both players' sockets open and idle.
+    Playing,
+    /// As playing, then resigned (sockets still open).
+    Finished,
 }
 
 /// Latencies in microseconds, and the count of acknowledged moves.
@@ -58,6 +78,8 @@ struct GameTurn {
 type SharedTurn = Arc<Mutex<GameTurn>>;
 
 /// The parts of a server message a player reads; serde skips the rest (the move list) unread.
+/// A snapshot brings the whole view (`game`); an event brings what changed (`delta`), which holds
+/// every field read here but the seat, which never changes.
 #[derive(Deserialize)]
 struct ServerMessage<'a> {
     #[serde(rename = "type", borrow)]
@@ -68,6 +90,8 @@ struct ServerMessage<'a> {
     event: Option<EventHead<'a>>,
     #[serde(default, borrow)]
     game: Option<GameHead<'a>>,
+    #[serde(default, borrow)]
+    delta: Option<GameHead<'a>>,
 }
 
 #[derive(Deserialize)]
@@ -206,18 +230,24 @@ async fn player(
     }
     let mut counter = 0u64;
     let mut answered_version = None;
+    let mut my_side = String::new();
     while let Some(Ok(frame)) = socket.next().await {
         let Message::Text(text) = frame else { continue };
         let Ok(message) = serde_json::from_str::<ServerMessage>(&text) else {
             continue;
         };
-        let Some(view) = message.game else { continue };
+        let Some(view) = message.game.or(message.delta) else {
+            continue;
+        };
+        if let Some(seat) = &view.seat {
+            seat.side.clone_into(&mut my_side);
+        }
         let is_event = message.kind == "event";
         if let Some(event) = message.event.filter(|e| is_event && e.kind == "move") {
             let mut turn = turn.lock().expect("lock");
             if let Some((expected, at)) = turn.in_flight
                 && expected == message.version
-                && event.side != view.seat.as_ref().map(|s| s.side)
+                && event.side != Some(my_side.as_str())
             {
                 tally
                     .latencies
@@ -314,6 +344,92 @@ fn percentile(sorted: &[u64], p: f64) -> f64 {
     sorted[((sorted.len() - 1) as f64 * p).round() as usize] as f64 / 1000.0
 }
 
+/// Keeps a socket open and idle: reads (and so answers the server's pings) until it closes.
+async fn idle_socket(base: &str, game: &str, token: &str) {
+    let url = format!("{}/api/v1/games/{game}/ws", base.replacen("http", "ws", 1));
+    let (mut socket, _) = tokio_tungstenite::connect_async(url)
+        .await
+        .expect("the socket opens");
+    let hello = json!({ "type": "hello", "token": token }).to_string();
+    socket.send(Message::text(hello)).await.expect("hello");
+    // The hello's snapshot: the socket is subscribed.
+    socket.next().await;
+    tokio::spawn(async move { while let Some(Ok(_)) = socket.next().await {} });
+}
+
+/// Opens one game in `state` (see `GameState`).
+async fn open_game(api: Api, variant: String, state: GameState, moves_each: usize) {
+    let created = api
+        .create(json!({ "variant": variant, "mode": "online" }))
+        .await;
+    if state == GameState::Waiting {
+        return;
+    }
+    let joined = api.join(&created).await;
+    let game = created["game_id"].as_str().expect("id");
+    let tokens = [
+        created["seat"]["token"].as_str().expect("token"),
+        joined["seat"]["token"].as_str().expect("token"),
+    ];
+    for token in tokens {
+        idle_socket(&api.base, game, token).await;
+    }
+    let mut view = api.view(game, Some(tokens[0])).await;
+    for _ in 0..moves_each {
+        if view["status"] != "playing" {
+            break;
+        }
+        let mover = usize::from(view["to_move"] != view["seat"]["side"]);
+        let mine = api.view(game, Some(tokens[mover])).await;
+        let legal = mine["legal_moves"].as_array().expect("legal moves").clone();
+        let mv = legal[rand::rng().random_range(0..legal.len())]
+            .as_str()
+            .expect("a move")
+            .to_string();
+        let version = mine["version"].as_u64().expect("version");
+        let (status, _) = api.play(game, tokens[mover], &mv, version).await;
+        assert_eq!(status, 200, "the move is played");
+        view = api.view(game, Some(tokens[0])).await;
+    }
+    if state == GameState::Finished && view["status"] == "playing" {
+        let (status, _) = api.act(game, Some(tokens[0]), "resign").await;
+        assert_eq!(status, 200, "the resignation is accepted");
+    }
+}
+
+/// Opens `games` games in `state` and prints the server's resident memory per game.
+async fn measure_memory(args: &Args, state: GameState, api: &Api, server: &Child) {
+    use futures_util::stream::{self, StreamExt as _};
+    tokio::time::sleep(Duration::from_millis(1000)).await;
+    let idle_kib = resident_kib(server.id());
+    let began = Instant::now();
+    stream::iter(0..args.games)
+        .map(|_| open_game(api.clone(), args.variant.clone(), state, args.moves_each))
+        .buffer_unordered(64)
+        .collect::<Vec<()>>()
+        .await;
+    let opened_in = began.elapsed().as_secs_f64();
+    // Let the last answers and buffers settle.
+    tokio::time::sleep(Duration::from_millis(2000)).await;
+    let loaded_kib = resident_kib(server.id());
+    let sockets = if state == GameState::Waiting { 0 } else { 2 };
+    println!(
+        "games:           {} {state:?} ({} sockets), {}, opened in {opened_in:.1} s",
+        args.games,
+        sockets * args.games,
+        args.variant
+    );
+    println!(
+        "server memory:   {idle_kib} KiB idle, {loaded_kib} KiB with the games, {:.2} KiB per game{}",
+        loaded_kib.saturating_sub(idle_kib) as f64 / args.games as f64,
+        if sockets > 0 {
+            " (its two sockets included)"
+        } else {
+            ""
+        }
+    );
+}
+
 #[tokio::main]
 async fn main() {
     let args = Args::parse();
@@ -331,6 +447,12 @@ async fn main() {
     let mut server = start_server(&database_url, port);
     let api = Api::new(&format!("http://127.0.0.1:{port}"));
     api.wait_until_ready().await;
+    if let Some(state) = args.memory {
+        measure_memory(&args, state, &api, &server).await;
+        let _ = server.kill();
+        let _ = server.wait();
+        return;
+    }
     let idle_kib = resident_kib(server.id());
 
     let pace = args

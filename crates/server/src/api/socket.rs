@@ -1,6 +1,7 @@
 //! The WebSocket protocol of docs/API.md: `hello` first (with a seat token to play, without to watch,
 //! and `since` to receive what was missed), then moves and actions answered by `ack` or `error`,
-//! and every event of the game pushed in version order with the view for this socket's seat.
+//! and every event of the game pushed in version order with what changed for this socket's seat
+//! (or, with `?view=full`, the whole view).
 //! Small buffers, a message size limit, a message rate per connection and an idle timeout keep
 //! one connection cheap and unable to harm the others.
 
@@ -9,20 +10,24 @@ use super::limits::{Bucket, Rate};
 use super::{AppState, GamePath};
 use crate::error::{ApiError, ErrorObject};
 use crate::game::actor::{Action, Command, Published, Subscription};
-use crate::game::event::VersionedEvent;
+use crate::game::event::{GameEvent, VersionedEvent};
 use crate::game::token::SeatToken;
 use crate::game::view::Snapshot;
 use crate::game::{GameId, Seat};
-use axum::extract::State;
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
+use axum::extract::{Query, State};
 use axum::response::Response;
+use futures_util::SinkExt;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use std::ops::ControlFlow;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
-use tokio::sync::broadcast::{self, error::RecvError};
+use tokio::sync::broadcast::{
+    self,
+    error::{RecvError, TryRecvError},
+};
 use tokio::sync::{mpsc, watch};
 
 /// The first message must arrive within this time.
@@ -32,7 +37,10 @@ const PING_EVERY: Duration = Duration::from_secs(20);
 /// Refusals for rate after which the connection is closed.
 const MAX_RATE_REFUSALS: u32 = 50;
 /// Per-socket buffers: axum's defaults cost ~134 KB per idle connection, 4 KB buffers ~6 KB.
+/// The read buffer is allocated whole at the start and a client's messages are short (a move is
+/// under 100 bytes; a longer message grows it): 512 bytes.
 const BUFFER_BYTES: usize = 4096;
+const READ_BUFFER_BYTES: usize = 512;
 /// Messages up to this many times the protocol's limit are read and refused; larger ones end the
 /// connection at the transport.
 const TRANSPORT_LIMIT_FACTOR: usize = 16;
@@ -96,11 +104,31 @@ enum ClientMessage {
     Ping,
 }
 
+/// What the events of a socket carry besides the event (docs/PROTOCOL.md §3).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ViewShape {
+    /// What changed: the view without `moves` and without the fields that never change.
+    #[default]
+    Delta,
+    /// The whole view with every move, as before deltas.
+    Full,
+}
+
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct SocketQuery {
+    /// `full`: every event carries the whole game view; by default it carries what changed.
+    #[serde(default)]
+    view: ViewShape,
+}
+
 /// The WebSocket of a game (docs/PROTOCOL.md).
-#[utoipa::path(get, path = "/api/v1/games/{id}/ws", tag = "games", params(("id" = String, Path)), responses((status = 400, description = "a malformed game id", body = super::docs::ErrorBody), (status = 101, description = "Switching to the WebSocket protocol of docs/PROTOCOL.md"), (status = 404, body = super::docs::ErrorBody)))]
+#[utoipa::path(get, path = "/api/v1/games/{id}/ws", tag = "games", params(("id" = String, Path), SocketQuery), responses((status = 400, description = "a malformed game id", body = super::docs::ErrorBody), (status = 101, description = "Switching to the WebSocket protocol of docs/PROTOCOL.md"), (status = 404, body = super::docs::ErrorBody)))]
 pub async fn upgrade(
     State(state): State<AppState>,
     GamePath(id): GamePath,
+    Query(query): Query<SocketQuery>,
     ws: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
     // Refuse an unknown game before upgrading, with a plain 404.
@@ -109,14 +137,17 @@ pub async fn upgrade(
     // large is read whole and answered with a `too_large` error on an open connection.
     let transport_max = TRANSPORT_LIMIT_FACTOR * state.limits.max_socket_message;
     Ok(ws
-        .read_buffer_size(BUFFER_BYTES)
+        .read_buffer_size(READ_BUFFER_BYTES)
         .write_buffer_size(BUFFER_BYTES)
         .max_write_buffer_size(256 * 1024)
         .max_message_size(transport_max)
         .max_frame_size(transport_max)
         .on_upgrade(move |socket| async move {
             state.metrics.sockets.fetch_add(1, Ordering::Relaxed);
-            if let Some(session) = Session::open(socket, state.clone(), id).await {
+            // Boxed: opening may load the game from the store, a large future that would
+            // otherwise size the socket's task for its whole life.
+            let opened = Box::pin(Session::open(socket, state.clone(), id, query.view)).await;
+            if let Some(session) = opened {
                 session.run().await;
             }
             state.metrics.sockets.fetch_sub(1, Ordering::Relaxed);
@@ -155,20 +186,36 @@ fn close(code: u16, reason: &'static str) -> Message {
     }))
 }
 
-/// An event message; `game` is the view's JSON text (absent for events replayed after `since`).
-fn event_message(event: &VersionedEvent, game: Option<String>) -> Message {
+/// What an event message carries besides the event.
+enum Attached {
+    /// Nothing: an event replayed after `since`, or one a later event of its batch follows.
+    Nothing,
+    /// `delta`: what changed (JSON text).
+    Delta(String),
+    /// `game`: the whole view (JSON text).
+    Game(String),
+}
+
+fn event_message(event: &VersionedEvent, attached: Attached) -> Message {
     let event_json = serde_json::to_string(event).expect("events serialise");
-    let message = match game {
-        Some(game) => format!(
-            r#"{{"type":"event","version":{},"event":{event_json},"game":{game}}}"#,
-            event.version
-        ),
-        None => format!(
-            r#"{{"type":"event","version":{},"event":{event_json}}}"#,
-            event.version
-        ),
+    let head = format!(
+        r#"{{"type":"event","version":{},"event":{event_json}"#,
+        event.version
+    );
+    let message = match attached {
+        Attached::Nothing => head + "}",
+        Attached::Delta(delta) => format!(r#"{head},"delta":{delta}}}"#),
+        Attached::Game(game) => format!(r#"{head},"game":{game}}}"#),
     };
     Message::Text(Utf8Bytes::from(message))
+}
+
+/// `{"type": "ack", "id", "version"}`, written directly: one is sent for every move.
+fn ack_message(id: Option<&str>, version: u64) -> Message {
+    let id = serde_json::to_string(&id).expect("an id serialises");
+    Message::Text(Utf8Bytes::from(format!(
+        r#"{{"type":"ack","id":{id},"version":{version}}}"#
+    )))
 }
 
 fn snapshot_message(view: &str) -> Message {
@@ -245,6 +292,10 @@ struct Session {
     actor: mpsc::Sender<Command>,
     events: broadcast::Receiver<Arc<Published>>,
     last_version: u64,
+    shape: ViewShape,
+    /// An undo was sent since the last view: the next view goes whole (a delta cannot take
+    /// moves back).
+    undone: bool,
     rate: Rate,
     bucket: Bucket,
     refusals: u32,
@@ -253,7 +304,12 @@ struct Session {
 
 impl Session {
     /// Reads the hello, subscribes, and sends what was missed and the present view.
-    async fn open(mut socket: WebSocket, state: AppState, game_id: GameId) -> Option<Session> {
+    async fn open(
+        mut socket: WebSocket,
+        state: AppState,
+        game_id: GameId,
+        shape: ViewShape,
+    ) -> Option<Session> {
         let (token, since) = read_hello(&mut socket).await?;
         let subscribed = state
             .registry
@@ -283,6 +339,8 @@ impl Session {
             refusals: 0,
             heard: tokio::time::Instant::now(),
             last_version: snapshot.version,
+            shape,
+            undone: false,
             socket,
             state,
             game_id,
@@ -293,7 +351,12 @@ impl Session {
         };
         let mut sent = Ok(());
         for event in &missed {
-            sent = sent.and(session.socket.send(event_message(event, None)).await);
+            sent = sent.and(
+                session
+                    .socket
+                    .send(event_message(event, Attached::Nothing))
+                    .await,
+            );
         }
         let view = session.render(&snapshot);
         sent = sent.and(session.socket.send(snapshot_message(&view)).await);
@@ -312,8 +375,10 @@ impl Session {
         let mut shutdown: watch::Receiver<bool> = self.state.shutdown.clone();
         loop {
             let flow = tokio::select! {
-                incoming = self.socket.recv() => self.on_incoming(incoming).await,
-                item = self.events.recv() => self.on_published(item).await,
+                // Boxed: an action's future (through the registry to the store) is large, and
+                // inline it would make every idle socket's task that large.
+                incoming = self.socket.recv() => Box::pin(self.on_incoming(incoming)).await,
+                item = self.events.recv() => Box::pin(self.on_published(item)).await,
                 _ = ping.tick() => self.on_ping().await,
                 _ = shutdown.changed() => self.shut_down().await,
             };
@@ -340,11 +405,56 @@ impl Session {
         snapshot.render_text(self.seat, self.state.registry.now_ms())
     }
 
+    /// What an event carries: the view (whole or what changed) after its batch, on the batch's
+    /// last event (the snapshot is the game after the whole batch). A batch with an undo ends
+    /// with the whole view.
+    fn attach(&mut self, event: &VersionedEvent, snapshot: &Snapshot) -> Attached {
+        if self.shape == ViewShape::Full {
+            return Attached::Game(self.render(snapshot));
+        }
+        self.undone |= matches!(event.event, GameEvent::Undo { .. });
+        if event.version < snapshot.version {
+            return Attached::Nothing;
+        }
+        if std::mem::take(&mut self.undone) {
+            return Attached::Game(self.render(snapshot));
+        }
+        let now = self.state.registry.now_ms();
+        Attached::Delta(snapshot.render_delta_text(self.seat, now))
+    }
+
     /// Sends a message; a failed send ends the session.
     async fn send(&mut self, message: Message) -> ControlFlow<()> {
-        match self.socket.send(message).await {
+        self.feed(message).await?;
+        self.flush().await
+    }
+
+    /// Queues a message without writing it out yet (see `flush`).
+    async fn feed(&mut self, message: Message) -> ControlFlow<()> {
+        match self.socket.feed(message).await {
             Ok(()) => ControlFlow::Continue(()),
             Err(_) => ControlFlow::Break(()),
+        }
+    }
+
+    /// Writes out what was queued: one write for all of it.
+    async fn flush(&mut self) -> ControlFlow<()> {
+        match self.socket.flush().await {
+            Ok(()) => ControlFlow::Continue(()),
+            Err(_) => ControlFlow::Break(()),
+        }
+    }
+
+    /// Queues what the game has already published and this socket has not yet sent.
+    async fn feed_published_now(&mut self) -> ControlFlow<()> {
+        loop {
+            let item = match self.events.try_recv() {
+                Ok(item) => Ok(item),
+                Err(TryRecvError::Empty) => return ControlFlow::Continue(()),
+                Err(TryRecvError::Lagged(n)) => Err(RecvError::Lagged(n)),
+                Err(TryRecvError::Closed) => Err(RecvError::Closed),
+            };
+            self.feed_published(item).await?;
         }
     }
 
@@ -391,11 +501,22 @@ impl Session {
             return ControlFlow::Continue(());
         }
         let reply = self.answer(&message).await;
-        self.send(reply).await
+        // An action's events are published before its answer comes back: they go out with the
+        // answer in one write (a write to a socket is most of what a relayed move costs).
+        self.feed(reply).await?;
+        self.feed_published_now().await?;
+        self.flush().await
     }
 
-    /// Something the game published: an event with its view, or a change of presence.
+    /// Something the game published, and whatever else it published since: one write.
     async fn on_published(&mut self, item: Result<Arc<Published>, RecvError>) -> ControlFlow<()> {
+        self.feed_published(item).await?;
+        self.feed_published_now().await?;
+        self.flush().await
+    }
+
+    /// Queues what the game published: an event with its view, or a change of presence.
+    async fn feed_published(&mut self, item: Result<Arc<Published>, RecvError>) -> ControlFlow<()> {
         match item {
             Ok(published) => match &*published {
                 Published::Event { event, snapshot } => {
@@ -403,12 +524,12 @@ impl Session {
                         return ControlFlow::Continue(());
                     }
                     self.last_version = event.version;
-                    let view = self.render(snapshot);
-                    self.send(event_message(event, Some(view))).await
+                    let attached = self.attach(event, snapshot);
+                    self.feed(event_message(event, attached)).await
                 }
                 Published::Presence { snapshot } => {
                     let view = self.render(snapshot);
-                    self.send(snapshot_message(&view)).await
+                    self.feed(snapshot_message(&view)).await
                 }
             },
             // Fell behind: resynchronise with a snapshot of the present.
@@ -425,7 +546,7 @@ impl Session {
                     .ok()
                     .and_then(|v| v["version"].as_u64());
                 self.last_version = version.unwrap_or(self.last_version);
-                self.send(snapshot_message(&view)).await
+                self.feed(snapshot_message(&view)).await
             }
             // The game's actor stopped: at shutdown that is the server going away, not the game.
             Err(RecvError::Closed) if *self.state.shutdown.borrow() => self.shut_down().await,
@@ -494,7 +615,7 @@ impl Session {
             return error_message(id.as_deref(), &ApiError::Unauthorized);
         };
         match run_action(&self.state, &self.game_id, token, action).await {
-            Ok(acted) => text(json!({ "type": "ack", "id": id, "version": acted.version })),
+            Ok(acted) => ack_message(id.as_deref(), acted.version),
             Err(error) => error_message(id.as_deref(), &error),
         }
     }

@@ -3,7 +3,7 @@
 //! only in `finished`, when it is revealed).
 
 use super::GameId;
-use ludus_engine::{Side, Termination};
+use ludus_engine::{AnyMove, Side, Termination};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -40,6 +40,10 @@ pub enum GameEvent {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[schema(value_type = Option<Object>)]
         clocks: Option<ClockReading>,
+        /// The move as the server read and checked it when it decided this event.
+        #[serde(skip)]
+        #[schema(ignore)]
+        checked: Checked,
     },
     DrawOffered {
         #[schema(value_type = String)]
@@ -95,6 +99,21 @@ pub enum GameEvent {
     },
 }
 
+/// A move the server has already read from its notation and checked against the position it is
+/// played in, carried with the event it decided so that applying the event does not read the
+/// notation again. Never stored or sent (events read back from the log have none); equality
+/// ignores it, since the notation says the same.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Checked(pub Option<AnyMove>);
+
+impl PartialEq for Checked {
+    fn eq(&self, _: &Checked) -> bool {
+        true
+    }
+}
+
+impl Eq for Checked {}
+
 /// The stored rows of a batch of events that follows version `before`; the first row carries the
 /// client's move id, if any.
 pub fn event_rows(
@@ -140,6 +159,7 @@ mod tests {
                 notation: "A1-A2".into(),
                 automatic: false,
                 clocks: None,
+                checked: Checked::default(),
             },
             GameEvent::Roll {
                 side: Side::White,

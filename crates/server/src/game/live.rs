@@ -5,7 +5,7 @@
 
 use super::clock::GameClocks;
 use super::error::{Refusal, ReplayError};
-use super::event::{ClockReading, GameEvent};
+use super::event::{Checked, ClockReading, GameEvent};
 use super::{GameId, Mode, Seat, Settings, Status};
 use ludus_ai::Level;
 use ludus_engine::dice::{Seed, ServerSeed};
@@ -273,9 +273,16 @@ impl LiveGame {
                 notation,
                 automatic,
                 clocks,
+                checked,
             } => {
                 let player = self.player_of(*side)?;
-                let mv = self.engine.play_text(notation)?;
+                let mv = match checked.0 {
+                    Some(mv) => {
+                        self.engine.play(mv)?;
+                        mv
+                    }
+                    None => self.engine.play_text(notation)?,
+                };
                 self.actions.push(Action::Move {
                     player,
                     mv,
@@ -414,6 +421,7 @@ impl LiveGame {
                 notation: mv.to_string(),
                 automatic: true,
                 clocks: self.reading_after(mv, now).ok().flatten(),
+                checked: Checked(Some(mv)),
             }),
             Phase::Over(_) => None,
         }
@@ -495,6 +503,7 @@ impl LiveGame {
             notation: mv.to_string(),
             automatic: false,
             clocks: self.reading_after(mv, now)?,
+            checked: Checked(Some(mv)),
         })
     }
 

@@ -2,7 +2,7 @@
 //! and stops every actor at shutdown. The map is locked only to find or add a game's slot; a
 //! game is loaded under its own slot's lock, so loading one game never waits for another.
 
-use super::actor::{Acted, Action, Command, GameActor, Subscription};
+use super::actor::{Acted, Action, Command, GameActor, Join, Subscription};
 use super::error::{GameError, error_chain};
 use super::event::VersionedEvent;
 use super::restore::restore;
@@ -157,12 +157,14 @@ impl Registry {
             .ok_or(GameError::NoInvite)?;
         let token = presented.cloned().unwrap_or_default();
         let side = self
-            .request(&game_id, |reply| Command::Join {
-                invite: invite.clone(),
-                presented: presented.map(SeatToken::hash),
-                seat: token.hash(),
-                entropy: entropy.clone(),
-                reply,
+            .request(&game_id, |reply| {
+                Command::Join(Box::new(Join {
+                    invite: invite.clone(),
+                    presented: presented.map(SeatToken::hash),
+                    seat: token.hash(),
+                    entropy: entropy.clone(),
+                    reply,
+                }))
             })
             .await?;
         Ok(JoinedGame {
@@ -194,7 +196,7 @@ impl Registry {
         let token = token.hash();
         self.request(game_id, |reply| Command::Act {
             token: token.clone(),
-            action: action.clone(),
+            action: Box::new(action.clone()),
             reply,
         })
         .await

@@ -2,7 +2,7 @@
 //! computed once per version (`Snapshot`); `render` adds the seat's own parts: its side, the side
 //! at the bottom, its legal moves when it is to move, and whether its opponent is connected.
 
-use super::live::LiveGame;
+use super::live::{Action, LiveGame};
 use super::{Mode, Seat, Status};
 use ludus_engine::{AnyMove, Player, Side, Termination, Variant};
 use serde::Serialize;
@@ -77,10 +77,19 @@ pub struct Snapshot {
     pub clocks: Option<ClockSnapshot>,
     pub creator: Player,
     pub presence: Presence,
-    /// Written once per version: the shared fields, and the legal moves as JSON.
-    shared: String,
+    /// Written once per game: the fields that never change (`FIXED_FIELDS`), without braces.
+    fixed: Arc<str>,
+    /// Written once per version: the shared fields that change, without braces.
+    changing: String,
+    /// The moves' JSON array, and how many there are.
+    moves_json: String,
+    move_count: usize,
     legal_moves_json: String,
 }
+
+/// The fields of a view that never change during a game: a delta leaves them out, and a client
+/// keeps them from the last whole view it received (docs/PROTOCOL.md §3).
+pub const FIXED_FIELDS: [&str; 6] = ["game_id", "variant", "mode", "sides", "level", "commitment"];
 
 #[derive(Clone, Copy, Debug)]
 pub struct ClockSnapshot {
@@ -105,7 +114,9 @@ pub struct ResultView {
 #[allow(dead_code)] // the schema of the assembled text; never built as a value
 pub struct GameView {
     #[serde(flatten)]
-    shared: SharedView<'static>,
+    fixed: FixedView<'static>,
+    #[serde(flatten)]
+    changing: ChangingView<'static>,
     /// The moves played, in notation.
     moves: Vec<String>,
     #[serde(flatten)]
@@ -115,14 +126,28 @@ pub struct GameView {
     legal_moves: Option<Vec<String>>,
 }
 
-/// The fields of the view every viewer shares, borrowed from the game for one serialisation.
+/// The fields of the view that never change during a game (`FIXED_FIELDS`).
 #[derive(Debug, Serialize, ToSchema)]
-struct SharedView<'a> {
+struct FixedView<'a> {
     game_id: &'a str,
     /// petteia-6, petteia-8, pente-grammai-schaedler, pente-grammai-kidd, pente-grammai-perimeter, duodecim-scripta.
     #[schema(value_type = String)]
     variant: Variant,
     mode: Mode,
+    #[schema(value_type = Vec<String>)]
+    sides: [Side; 2],
+    /// Computer games: the computer's level.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    level: Option<u8>,
+    /// Dice games: SHA-256 of the server seed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    commitment: Option<String>,
+}
+
+/// The fields of the view every viewer shares that change from version to version, borrowed from
+/// the game for one serialisation.
+#[derive(Debug, Serialize, ToSchema)]
+struct ChangingView<'a> {
     status: Status,
     /// The number of events so far.
     version: u64,
@@ -133,8 +158,6 @@ struct SharedView<'a> {
     to_move: Option<Side>,
     #[schema(value_type = String)]
     first: Side,
-    #[schema(value_type = Vec<String>)]
-    sides: [Side; 2],
     /// Dice games: the dice of the current roll still to play.
     #[serde(skip_serializing_if = "Option::is_none")]
     dice: Option<Vec<u8>>,
@@ -150,12 +173,6 @@ struct SharedView<'a> {
     /// The rematch's game id, once one was asked for.
     #[serde(skip_serializing_if = "Option::is_none")]
     rematch: Option<&'a str>,
-    /// Computer games: the computer's level.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    level: Option<u8>,
-    /// Dice games: SHA-256 of the server seed.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    commitment: Option<String>,
     /// Dice games, after the end.
     #[serde(skip_serializing_if = "Option::is_none")]
     server_seed: Option<String>,
@@ -244,51 +261,102 @@ impl MoveList {
         self.ends.truncate(common);
         self.json.truncate(self.ends.last().copied().unwrap_or(1));
         for mv in game.moves().skip(common) {
-            if !self.moves.is_empty() {
-                self.json.push(',');
-            }
-            self.json
-                .push_str(&serde_json::to_string(&Notation(mv)).expect("a notation serialises"));
-            self.moves.push(*mv);
-            self.ends.push(self.json.len());
+            self.push(mv);
         }
     }
-}
 
-/// A move as its JSON string, written straight from its notation.
-struct Notation<'a>(&'a AnyMove);
+    /// Appends the last `played` moves of `game`, after a batch that only added moves (one with an
+    /// undo goes through `update`): without comparing the whole list again at every version.
+    pub fn extend(&mut self, game: &LiveGame, played: usize) {
+        let mut new: Vec<&AnyMove> = game
+            .actions
+            .iter()
+            .rev()
+            .filter_map(|action| match action {
+                Action::Move { mv, .. } => Some(mv),
+                Action::Roll(_) => None,
+            })
+            .take(played)
+            .collect();
+        new.reverse();
+        for mv in new {
+            self.push(mv);
+        }
+    }
 
-impl Serialize for Notation<'_> {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_str(self.0)
+    fn push(&mut self, mv: &AnyMove) {
+        if !self.moves.is_empty() {
+            self.json.push(',');
+        }
+        push_notation(&mut self.json, mv);
+        self.moves.push(*mv);
+        self.ends.push(self.json.len());
     }
 }
 
-/// Moves as a JSON array of notations, written without a string per move.
-struct Notations<I>(I);
+/// Appends a move as a JSON string, written straight from its notation: a notation is letters,
+/// digits and signs (docs/RULES.md), never a character JSON escapes.
+fn push_notation(json: &mut String, mv: &AnyMove) {
+    use std::fmt::Write;
+    let start = json.len();
+    write!(json, "\"{mv}\"").expect("a String takes any text");
+    debug_assert!(
+        !json[start + 1..json.len() - 1]
+            .contains(|c: char| c == '"' || c == '\\' || c.is_control()),
+        "a notation needs no escaping"
+    );
+}
 
-impl<'a, I: Iterator<Item = &'a AnyMove> + Clone> Serialize for Notations<I> {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_seq(self.0.clone().map(Notation))
+/// Moves as a JSON array of notations.
+fn notations_json(moves: &[AnyMove]) -> String {
+    let mut json = String::with_capacity(2 + 10 * moves.len());
+    json.push('[');
+    for (i, mv) in moves.iter().enumerate() {
+        if i > 0 {
+            json.push(',');
+        }
+        push_notation(&mut json, mv);
     }
+    json.push(']');
+    json
 }
 
 impl Snapshot {
     /// The snapshot of `game`'s present version; `moves` must be up to date with it.
     pub fn of(game: &LiveGame, moves: &MoveList, presence: Presence) -> Arc<Snapshot> {
-        let side = |p: Player| game.variant.side(p);
         let dice_game = game.variant.dice_per_roll() > 0;
-        let playing = game.status == Status::Playing;
-        let shared = SharedView {
+        let fixed = FixedView {
             game_id: game.id.as_str(),
             variant: game.variant,
             mode: game.mode,
+            sides: game.variant.sides(),
+            level: game.settings.level.map(|level| level.number()),
+            commitment: dice_game
+                .then(|| ludus_engine::dice::to_hex(&game.server_seed.commitment())),
+        };
+        Snapshot::with_fixed(game, moves, presence, inner_json(&fixed).into())
+    }
+
+    /// The snapshot of the next version of the same game: the fields that never change are kept.
+    pub fn after(&self, game: &LiveGame, moves: &MoveList, presence: Presence) -> Arc<Snapshot> {
+        Snapshot::with_fixed(game, moves, presence, self.fixed.clone())
+    }
+
+    fn with_fixed(
+        game: &LiveGame,
+        moves: &MoveList,
+        presence: Presence,
+        fixed: Arc<str>,
+    ) -> Arc<Snapshot> {
+        let side = |p: Player| game.variant.side(p);
+        let dice_game = game.variant.dice_per_roll() > 0;
+        let playing = game.status == Status::Playing;
+        let changing = ChangingView {
             status: game.status,
             version: game.version,
             position: game.engine.position(),
             to_move: playing.then(|| side(game.engine.to_move())),
             first: side(game.first_player()),
-            sides: game.variant.sides(),
             dice: dice_game.then(|| game.engine.dice()),
             result: game.result.map(|r| {
                 let sided = game.sided(r.outcome);
@@ -302,25 +370,15 @@ impl Snapshot {
             undo_offer: game.undo_offer.map(side),
             rematch_offer: game.rematch_offer.map(side),
             rematch: game.rematch.as_ref().map(|id| id.as_str()),
-            level: game.settings.level.map(|level| level.number()),
-            commitment: dice_game
-                .then(|| ludus_engine::dice::to_hex(&game.server_seed.commitment())),
             server_seed: game
                 .revealed_seed()
                 .map(|_| ludus_engine::dice::to_hex(&game.server_seed.0)),
         };
-        let mut shared = serde_json::to_string(&shared).expect("the view serialises");
-        shared.pop(); // the closing brace: the moves and then the seat's own fields follow
-        shared.push_str(",\"moves\":");
-        shared.push_str(&moves.json);
-        shared.push(']');
-        let legal_moves: Vec<AnyMove> = if playing {
-            game.engine.legal_moves()
+        let legal_moves_json = if playing {
+            notations_json(&game.engine.legal_moves())
         } else {
-            Vec::new()
+            "[]".into()
         };
-        let legal_moves_json =
-            serde_json::to_string(&Notations(legal_moves.iter())).expect("notations serialise");
         Arc::new(Snapshot {
             variant: game.variant,
             mode: game.mode,
@@ -330,7 +388,10 @@ impl Snapshot {
             clocks: game.clocks.map(|clocks| ClockSnapshot { clocks }),
             creator: game.creator(),
             presence,
-            shared,
+            fixed,
+            changing: inner_json(&changing),
+            moves_json: format!("{}]", moves.json),
+            move_count: moves.moves.len(),
             legal_moves_json,
         })
     }
@@ -356,9 +417,37 @@ impl Snapshot {
         serde_json::from_str(&self.render_text(seat, now)).expect("the view is JSON")
     }
 
-    /// The view for `seat` at `now` as JSON text: the part every viewer shares was written once
+    /// The view for `seat` at `now` as JSON text: the parts every viewer shares were written once
     /// for this version; only the seat's own fields and the clocks are written here.
     pub fn render_text(&self, seat: Seat, now: i64) -> String {
+        let mut text = String::with_capacity(
+            self.fixed.len() + self.changing.len() + self.moves_json.len() + 400,
+        );
+        text.push('{');
+        text.push_str(&self.fixed);
+        text.push(',');
+        text.push_str(&self.changing);
+        text.push_str(",\"moves\":");
+        text.push_str(&self.moves_json);
+        self.push_own(&mut text, seat, now);
+        text
+    }
+
+    /// What changed, for `seat` at `now`, as JSON text: the view without the fields that never
+    /// change (`FIXED_FIELDS`) and without `moves`, which the events carry one by one; with
+    /// `move_count`, the length of `moves` (docs/PROTOCOL.md §3).
+    pub fn render_delta_text(&self, seat: Seat, now: i64) -> String {
+        let mut text = String::with_capacity(self.changing.len() + 400);
+        text.push('{');
+        text.push_str(&self.changing);
+        text.push_str(",\"move_count\":");
+        text.push_str(&self.move_count.to_string());
+        self.push_own(&mut text, seat, now);
+        text
+    }
+
+    /// Appends `,` the seat's own fields, its legal moves, and the closing brace.
+    fn push_own(&self, text: &mut String, seat: Seat, now: i64) {
         let side = |p: Player| self.variant.side(p);
         let own = SeatPart {
             clocks: self.clocks.map(|c| {
@@ -390,13 +479,8 @@ impl Snapshot {
                 .and_then(|o| self.presence.claim_allowed_at(o, now)),
             spectators: self.presence.spectators,
         };
-        let own = serde_json::to_string(&own).expect("the view serialises");
-        let mut text = String::with_capacity(self.shared.len() + self.legal_moves_json.len() + 160);
-        text.push_str(&self.shared);
         text.push(',');
-        // The seat's part without its closing brace: the legal moves, written once per version,
-        // follow it.
-        text.push_str(&own[1..own.len() - 1]);
+        text.push_str(&inner_json(&own));
         if seat != Seat::Spectator {
             let mine = self.status == Status::Playing
                 && seat.speaks_for(self.to_move)
@@ -405,10 +489,17 @@ impl Snapshot {
             text.push_str(if mine { &self.legal_moves_json } else { "[]" });
         }
         text.push('}');
-        text
     }
 
     fn mode_lets_seat_move(&self, seat: Seat) -> bool {
         !(self.mode == Mode::Computer && seat == Seat::Player(self.creator.other()))
     }
+}
+
+/// A struct's JSON object without its braces, to be joined with others into one object.
+fn inner_json<T: Serialize>(value: &T) -> String {
+    let mut json = serde_json::to_string(value).expect("the view serialises");
+    json.pop();
+    json.remove(0);
+    json
 }

@@ -12,7 +12,7 @@ mod protocol;
 mod run;
 mod write;
 
-pub use protocol::{Acted, Action, Command, Hinted, Published, Subscription};
+pub use protocol::{Acted, Action, Command, Hinted, Join, Published, Subscription};
 
 /// What a player did that tells whether they are present.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,8 +42,9 @@ const IDLE_AFTER: Duration = Duration::from_secs(300);
 /// A finished game's actor stops sooner: little more is asked of it (a rematch, a last look),
 /// and a long game's state is not worth holding for minutes.
 const FINISHED_IDLE_AFTER: Duration = Duration::from_secs(10);
-/// Events a slow socket may fall behind before it is resynchronised with a snapshot.
-const BROADCAST_CAPACITY: usize = 256;
+/// Events a slow socket may fall behind before it is resynchronised with a snapshot. The channel
+/// holds this many slots from the start, in every live game: 256 cost ~10 KB a game.
+const BROADCAST_CAPACITY: usize = 16;
 
 /// Called once when an actor stops (the registry forgets its handle).
 pub type OnStop = Box<dyn FnOnce() + Send>;

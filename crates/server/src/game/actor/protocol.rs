@@ -76,6 +76,18 @@ pub struct Subscription {
     pub events: broadcast::Receiver<Arc<Published>>,
 }
 
+/// Redeems the invite for the seat `seat`; or, when the caller presents a token of this game
+/// (`presented`), answers with that token's side and redeems nothing.
+#[derive(Debug)]
+pub struct Join {
+    pub invite: SecretHash,
+    pub presented: Option<SecretHash>,
+    pub seat: SecretHash,
+    pub entropy: String,
+    /// The joiner's side.
+    pub reply: Reply<Side>,
+}
+
 /// The answer channel of a command.
 pub type Reply<T> = oneshot::Sender<Result<T, GameError>>;
 
@@ -103,21 +115,14 @@ pub enum Command {
         limit: usize,
         reply: Reply<Vec<VersionedEvent>>,
     },
+    /// Boxed, as `Join`: every actor's queue holds blocks of 32 commands from the start, each
+    /// the size of the largest.
     Act {
         token: SecretHash,
-        action: Action,
+        action: Box<Action>,
         reply: Reply<Acted>,
     },
-    /// Redeems the invite for the seat `seat`; or, when the caller presents a token of this
-    /// game (`presented`), answers with that token's side and redeems nothing.
-    Join {
-        invite: SecretHash,
-        presented: Option<SecretHash>,
-        seat: SecretHash,
-        entropy: String,
-        /// The joiner's side.
-        reply: Reply<Side>,
-    },
+    Join(Box<Join>),
     Record {
         reply: Reply<String>,
     },

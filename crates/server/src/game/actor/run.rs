@@ -2,7 +2,7 @@
 //! only read (views, events, records, hints) or note who is connected.
 
 use super::computer::game_seed;
-use super::protocol::{Command, Hinted, Published, Subscription};
+use super::protocol::{Command, Hinted, Join, Published, Subscription};
 use super::{FINISHED_IDLE_AFTER, GameActor, IDLE_AFTER, Touch};
 use crate::game::error::{GameError, Refusal, error_chain};
 use crate::game::event::VersionedEvent;
@@ -25,10 +25,13 @@ impl GameActor {
             tokio::select! {
                 command = self.commands.recv() => match command {
                     None | Some(Command::Stop) => break,
-                    Some(command) => self.handle(command).await,
+                    // Boxed, as the writes below: the write path's future (a store transaction,
+                    // a reload) is large, and inline it would make every idle actor's task as
+                    // large.
+                    Some(command) => Box::pin(self.handle(command)).await,
                 },
-                _ = sleep_until_opt(deadline) => self.raise_flag().await,
-                _ = sleep_until_opt(expiry) => self.expire_invite().await,
+                _ = sleep_until_opt(deadline) => Box::pin(self.raise_flag()).await,
+                _ = sleep_until_opt(expiry) => Box::pin(self.expire_invite()).await,
                 _ = sleep_until_opt(presence_deadline) => self.presence_expired(),
                 _ = tokio::time::sleep(idle_after), if idle => break,
             }
@@ -227,7 +230,7 @@ impl GameActor {
                 let result = match self.seat(Some(&token)) {
                     Ok(seat) => {
                         self.touch(seat, Touch::Request);
-                        self.act(seat, action).await.map(|version| super::Acted {
+                        self.act(seat, *action).await.map(|version| super::Acted {
                             version,
                             seat,
                             snapshot: self.snapshot.clone(),
@@ -237,22 +240,24 @@ impl GameActor {
                 };
                 let _ = reply.send(result);
             }
-            Command::Join {
-                presented: Some(token),
-                reply,
-                ..
-            } => {
-                let _ = reply.send(self.seat_of_invite(&token));
-            }
-            Command::Join {
-                invite,
-                presented: None,
-                seat,
-                entropy,
-                reply,
-            } => {
-                let _ = reply.send(self.join(invite, seat, entropy).await);
-            }
+            Command::Join(join) => match *join {
+                Join {
+                    presented: Some(token),
+                    reply,
+                    ..
+                } => {
+                    let _ = reply.send(self.seat_of_invite(&token));
+                }
+                Join {
+                    invite,
+                    presented: None,
+                    seat,
+                    entropy,
+                    reply,
+                } => {
+                    let _ = reply.send(self.join(invite, seat, entropy).await);
+                }
+            },
             Command::Record { reply } => {
                 let _ = reply.send(Ok(self.game.record().to_string()));
             }

@@ -9,7 +9,6 @@ use crate::game::error::{GameError, Refusal, error_chain};
 use crate::game::event::{GameEvent, VersionedEvent, event_rows};
 use crate::game::live::{LiveGame, RematchStep};
 use crate::game::restore::restore;
-use crate::game::view::Snapshot;
 use crate::game::{Seat, Status};
 use ludus_engine::Side;
 use ludus_store::{Redeemed, SecretHash, StatusChange, StoreError};
@@ -130,7 +129,18 @@ impl GameActor {
 
     /// Adds committed events to the log and tells every subscriber.
     fn record(&mut self, batch: Vec<GameEvent>, before: u64, now: i64, move_id: Option<String>) {
-        self.refresh_snapshot();
+        if batch.iter().any(|e| matches!(e, GameEvent::Undo { .. })) {
+            self.move_list.update(&self.game);
+        } else {
+            let played = batch
+                .iter()
+                .filter(|e| matches!(e, GameEvent::Move { .. }))
+                .count();
+            self.move_list.extend(&self.game, played);
+        }
+        self.snapshot = self
+            .snapshot
+            .after(&self.game, &self.move_list, self.presence);
         if let Some(id) = move_id {
             self.move_answers.insert(id, before + 1);
         }
@@ -152,7 +162,9 @@ impl GameActor {
     /// A new snapshot after the game changed.
     fn refresh_snapshot(&mut self) {
         self.move_list.update(&self.game);
-        self.snapshot = Snapshot::of(&self.game, &self.move_list, self.presence);
+        self.snapshot = self
+            .snapshot
+            .after(&self.game, &self.move_list, self.presence);
     }
 
     pub(super) fn publish(&self, item: Published) {

@@ -234,3 +234,27 @@ fn the_views_move_list_follows_moves_undo_and_a_rebuilt_history() {
     play(&mut other, "A6-A5");
     assert_eq!(moves_in_view(&other, &mut list), ["B1-B2", "A6-A5"]);
 }
+
+#[test]
+fn the_move_list_extended_by_the_moves_of_each_batch_is_the_games_list() {
+    use crate::game::view::{MoveList, Presence, Snapshot};
+    let both = Seat::Both;
+    // Duodecim: a move may bring a roll and forced moves with it, all in one batch.
+    let mut g = game(Variant::DuodecimScripta, Mode::Local, None);
+    commit(&mut g, vec![], 0); // the first roll
+    let mut list = MoveList::default();
+    list.update(&g);
+    for _ in 0..60 {
+        if g.status != Status::Playing {
+            break;
+        }
+        let mv = g.engine.legal_moves()[0].to_string();
+        let before = g.moves().count();
+        let event = g.decide_move(both, &mv, g.version, 0).unwrap();
+        commit(&mut g, vec![event], 0);
+        list.extend(&g, g.moves().count() - before);
+        let view = Snapshot::of(&g, &list, Presence::new(0, 60_000)).render(both, 0);
+        let from_game: Vec<String> = g.moves().map(|m| m.to_string()).collect();
+        assert_eq!(view["moves"], serde_json::json!(from_game));
+    }
+}
