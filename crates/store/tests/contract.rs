@@ -138,6 +138,7 @@ fn new_game(id: &GameId, invite: Option<&SecretHash>, created_at: i64) -> NewGam
         dice: false,
         creator_entropy: "alice".into(),
         created_at,
+        owner: None,
     }
 }
 

@@ -6,8 +6,10 @@
 
 pub mod actor;
 pub mod clock;
+pub mod cluster;
 pub mod error;
 pub mod event;
+pub mod instance;
 pub mod live;
 pub mod registry;
 pub mod restore;

@@ -4,13 +4,14 @@
 
 use super::error::GameError;
 use super::event::event_rows;
+use super::instance::Instance;
 use super::live::{Creation, LiveGame};
 use super::{GameId, Mode, PlayerIndex, Settings, Status, token};
 use crate::metrics::Metrics;
 use ludus_ai::Level;
 use ludus_engine::dice::ServerSeed;
 use ludus_engine::{AnyGame, AnyMove, Variant};
-use ludus_store::{Appender, NewGame, SecretHash, Store};
+use ludus_store::{Appender, Backend, NewGame, SecretHash, Store};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -77,6 +78,9 @@ pub struct Services {
     pub clock: super::clock::ServerClock,
     pub config: GameConfig,
     pub metrics: Arc<Metrics>,
+    /// On Postgres, this instance among others (the games it owns); none on SQLite, whose one
+    /// instance owns every game.
+    pub instance: Option<Arc<Instance>>,
     /// One permit per core: the computer players' searches queue for them.
     thinkers: Arc<tokio::sync::Semaphore>,
     /// Searches on a person's behalf (hints, suggestions) hold one of these first: at most half
@@ -97,8 +101,10 @@ impl Services {
     /// Call it inside the tokio runtime (the appender starts tasks).
     pub fn new(store: Store, config: GameConfig, metrics: Arc<Metrics>) -> Services {
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let instance = (store.backend() == Backend::Postgres).then(|| Arc::new(Instance::new()));
         Services {
             appender: Appender::start(store.clone()),
+            instance,
             store,
             clock: super::clock::ServerClock::new(),
             config,
@@ -106,6 +112,11 @@ impl Services {
             thinkers: Arc::new(tokio::sync::Semaphore::new(cores)),
             helpers: Arc::new(tokio::sync::Semaphore::new((cores / 2).max(1))),
         }
+    }
+
+    /// Whether this instance runs `game`'s timers (its flags, the computer's moves).
+    pub fn leads(&self, game: &GameId) -> bool {
+        self.instance.as_ref().is_none_or(|i| i.owns(game))
     }
 
     /// The computer's move at `level` in `engine`, searched on the blocking pool once one of the
@@ -178,8 +189,12 @@ impl Services {
             dice: request.variant.dice_per_roll() > 0,
             creator_entropy: request.entropy,
             created_at: now,
+            owner: self.instance.as_ref().map(|i| i.id().to_string()),
         };
         self.store.create_game(&row, &rows).await?;
+        if let Some(instance) = &self.instance {
+            instance.gain(&id);
+        }
         Ok(StoredGame {
             id,
             commitment: row
