@@ -136,9 +136,7 @@ fn lock_sqlite_file(url: &str) -> Result<Option<std::fs::File>, String> {
             "another ludus process is serving the SQLite database {path} (it holds {lock_path}): \
              SQLite serves one instance; to run several instances, use Postgres"
         )),
-        Err(std::fs::TryLockError::Error(e)) => {
-            Err(format!("cannot lock {lock_path}: {e}"))
-        }
+        Err(std::fs::TryLockError::Error(e)) => Err(format!("cannot lock {lock_path}: {e}")),
     }
 }
 

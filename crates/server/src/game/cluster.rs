@@ -32,7 +32,11 @@ pub fn start(registry: Registry, shutdown: watch::Receiver<bool>) -> Option<Join
     Some(tokio::spawn(async move {
         keep_alive(&registry, &sweep_now, shutdown).await;
         listener.abort();
-        let instance = registry.services().instance.as_ref().expect("checked above");
+        let instance = registry
+            .services()
+            .instance
+            .as_ref()
+            .expect("checked above");
         match registry.store().release_instance(instance.id()).await {
             Ok(()) => tracing::info!("released this instance's games to the others"),
             Err(error) => {
