@@ -677,6 +677,10 @@ mod instances {
         assert_eq!(store.owned_games("a").await.unwrap(), [id.clone()]);
 
         store.release_instance("a").await.unwrap();
+        // Instances take over only once alive themselves (the server's heartbeat comes first).
+        for instance in ["b", "c"] {
+            store.heartbeat(instance).await.unwrap();
+        }
         let (b, c) = tokio::join!(store.take_over_games("b"), store.take_over_games("c"));
         let (b, c) = (b.unwrap(), c.unwrap());
         assert_eq!(b.len() + c.len(), 1, "one instance takes it: {b:?} {c:?}");
@@ -704,7 +708,10 @@ mod instances {
             .await
             .unwrap();
         for seq in [2, 3] {
-            let heard = listener.next().await.unwrap();
+            let heard = tokio::time::timeout(std::time::Duration::from_secs(5), listener.next())
+                .await
+                .expect("a notification within 5 s")
+                .unwrap();
             assert_eq!(
                 heard,
                 Some(Notification::Appended {
@@ -713,6 +720,8 @@ mod instances {
                 })
             );
         }
+        // The listening connection is the pool's: the pool closes once it is given back.
+        drop(listener);
         database.remove().await;
     }
 
