@@ -184,6 +184,8 @@ pub fn test_config(database_url: String) -> ServeConfig {
         header_read_timeout_secs: 10,
         // Every test client connects from loopback; the slow-client test sets the default back.
         connections_per_address: 10_000,
+        // The default (ludus_store::POSTGRES_CONNECTIONS).
+        database_connections: 64,
     }
 }
 

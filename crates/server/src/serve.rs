@@ -23,14 +23,15 @@ pub async fn run(
 ) -> Result<(), String> {
     // Held until the server stops: a second process on the same SQLite file refuses to start.
     let _sqlite_lock = lock_sqlite_file(&config.database_url)?;
-    let store = ludus_store::Store::connect(&config.database_url)
-        .await
-        .map_err(|e| {
-            format!(
-                "cannot open the database {}: {e}",
-                redact(&config.database_url)
-            )
-        })?;
+    let store =
+        ludus_store::Store::connect_with_pool(&config.database_url, config.database_connections)
+            .await
+            .map_err(|e| {
+                format!(
+                    "cannot open the database {}: {e}",
+                    redact(&config.database_url)
+                )
+            })?;
     let metrics = Arc::new(Metrics::default());
     let game_config = GameConfig {
         computer_delay: Duration::from_millis(config.computer_delay_ms),

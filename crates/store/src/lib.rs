@@ -28,6 +28,10 @@ use ludus_engine::{Player, Side, Termination, Variant};
 static SQLITE_MIGRATIONS: Migrator = sqlx::migrate!("../../migrations/sqlite");
 static POSTGRES_MIGRATIONS: Migrator = sqlx::migrate!("../../migrations/postgres");
 
+/// The most connections a Postgres pool opens unless told otherwise: commits wait on the disk,
+/// and more connections let Postgres group them.
+pub const POSTGRES_CONNECTIONS: u32 = 64;
+
 /// The longest a Postgres statement may run (`statement_timeout`).
 const STATEMENT_TIMEOUT: &str = "5s";
 
@@ -315,6 +319,15 @@ pub use accounts::{
 impl Store {
     /// Opens `sqlite://path` (created if missing) or `postgres://…`, and runs that backend's migrations.
     pub async fn connect(url: &str) -> Result<Store, StoreError> {
+        Store::connect_with_pool(url, POSTGRES_CONNECTIONS).await
+    }
+
+    /// Like [`Store::connect`], opening at most `postgres_connections` on Postgres (several
+    /// instances share the database's connections).
+    pub async fn connect_with_pool(
+        url: &str,
+        postgres_connections: u32,
+    ) -> Result<Store, StoreError> {
         if url.starts_with("sqlite:") {
             let options = SqliteConnectOptions::from_str(url)?
                 .create_if_missing(true)
@@ -336,9 +349,8 @@ impl Store {
             if !url.contains("statement_timeout") {
                 options = options.options([("statement_timeout", STATEMENT_TIMEOUT)]);
             }
-            // Commits wait on the disk: more connections let Postgres group them.
             let pool = PgPoolOptions::new()
-                .max_connections(64)
+                .max_connections(postgres_connections)
                 .acquire_timeout(Duration::from_secs(10))
                 .connect_with(options)
                 .await?;

@@ -674,7 +674,10 @@ mod instances {
             store.take_over_games("b").await.unwrap().is_empty(),
             "the owner is alive"
         );
-        assert_eq!(store.owned_games("a").await.unwrap(), [id.clone()]);
+        assert_eq!(
+            store.owned_games("a").await.unwrap(),
+            std::slice::from_ref(&id)
+        );
 
         store.release_instance("a").await.unwrap();
         // Instances take over only once alive themselves (the server's heartbeat comes first).

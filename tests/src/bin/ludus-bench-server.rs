@@ -151,7 +151,8 @@ fn resident_kib(pid: u32) -> u64 {
         .unwrap_or(0)
 }
 
-fn start_server(database_url: &str, port: u16) -> Child {
+/// Starts `ludus serve` with at most `connections` to Postgres.
+fn start_server(database_url: &str, port: u16, connections: u32) -> Child {
     let binary = std::env::current_exe()
         .expect("this program's path")
         .with_file_name("ludus");
@@ -174,6 +175,8 @@ fn start_server(database_url: &str, port: u16) -> Child {
             // Every simulated player connects from loopback: one address.
             "--connections-per-address",
             "1000000",
+            "--database-connections",
+            &connections.to_string(),
         ])
         .env("RUST_LOG", "warn")
         .stdout(Stdio::null())
@@ -342,7 +345,9 @@ async fn main() {
             .local_addr()
             .expect("addr")
             .port();
-        servers.push(start_server(&database_url, port));
+        // The instances share one pool's worth of Postgres connections (its limit is 100).
+        let connections = 64 / args.instances.max(1) as u32;
+        servers.push(start_server(&database_url, port, connections));
         let api = Api::new(&format!("http://127.0.0.1:{port}"));
         api.wait_until_ready().await;
         apis.push(api);
