@@ -12,7 +12,8 @@ ADMIN_URL="${TEST_POSTGRES_URL:-postgres://postgres@127.0.0.1:5432/test}"
 DB="ludus_selfhost_$$"
 psql "$ADMIN_URL" -qc "CREATE DATABASE $DB" >/dev/null
 LOG=$(mktemp)
-trap 'rm -f "$LOG"; psql "$ADMIN_URL" -qc "DROP DATABASE IF EXISTS $DB WITH (FORCE)" >/dev/null 2>&1 || true' EXIT
+LOG2=$(mktemp)
+trap 'rm -f "$LOG" "$LOG2"; psql "$ADMIN_URL" -qc "DROP DATABASE IF EXISTS $DB WITH (FORCE)" >/dev/null 2>&1 || true' EXIT
 
 python3 - <<'PY'
 import ipaddress, yaml
@@ -41,6 +42,8 @@ PORT=18$(( RANDOM % 900 + 100 ))
 DATABASE_URL="${ADMIN_URL%/*}/$DB" \
 LUDUS_LISTEN="127.0.0.1:$PORT" \
 LUDUS_PUBLIC_URL="http://127.0.0.1:$PORT" \
+LUDUS_TRUSTED_PROXIES=172.28.0.0/16 \
+LUDUS_DATABASE_CONNECTIONS=32 \
 LUDUS_LOG_FORMAT=json \
 RUST_LOG=info \
   "$BIN" >"$LOG" 2>&1 &
@@ -61,8 +64,9 @@ done
 # A second instance on the same database, as `--scale ludus=2` runs it: a game created through
 # one is joined and played through the other.
 PORT2=$((PORT + 1))
-DATABASE_URL="${ADMIN_URL%/*}/$DB" LUDUS_LISTEN="127.0.0.1:$PORT2" LUDUS_LOG_FORMAT=json RUST_LOG=info \
-  "$BIN" >>"$LOG" 2>&1 &
+DATABASE_URL="${ADMIN_URL%/*}/$DB" LUDUS_LISTEN="127.0.0.1:$PORT2" LUDUS_TRUSTED_PROXIES=172.28.0.0/16 \
+LUDUS_DATABASE_CONNECTIONS=32 LUDUS_LOG_FORMAT=json RUST_LOG=info \
+  "$BIN" >"$LOG2" 2>&1 &
 SECOND=$!
 for _ in $(seq 1 60); do
   "$BIN" health --url "http://127.0.0.1:$PORT2/readyz" >/dev/null 2>&1 && break
@@ -93,9 +97,9 @@ kill -TERM "$SERVER" "$SECOND"
 wait "$SERVER"
 wait "$SECOND"
 # Every log line the server wrote is JSON.
-python3 - "$LOG" <<'PY'
+python3 - "$LOG" "$LOG2" <<'PY'
 import json, sys
-lines = [l for l in open(sys.argv[1]) if l.strip() and not l.startswith("Ludus is running")]
+lines = [l for log in sys.argv[1:] for l in open(log) if l.strip() and not l.startswith("Ludus is running")]
 assert lines, "the server logged nothing"
 for line in lines:
     json.loads(line)
