@@ -413,3 +413,41 @@ async fn the_computer_moves_once_and_goes_on_after_its_instance_is_killed() {
         }
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+#[ignore = "needs TEST_DATABASE_URL (Postgres); run with -- --include-ignored"]
+async fn a_player_connected_to_another_instance_counts_as_present() {
+    let (_database, servers) = three_instances().await;
+    let created = servers[0]
+        .api()
+        .create(json!({ "variant": "petteia-6", "mode": "online" }))
+        .await;
+    let joined = servers[1].api().join(&created).await;
+    let game = game_id(&created);
+    let creator_view = async || {
+        let view = servers[0]
+            .api()
+            .view(game, Some(seat_token(&created)))
+            .await;
+        view["opponent_connected"].clone()
+    };
+    // The joiner's socket on instance 1 opens and closes, then opens again: instance 0 sees each
+    // (after the first close, nothing but that second socket makes the joiner present).
+    let connect = || Socket::connect(&servers[1].base, game, Some(seat_token(&joined)), None);
+    connect().await.close().await;
+    eventually("instance 0 sees the joiner leave", async || {
+        creator_view().await == false
+    })
+    .await;
+    let socket = connect().await;
+    eventually(
+        "instance 0 sees the joiner's socket on instance 1",
+        async || creator_view().await == true,
+    )
+    .await;
+    socket.close().await;
+    eventually("instance 0 sees it close", async || {
+        creator_view().await == false
+    })
+    .await;
+}

@@ -87,6 +87,12 @@ impl GameActor {
             }
             seen.spectators += report.spectators;
         }
+        // A player who left (their last socket closed, on any instance) after their last request
+        // is not kept present by it. On one instance this changes nothing: a socket closing
+        // forgets the last request there.
+        for i in 0..2 {
+            seen.last_request[i] = seen.last_request[i].filter(|&at| at >= seen.left_at[i]);
+        }
         seen
     }
 
