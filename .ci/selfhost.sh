@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# The docker-compose configuration, tested without Docker: the server binary against the machine's
+# The docker-compose configuration, tested without Docker: the compose file parsed (the scaled
+# setup: instances without a published port behind the proxy, whose config passes WebSocket
+# upgrades, and the proxy's network trusted), then the server binary against the machine's
 # Postgres with the environment docker-compose.yml sets, its health check, the third-party client
-# example playing a whole game through the API, JSON logs, and a clean stop on SIGTERM.
+# example playing a whole game through the API, a second instance on the same database playing
+# the same games, JSON logs, and a clean stop on SIGTERM.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -9,7 +12,27 @@ ADMIN_URL="${TEST_POSTGRES_URL:-postgres://postgres@127.0.0.1:5432/test}"
 DB="ludus_selfhost_$$"
 psql "$ADMIN_URL" -qc "CREATE DATABASE $DB" >/dev/null
 LOG=$(mktemp)
-trap 'rm -f "$LOG"; psql "$ADMIN_URL" -qc "DROP DATABASE IF EXISTS $DB WITH (FORCE)" >/dev/null 2>&1 || true' EXIT
+LOG2=$(mktemp)
+trap 'rm -f "$LOG" "$LOG2"; psql "$ADMIN_URL" -qc "DROP DATABASE IF EXISTS $DB WITH (FORCE)" >/dev/null 2>&1 || true' EXIT
+
+python3 - <<'PY'
+import ipaddress, yaml
+compose = yaml.safe_load(open("docker-compose.yml"))
+services = compose["services"]
+ludus, proxy = services["ludus"], services["proxy"]
+assert "ports" not in ludus, "instances publish no port: --scale ludus=N would collide"
+assert any(str(p).endswith(":80") for p in proxy["ports"]), "the proxy publishes the site"
+assert "./deploy/nginx.conf:/etc/nginx/nginx.conf:ro" in proxy["volumes"]
+subnet = ipaddress.ip_network(compose["networks"]["default"]["ipam"]["config"][0]["subnet"])
+trusted = ipaddress.ip_network(ludus["environment"]["LUDUS_TRUSTED_PROXIES"])
+assert trusted.subnet_of(subnet), "the trusted proxies are the compose network"
+assert ludus["environment"]["DATABASE_URL"].startswith("postgres://"), "several instances need Postgres"
+conf = open("deploy/nginx.conf").read()
+for needle in ("proxy_set_header Upgrade $http_upgrade", "proxy_set_header Connection $connection_upgrade",
+               "server ludus:8080 resolve", "X-Forwarded-For", "proxy_http_version 1.1"):
+    assert needle in conf, f"deploy/nginx.conf: {needle}"
+print("compose file: the scaled setup is consistent")
+PY
 
 cargo build -q -p ludus-server
 BIN=target/debug/ludus
@@ -19,6 +42,8 @@ PORT=18$(( RANDOM % 900 + 100 ))
 DATABASE_URL="${ADMIN_URL%/*}/$DB" \
 LUDUS_LISTEN="127.0.0.1:$PORT" \
 LUDUS_PUBLIC_URL="http://127.0.0.1:$PORT" \
+LUDUS_TRUSTED_PROXIES=172.28.0.0/16 \
+LUDUS_DATABASE_CONNECTIONS=32 \
 LUDUS_LOG_FORMAT=json \
 RUST_LOG=info \
   "$BIN" >"$LOG" 2>&1 &
@@ -36,12 +61,45 @@ for variant in petteia-6 pente-grammai-perimeter; do
   grep -q '^finished after' <<<"$played"
 done
 
-kill -TERM "$SERVER"
+# A second instance on the same database, as `--scale ludus=2` runs it: a game created through
+# one is joined and played through the other.
+PORT2=$((PORT + 1))
+DATABASE_URL="${ADMIN_URL%/*}/$DB" LUDUS_LISTEN="127.0.0.1:$PORT2" LUDUS_TRUSTED_PROXIES=172.28.0.0/16 \
+LUDUS_DATABASE_CONNECTIONS=32 LUDUS_LOG_FORMAT=json RUST_LOG=info \
+  "$BIN" >"$LOG2" 2>&1 &
+SECOND=$!
+for _ in $(seq 1 60); do
+  "$BIN" health --url "http://127.0.0.1:$PORT2/readyz" >/dev/null 2>&1 && break
+  sleep 0.5
+done
+python3 - "http://127.0.0.1:$PORT" "http://127.0.0.1:$PORT2" <<'PY'
+import json, sys, urllib.request
+first, second = sys.argv[1], sys.argv[2]
+def call(base, path, body=None, token=None):
+    request = urllib.request.Request(base + path, data=None if body is None else json.dumps(body).encode(),
+                                     headers={"content-type": "application/json"})
+    if token:
+        request.add_header("authorization", "Bearer " + token)
+    return json.load(urllib.request.urlopen(request))
+created = call(first, "/api/v1/games", {"variant": "petteia-6", "mode": "online"})
+joined = call(second, f"/api/v1/invites/{created['invite']}/join", {})
+game = created["game_id"]
+view = call(first, f"/api/v1/games/{game}", token=created["seat"]["token"])
+assert view["status"] == "playing", view
+moved = call(first, f"/api/v1/games/{game}/moves", {"move": view["legal_moves"][0], "version": view["version"]},
+             token=created["seat"]["token"])
+seen = call(second, f"/api/v1/games/{game}", token=joined["seat"]["token"])
+assert seen["version"] == moved["version"] and seen["legal_moves"], seen
+print("two instances: a game created through one is joined and played through the other")
+PY
+
+kill -TERM "$SERVER" "$SECOND"
 wait "$SERVER"
+wait "$SECOND"
 # Every log line the server wrote is JSON.
-python3 - "$LOG" <<'PY'
+python3 - "$LOG" "$LOG2" <<'PY'
 import json, sys
-lines = [l for l in open(sys.argv[1]) if l.strip() and not l.startswith("Ludus is running")]
+lines = [l for log in sys.argv[1:] for l in open(log) if l.strip() and not l.startswith("Ludus is running")]
 assert lines, "the server logged nothing"
 for line in lines:
     json.loads(line)

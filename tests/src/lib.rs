@@ -184,6 +184,8 @@ pub fn test_config(database_url: String) -> ServeConfig {
         header_read_timeout_secs: 10,
         // Every test client connects from loopback; the slow-client test sets the default back.
         connections_per_address: 10_000,
+        // The default (ludus_store::POSTGRES_CONNECTIONS).
+        database_connections: 64,
     }
 }
 
@@ -550,7 +552,12 @@ impl Socket {
     /// The next JSON message (ping and pong frames skipped), with the whole view joined from a
     /// delta as `game`; `None` when the socket closes.
     pub async fn next(&mut self) -> Option<Value> {
-        let mut message = self.next_sent().await?;
+        self.next_within(Duration::from_secs(10)).await
+    }
+
+    /// Like [`Socket::next`], waiting at most `wait` for each frame.
+    pub async fn next_within(&mut self, wait: Duration) -> Option<Value> {
+        let mut message = self.next_sent_within(wait).await?;
         if message["event"]["kind"] == "move" {
             self.moves.push(message["event"]["move"].clone());
         }
@@ -589,10 +596,15 @@ impl Socket {
     /// The next JSON message exactly as the server sent it (ping and pong frames skipped);
     /// `None` when the socket closes.
     pub async fn next_sent(&mut self) -> Option<Value> {
+        self.next_sent_within(Duration::from_secs(10)).await
+    }
+
+    /// Like [`Socket::next_sent`], waiting at most `wait` for each frame.
+    pub async fn next_sent_within(&mut self, wait: Duration) -> Option<Value> {
         loop {
-            let frame = tokio::time::timeout(Duration::from_secs(10), self.stream.next())
+            let frame = tokio::time::timeout(wait, self.stream.next())
                 .await
-                .expect("a message within 10 s");
+                .unwrap_or_else(|_| panic!("a message within {wait:?}"));
             match frame {
                 Some(Ok(Message::Text(text))) => {
                     return Some(serde_json::from_str(&text).expect("JSON messages"));
@@ -680,4 +692,71 @@ macro_rules! on_both_databases {
             )*)?
         }
     };
+}
+
+/// The server in a process of its own (`ludus-test-server`), for tests that kill it (SIGKILL),
+/// stop it (SIGTERM) or run several on one database; dropping it kills and reaps the process.
+#[derive(Debug)]
+pub struct ServerProcess {
+    child: std::process::Child,
+    pub base: String,
+}
+
+impl ServerProcess {
+    /// Starts the server `program` (a test's `env!("CARGO_BIN_EXE_ludus-test-server")`) on
+    /// `database_url` and waits until it accepts connections.
+    pub fn start(program: &str, database_url: &str) -> ServerProcess {
+        use std::io::BufRead;
+        let child = std::process::Command::new(program)
+            .arg(database_url)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("the server process starts");
+        let mut process = ServerProcess {
+            child,
+            base: String::new(),
+        };
+        let mut stdout = std::io::BufReader::new(process.child.stdout.take().expect("piped"));
+        let mut line = String::new();
+        while process.base.is_empty() {
+            line.clear();
+            assert!(
+                stdout.read_line(&mut line).unwrap_or(0) > 0,
+                "the server exited before listening"
+            );
+            if let Some(base) = line.trim().strip_prefix("listening on ") {
+                process.base = base.to_string();
+            }
+        }
+        process
+    }
+
+    pub fn api(&self) -> Api {
+        Api::new(&self.base)
+    }
+
+    /// SIGKILL: no chance to flush or finish anything.
+    pub fn kill(&mut self) {
+        self.child.kill().expect("SIGKILL");
+        self.child.wait().expect("the process ends");
+    }
+
+    /// SIGTERM, and waits until the process has shut down gracefully.
+    pub fn terminate(&mut self) {
+        let sent = std::process::Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status()
+            .expect("kill runs");
+        assert!(sent.success(), "SIGTERM sent");
+        let status = self.child.wait().expect("the process ends");
+        assert!(status.success(), "a graceful shutdown: {status}");
+    }
+}
+
+impl Drop for ServerProcess {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
 }

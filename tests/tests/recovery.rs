@@ -1,62 +1,17 @@
 //! Nothing lost: the server process is killed with SIGKILL while moves are in flight; after a
 //! restart on the same database every acknowledged move is there, and play goes on.
 
-use ludus_tests::{Api, Database, TestDatabase, game_id, on_both_databases, seat_token};
+use ludus_tests::{
+    Api, Database, ServerProcess, TestDatabase, game_id, on_both_databases, seat_token,
+};
 use serde_json::json;
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
 
-/// The server in a process of its own; dropping it kills and reaps the process.
-struct ServerProcess {
-    child: Child,
-    base: String,
-}
-
-impl ServerProcess {
-    fn start(database_url: &str) -> ServerProcess {
-        let child = Command::new(env!("CARGO_BIN_EXE_ludus-test-server"))
-            .arg(database_url)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("the server process starts");
-        let mut process = ServerProcess {
-            child,
-            base: String::new(),
-        };
-        let mut stdout = BufReader::new(process.child.stdout.take().expect("piped"));
-        let mut line = String::new();
-        while process.base.is_empty() {
-            line.clear();
-            assert!(
-                stdout.read_line(&mut line).unwrap_or(0) > 0,
-                "the server exited before listening"
-            );
-            if let Some(base) = line.trim().strip_prefix("listening on ") {
-                process.base = base.to_string();
-            }
-        }
-        process
-    }
-
-    /// SIGKILL: no chance to flush or finish anything.
-    fn kill(&mut self) {
-        self.child.kill().expect("SIGKILL");
-        self.child.wait().expect("the process ends");
-    }
-}
-
-impl Drop for ServerProcess {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
+const SERVER: &str = env!("CARGO_BIN_EXE_ludus-test-server");
 
 async fn every_acknowledged_move_survives_a_sigkill(database: Database) {
     let database = TestDatabase::create(database).await;
     let url = database.url();
-    let mut first = ServerProcess::start(url);
+    let mut first = ServerProcess::start(SERVER, url);
     let api = Api::new(&first.base);
     let created = api
         .create(json!({ "variant": "petteia-8", "mode": "local" }))
@@ -120,7 +75,7 @@ async fn every_acknowledged_move_survives_a_sigkill(database: Database) {
         acknowledged.len()
     );
 
-    let second = ServerProcess::start(url);
+    let second = ServerProcess::start(SERVER, url);
     let api = Api::new(&second.base);
     let view = api.view(&game, Some(&token)).await;
     let stored: Vec<String> = view["moves"]

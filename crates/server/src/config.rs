@@ -141,6 +141,15 @@ pub struct ServeConfig {
         default_value_t = 64
     )]
     pub connections_per_address: usize,
+    /// Postgres: the most connections this instance opens. Several instances share the
+    /// database's `max_connections` (100 by default): keep their sum below it.
+    #[arg(
+        long,
+        global = true,
+        env = "LUDUS_DATABASE_CONNECTIONS",
+        default_value_t = ludus_store::POSTGRES_CONNECTIONS
+    )]
+    pub database_connections: u32,
 }
 
 /// A network in CIDR notation; a bare address is the network of that one address.

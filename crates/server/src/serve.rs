@@ -21,14 +21,17 @@ pub async fn run(
     config: ServeConfig,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), String> {
-    let store = ludus_store::Store::connect(&config.database_url)
-        .await
-        .map_err(|e| {
-            format!(
-                "cannot open the database {}: {e}",
-                redact(&config.database_url)
-            )
-        })?;
+    // Held until the server stops: a second process on the same SQLite file refuses to start.
+    let _sqlite_lock = lock_sqlite_file(&config.database_url)?;
+    let store =
+        ludus_store::Store::connect_with_pool(&config.database_url, config.database_connections)
+            .await
+            .map_err(|e| {
+                format!(
+                    "cannot open the database {}: {e}",
+                    redact(&config.database_url)
+                )
+            })?;
     let metrics = Arc::new(Metrics::default());
     let game_config = GameConfig {
         computer_delay: Duration::from_millis(config.computer_delay_ms),
@@ -56,6 +59,8 @@ pub async fn run(
         ..ApiLimits::default()
     };
     let (shutdown_sender, shutdown_receiver) = tokio::sync::watch::channel(false);
+    // Postgres: this instance among others (heartbeat, takeovers, the listening connection).
+    let cluster = crate::game::cluster::start(registry.clone(), shutdown_receiver.clone());
     tokio::spawn(expire_invites(
         registry.clone(),
         Duration::from_secs(config.invite_expiry_secs),
@@ -81,7 +86,7 @@ pub async fn run(
     let address = listener.local_addr().map_err(|e| e.to_string())?;
     tracing::info!(%address, games_restored = restored, database = %redact(&config.database_url), static_dir = %static_dir.display(), "listening");
     println!("Ludus is running: open {public_url}/ (listening on {address})");
-    serve_app(listener, app, state, shutdown_sender, shutdown)
+    serve_app(listener, app, state, shutdown_sender, shutdown, cluster)
         .await
         .map_err(|e| e.to_string())
 }
@@ -107,6 +112,35 @@ async fn expire_invites(
     }
 }
 
+/// SQLite serves one instance: an exclusive lock on a file beside the database, held while the
+/// server runs (the OS drops it when the process ends, even by SIGKILL). None for Postgres or an
+/// in-memory database.
+fn lock_sqlite_file(url: &str) -> Result<Option<std::fs::File>, String> {
+    let Some(rest) = url.strip_prefix("sqlite:") else {
+        return Ok(None);
+    };
+    let path = rest.trim_start_matches("//");
+    let path = path.split('?').next().unwrap_or(path);
+    if path.is_empty() || path.contains(":memory:") {
+        return Ok(None);
+    }
+    let lock_path = format!("{path}.lock");
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&lock_path)
+        .map_err(|e| format!("cannot open the lock file {lock_path}: {e}"))?;
+    match file.try_lock() {
+        Ok(()) => Ok(Some(file)),
+        Err(std::fs::TryLockError::WouldBlock) => Err(format!(
+            "another ludus process is serving the SQLite database {path} (it holds {lock_path}): \
+             SQLite serves one instance; to run several instances, use Postgres"
+        )),
+        Err(std::fs::TryLockError::Error(e)) => Err(format!("cannot lock {lock_path}: {e}")),
+    }
+}
+
 /// A database URL without its password, for logs.
 fn redact(url: &str) -> String {
     match (url.find("://"), url.rfind('@')) {
@@ -127,6 +161,7 @@ async fn serve_app(
     state: AppState,
     shutdown_sender: tokio::sync::watch::Sender<bool>,
     shutdown: impl Future<Output = ()> + Send + 'static,
+    cluster: Option<tokio::task::JoinHandle<()>>,
 ) -> std::io::Result<()> {
     let registry = state.registry.clone();
     let signal = async move {
@@ -149,6 +184,11 @@ async fn serve_app(
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
     registry.shutdown().await;
+    // The instance released its games to the others as the signal came (they take them over
+    // while this one's sockets close); wait for that before the store closes.
+    if let Some(cluster) = cluster {
+        let _ = tokio::time::timeout(Duration::from_secs(5), cluster).await;
+    }
     registry.store().close().await;
     Ok(())
 }

@@ -219,3 +219,61 @@ fn verify_accepts_a_true_record_and_names_the_first_altered_die() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `ludus serve` on a SQLite file, until it says it is running (or exits).
+fn serve_sqlite(database: &str) -> std::process::Child {
+    use std::io::{BufRead, BufReader};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ludus"))
+        .args([
+            "serve",
+            "--listen",
+            "127.0.0.1:0",
+            "--database-url",
+            database,
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("the binary runs");
+    let mut stdout = BufReader::new(child.stdout.take().expect("piped"));
+    let mut line = String::new();
+    while !line.contains("Ludus is running") {
+        line.clear();
+        assert!(
+            stdout.read_line(&mut line).unwrap_or(0) > 0,
+            "the server exited before listening"
+        );
+    }
+    child
+}
+
+#[test]
+fn a_second_process_on_the_same_sqlite_file_refuses_to_start() {
+    let dir = std::env::temp_dir().join(format!("ludus-cli-lock-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let database = format!("sqlite://{}", dir.join("ludus.db").display());
+    let mut first = serve_sqlite(&database);
+
+    let second = ludus(&[
+        "serve",
+        "--listen",
+        "127.0.0.1:0",
+        "--database-url",
+        &database,
+    ]);
+    let stderr = String::from_utf8_lossy(&second.stderr);
+    assert!(!second.status.success(), "the second process stops");
+    assert!(
+        stderr.contains("another ludus process is serving the SQLite database")
+            && stderr.contains("use Postgres"),
+        "it says why: {stderr}"
+    );
+
+    // The lock goes with the process, even one killed: the next one starts.
+    first.kill().unwrap();
+    first.wait().unwrap();
+    let mut third = serve_sqlite(&database);
+    third.kill().unwrap();
+    third.wait().unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -16,8 +16,10 @@ use std::str::FromStr;
 use std::time::Duration;
 
 mod appender;
+mod cluster;
 mod model;
 pub use appender::Appender;
+pub use cluster::{ALIVE_FOR_MS, Listener, Notification};
 pub use model::{GameId, Malformed, Mode, SecretHash, Status, UnknownName, parse_name};
 
 use ludus_engine::dice::{ServerSeed, from_hex, to_hex};
@@ -25,6 +27,10 @@ use ludus_engine::{Player, Side, Termination, Variant};
 
 static SQLITE_MIGRATIONS: Migrator = sqlx::migrate!("../../migrations/sqlite");
 static POSTGRES_MIGRATIONS: Migrator = sqlx::migrate!("../../migrations/postgres");
+
+/// The most connections a Postgres pool opens unless told otherwise: commits wait on the disk,
+/// and more connections let Postgres group them.
+pub const POSTGRES_CONNECTIONS: u32 = 64;
 
 /// The longest a Postgres statement may run (`statement_timeout`).
 const STATEMENT_TIMEOUT: &str = "5s";
@@ -46,6 +52,9 @@ pub enum StoreError {
     /// A stored row does not read back as the values it was written from.
     #[error(transparent)]
     Row(#[from] RowError),
+    /// Asked of SQLite what only Postgres does: serve several instances.
+    #[error("several instances share only a Postgres database")]
+    SingleInstance,
 }
 
 /// A column of a stored game that holds no value of its type.
@@ -98,6 +107,8 @@ pub struct NewGame {
     pub created_at: i64,
     /// Whether anyone may find the game in the listing while it is live.
     pub listed: bool,
+    /// The instance that runs the game's timers (Postgres, several instances); none on SQLite.
+    pub owner: Option<String>,
 }
 
 /// A game as stored.
@@ -277,6 +288,20 @@ macro_rules! insert_event {
     }};
 }
 
+/// On Postgres, tells every instance (inside the transaction `$tx`, so at its commit) that the
+/// log of `$game_id` grew to `$seq`.
+macro_rules! notify_appended {
+    ($store:expr, $tx:expr, $game_id:expr, $seq:expr) => {
+        if $store.backend() == Backend::Postgres {
+            sqlx::query("SELECT pg_notify($1, $2)")
+                .bind(cluster::GAMES_CHANNEL)
+                .bind(format!("{} {}", $game_id, $seq))
+                .execute(&mut *$tx)
+                .await?;
+        }
+    };
+}
+
 /// A write refused by a unique key (a version, a move id, a name already written) is a `Conflict`.
 fn conflict_if_taken(result: Result<(), sqlx::Error>) -> Result<(), StoreError> {
     match result {
@@ -296,6 +321,15 @@ pub use accounts::{
 impl Store {
     /// Opens `sqlite://path` (created if missing) or `postgres://…`, and runs that backend's migrations.
     pub async fn connect(url: &str) -> Result<Store, StoreError> {
+        Store::connect_with_pool(url, POSTGRES_CONNECTIONS).await
+    }
+
+    /// Like [`Store::connect`], opening at most `postgres_connections` on Postgres (several
+    /// instances share the database's connections).
+    pub async fn connect_with_pool(
+        url: &str,
+        postgres_connections: u32,
+    ) -> Result<Store, StoreError> {
         if url.starts_with("sqlite:") {
             let options = SqliteConnectOptions::from_str(url)?
                 .create_if_missing(true)
@@ -317,9 +351,8 @@ impl Store {
             if !url.contains("statement_timeout") {
                 options = options.options([("statement_timeout", STATEMENT_TIMEOUT)]);
             }
-            // Commits wait on the disk: more connections let Postgres group them.
             let pool = PgPoolOptions::new()
-                .max_connections(64)
+                .max_connections(postgres_connections)
                 .acquire_timeout(Duration::from_secs(10))
                 .connect_with(options)
                 .await?;
@@ -368,8 +401,8 @@ impl Store {
             let mut tx = pool.begin().await?;
             sqlx::query(
                 "INSERT INTO games (id, variant, mode, status, settings, seat0_hash, seat1_hash, invite_hash, \
-                 server_seed, commitment, creator_entropy, created_at, listed) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
+                 server_seed, commitment, creator_entropy, created_at, listed, owner) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)",
             )
             .bind(game.id.as_str())
             .bind(game.variant.id())
@@ -384,6 +417,7 @@ impl Store {
             .bind(&game.creator_entropy)
             .bind(game.created_at)
             .bind(game.listed)
+            .bind(&game.owner)
             .execute(&mut *tx)
             .await?;
             for event in events {
@@ -444,6 +478,9 @@ impl Store {
             for event in events {
                 insert_event!(tx, &game_id, event);
             }
+            if let Some(last) = events.last() {
+                notify_appended!(self, tx, game_id, last.seq);
+            }
             tx.commit().await?;
             Ok(Redeemed::Joined { game_id: stored_id(game_id)? })
         })
@@ -488,6 +525,9 @@ impl Store {
                 if change.status == Status::Finished {
                     settle_ratings!(tx, game_id.as_str(), change.finished_at.unwrap_or_default());
                 }
+            }
+            if let Some(last) = events.last() {
+                notify_appended!(self, tx, game_id, last.seq);
             }
             tx.commit().await?;
         });
@@ -536,7 +576,8 @@ impl Store {
                 }
                 query.execute(pool).await.map(|_| ())
             }
-            // One statement text whatever the count, so Postgres plans it once per connection.
+            // One statement text whatever the count, so Postgres plans it once per connection. It
+            // notifies each game's last version too: the notifications leave at the commit.
             Store::Postgres(pool) => {
                 let (mut ids, mut seqs, mut ats, mut bodies, mut move_ids) =
                     (vec![], vec![], vec![], vec![], vec![]);
@@ -548,8 +589,10 @@ impl Store {
                     move_ids.push(event.move_id.as_deref());
                 }
                 sqlx::query(
-                    "INSERT INTO game_events (game_id, seq, at, body, move_id) \
-                     SELECT * FROM UNNEST($1::text[], $2::bigint[], $3::bigint[], $4::text[], $5::text[])",
+                    "WITH appended AS (INSERT INTO game_events (game_id, seq, at, body, move_id) \
+                     SELECT * FROM UNNEST($1::text[], $2::bigint[], $3::bigint[], $4::text[], $5::text[]) \
+                     RETURNING game_id, seq) \
+                     SELECT pg_notify('ludus_games', game_id || ' ' || MAX(seq)) FROM appended GROUP BY game_id",
                 )
                 .bind(ids)
                 .bind(seqs)
@@ -633,7 +676,7 @@ impl Store {
 }
 
 /// A game id read from the database.
-fn stored_id(id: String) -> Result<GameId, StoreError> {
+pub(crate) fn stored_id(id: String) -> Result<GameId, StoreError> {
     id.parse().map_err(|e: Malformed| {
         StoreError::Row(RowError {
             reason: e.to_string(),

@@ -139,6 +139,7 @@ fn new_game(id: &GameId, invite: Option<&SecretHash>, created_at: i64) -> NewGam
         creator_entropy: "alice".into(),
         created_at,
         listed: false,
+        owner: None,
     }
 }
 
@@ -645,4 +646,99 @@ mod accounts {
         finishing_an_online_game_between_two_accounts_rates_both_in_its_variant,
         a_challenge_is_answered_once_and_not_after_it_lapsed,
     );
+}
+
+/// Several instances on one Postgres database (`cluster.rs`): heartbeats, owners and takeovers,
+/// and the notification of every append. SQLite serves one instance and refuses them.
+mod instances {
+    use super::{Appender, Status, Store, StoreError, TestStore, event, new_game, new_id};
+    use ludus_store::{NewGame, Notification};
+
+    /// A game in play owned by `owner`.
+    async fn owned_game(store: &Store, owner: &str) -> ludus_store::GameId {
+        let id = new_id();
+        let game = NewGame {
+            status: Status::Playing,
+            owner: Some(owner.to_string()),
+            ..new_game(&id, None, 1)
+        };
+        store.create_game(&game, &[]).await.unwrap();
+        id
+    }
+
+    #[tokio::test]
+    #[ignore = "needs TEST_DATABASE_URL (Postgres); run with -- --include-ignored"]
+    async fn a_game_is_taken_over_once_and_only_from_an_instance_gone() {
+        let database = TestStore::postgres().await;
+        let store = database.store.clone();
+        assert!(!store.heartbeat("a").await.unwrap(), "a new instance");
+        assert!(store.heartbeat("a").await.unwrap(), "renewed in time");
+        let id = owned_game(&store, "a").await;
+        assert!(
+            store.take_over_games("b").await.unwrap().is_empty(),
+            "the owner is alive"
+        );
+        assert_eq!(
+            store.owned_games("a").await.unwrap(),
+            std::slice::from_ref(&id)
+        );
+
+        store.release_instance("a").await.unwrap();
+        // Instances take over only once alive themselves (the server's heartbeat comes first).
+        for instance in ["b", "c"] {
+            store.heartbeat(instance).await.unwrap();
+        }
+        let (b, c) = tokio::join!(store.take_over_games("b"), store.take_over_games("c"));
+        let (b, c) = (b.unwrap(), c.unwrap());
+        assert_eq!(b.len() + c.len(), 1, "one instance takes it: {b:?} {c:?}");
+        let winner = if b.is_empty() { "c" } else { "b" };
+        assert!(store.heartbeat(winner).await.is_ok());
+        assert_eq!(store.owned_games(winner).await.unwrap(), [id]);
+        assert!(store.take_over_games("d").await.unwrap().is_empty());
+        database.remove().await;
+    }
+
+    #[tokio::test]
+    #[ignore = "needs TEST_DATABASE_URL (Postgres); run with -- --include-ignored"]
+    async fn every_append_notifies_its_game_and_last_version() {
+        let database = TestStore::postgres().await;
+        let store = database.store.clone();
+        let mut listener = store.listen().await.unwrap();
+        let id = owned_game(&store, "a").await;
+        store
+            .append_events(&id, &[event(1, "{}", None), event(2, "{}", None)], None)
+            .await
+            .unwrap();
+        let appender = Appender::start(store.clone());
+        appender
+            .append(&id, vec![event(3, "{}", Some("m"))], None)
+            .await
+            .unwrap();
+        for seq in [2, 3] {
+            let heard = tokio::time::timeout(std::time::Duration::from_secs(5), listener.next())
+                .await
+                .expect("a notification within 5 s")
+                .unwrap();
+            assert_eq!(
+                heard,
+                Some(Notification::Appended {
+                    game_id: id.clone(),
+                    seq
+                })
+            );
+        }
+        // The listening connection is the pool's: the pool closes once it is given back.
+        drop(listener);
+        database.remove().await;
+    }
+
+    #[tokio::test]
+    async fn sqlite_serves_one_instance() {
+        let database = TestStore::sqlite().await;
+        assert!(matches!(
+            database.store.heartbeat("a").await,
+            Err(StoreError::SingleInstance)
+        ));
+        database.remove().await;
+    }
 }

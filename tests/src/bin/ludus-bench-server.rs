@@ -10,6 +10,10 @@
 //! state (playing and finished ones with both players' sockets open and idle, after a few moves)
 //! and prints the server's resident memory per game.
 //!
+//! With `--instances 2` (Postgres), two server processes share the database and the players of
+//! each game are on different instances (the creator on one, the joiner on the other), so every
+//! move crosses from one instance to the other through the database's notifications.
+//!
 //! Build and run: `cargo build --release -p ludus-server -p ludus-tests` then
 //! `target/release/ludus-bench-server --games 500 --seconds 20 --database-url postgres://…`.
 
@@ -48,6 +52,10 @@ struct Args {
     /// With --memory playing|finished: moves played in each game before measuring.
     #[arg(long, default_value_t = 6)]
     moves_each: usize,
+    /// Server processes on the one database (more than one needs Postgres); each game's two
+    /// players are on different instances.
+    #[arg(long, default_value_t = 1)]
+    instances: usize,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -138,8 +146,8 @@ fn cpu_seconds(pid: &str) -> f64 {
     (ticks(11) + ticks(12)) / 100.0
 }
 
-/// CPU seconds used so far by this program, the server, and every local Postgres process.
-fn cpu_split(server: u32) -> [f64; 3] {
+/// CPU seconds used so far by this program, the servers, and every local Postgres process.
+fn cpu_split(servers: &[u32]) -> [f64; 3] {
     let postgres: f64 = std::fs::read_dir("/proc")
         .into_iter()
         .flatten()
@@ -151,7 +159,7 @@ fn cpu_split(server: u32) -> [f64; 3] {
         .sum();
     [
         cpu_seconds("self"),
-        cpu_seconds(&server.to_string()),
+        servers.iter().map(|id| cpu_seconds(&id.to_string())).sum(),
         postgres,
     ]
 }
@@ -167,7 +175,8 @@ fn resident_kib(pid: u32) -> u64 {
         .unwrap_or(0)
 }
 
-fn start_server(database_url: &str, port: u16) -> Child {
+/// Starts `ludus serve` with at most `connections` to Postgres.
+fn start_server(database_url: &str, port: u16, connections: u32) -> Child {
     let binary = std::env::current_exe()
         .expect("this program's path")
         .with_file_name("ludus");
@@ -190,6 +199,8 @@ fn start_server(database_url: &str, port: u16) -> Child {
             // Every simulated player connects from loopback: one address.
             "--connections-per-address",
             "1000000",
+            "--database-connections",
+            &connections.to_string(),
         ])
         .env("RUST_LOG", "warn")
         .stdout(Stdio::null())
@@ -294,9 +305,12 @@ async fn player(
     false
 }
 
-/// Plays games one after another in one slot until told to stop.
+/// Plays games one after another in one slot until told to stop: created through `api`, joined
+/// and played by the second player through `joiner_api`.
+#[allow(clippy::too_many_arguments)]
 async fn slot(
     api: Api,
+    joiner_api: Api,
     variant: String,
     pace: Option<Duration>,
     tally: Arc<Tally>,
@@ -308,7 +322,7 @@ async fn slot(
         let created = api
             .create(json!({ "variant": variant, "mode": "online" }))
             .await;
-        let joined = api.join(&created).await;
+        let joined = joiner_api.join(&created).await;
         let game = created["game_id"].as_str().expect("id").to_string();
         let turn = SharedTurn::default();
         if first {
@@ -325,7 +339,7 @@ async fn slot(
             stop.clone(),
         ));
         let b = tokio::spawn(player(
-            api.base.clone(),
+            joiner_api.base.clone(),
             game,
             joined["seat"]["token"].as_str().expect("token").into(),
             turn,
@@ -439,21 +453,31 @@ async fn main() {
         Some(url) => url.clone(),
         None => format!("sqlite://{}", ludus_tests::temp_path("bench.db").display()),
     };
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .expect("a port")
-        .local_addr()
-        .expect("addr")
-        .port();
-    let mut server = start_server(&database_url, port);
-    let api = Api::new(&format!("http://127.0.0.1:{port}"));
-    api.wait_until_ready().await;
+    let mut servers = Vec::new();
+    let mut apis = Vec::new();
+    for _ in 0..args.instances.max(1) {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .expect("a port")
+            .local_addr()
+            .expect("addr")
+            .port();
+        // The instances share one pool's worth of Postgres connections (its limit is 100).
+        let connections = 64 / args.instances.max(1) as u32;
+        servers.push(start_server(&database_url, port, connections));
+        let api = Api::new(&format!("http://127.0.0.1:{port}"));
+        api.wait_until_ready().await;
+        apis.push(api);
+    }
+    let server_ids: Vec<u32> = servers.iter().map(Child::id).collect();
+    let idle_kib: u64 = server_ids.iter().map(|&id| resident_kib(id)).sum();
     if let Some(state) = args.memory {
-        measure_memory(&args, state, &api, &server).await;
-        let _ = server.kill();
-        let _ = server.wait();
+        measure_memory(&args, state, &apis[0], &servers[0]).await;
+        for server in &mut servers {
+            let _ = server.kill();
+            let _ = server.wait();
+        }
         return;
     }
-    let idle_kib = resident_kib(server.id());
 
     let pace = args
         .moves_per_second
@@ -462,9 +486,10 @@ async fn main() {
     let stop = Arc::new(AtomicBool::new(false));
     let ready = Arc::new(tokio::sync::Barrier::new(args.games + 1));
     let slots: Vec<_> = (0..args.games)
-        .map(|_| {
+        .map(|i| {
             tokio::spawn(slot(
-                api.clone(),
+                apis[i % apis.len()].clone(),
+                apis[(i + 1) % apis.len()].clone(),
                 args.variant.clone(),
                 pace,
                 tally.clone(),
@@ -476,15 +501,15 @@ async fn main() {
     ready.wait().await;
     // Let the sockets connect before reading the memory they cost.
     tokio::time::sleep(Duration::from_millis(1500)).await;
-    let loaded_kib = resident_kib(server.id());
+    let loaded_kib: u64 = server_ids.iter().map(|&id| resident_kib(id)).sum();
     let moves_before = tally.moves.load(Ordering::Relaxed);
-    let cpu_before = cpu_split(server.id());
+    let cpu_before = cpu_split(&server_ids);
     tally.latencies.lock().expect("lock").clear();
     let began = Instant::now();
     tokio::time::sleep(Duration::from_secs(args.seconds)).await;
     let elapsed = began.elapsed().as_secs_f64();
     let moves = tally.moves.load(Ordering::Relaxed) - moves_before;
-    let cpu_after = cpu_split(server.id());
+    let cpu_after = cpu_split(&server_ids);
     stop.store(true, Ordering::Relaxed);
     let mut latencies = std::mem::take(&mut *tally.latencies.lock().expect("lock"));
     latencies.sort_unstable();
@@ -492,12 +517,23 @@ async fn main() {
     for s in slots {
         s.abort();
     }
-    let _ = server.kill();
-    let _ = server.wait();
+    for server in &mut servers {
+        let _ = server.kill();
+        let _ = server.wait();
+    }
     let connections = (2 * args.games) as f64;
     println!(
         "database:        {}",
         database_url.split('@').next_back().unwrap_or(&database_url)
+    );
+    println!(
+        "instances:       {} (each game's players on {})",
+        servers.len(),
+        if servers.len() > 1 {
+            "different instances"
+        } else {
+            "the one instance"
+        }
     );
     println!(
         "games:           {} concurrent ({} sockets), {} for {:.1} s",

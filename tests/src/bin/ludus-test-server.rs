@@ -1,6 +1,6 @@
 //! The real server in a process of its own, for tests that must kill it (SIGKILL) and start it
 //! again: `ludus-test-server <database-url>` listens on an ephemeral loopback port and prints
-//! `listening on <base>` once it accepts connections.
+//! `listening on <base>` once it accepts connections. SIGINT or SIGTERM shut it down gracefully.
 
 use std::io::Write;
 
@@ -15,7 +15,13 @@ async fn main() {
         .expect("a free port");
     let base = format!("http://{}", listener.local_addr().expect("an address"));
     let server = tokio::spawn(ludus_server::run(listener, config, async {
-        let _ = tokio::signal::ctrl_c().await;
+        let mut terminate =
+            tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+                .expect("a SIGTERM handler");
+        tokio::select! {
+            _ = tokio::signal::ctrl_c() => {}
+            _ = terminate.recv() => {}
+        }
     }));
     ludus_tests::Api::new(&base).wait_until_ready().await;
     println!("listening on {base}");

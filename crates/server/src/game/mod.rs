@@ -1,13 +1,16 @@
 //! Live games: the vocabulary (modes, seats, settings), the event log's shape, the pure state
 //! machine that replays and decides events, the per-game actor, and the registry of actors.
 //!
-//! The modules depend on each other in one direction: `live` (pure rules) ← `services` (what
-//! actors share) ← `restore` (a game from the store) ← `actor` ← `registry` (finds actors).
+//! The modules depend on each other in one direction: `live` (pure rules), `instance` (this
+//! instance among others) ← `services` (what actors share) ← `restore` (a game from the store) ←
+//! `actor` ← `registry` (finds actors) ← `cluster` (heartbeat, takeovers, notifications).
 
 pub mod actor;
 pub mod clock;
+pub mod cluster;
 pub mod error;
 pub mod event;
+pub mod instance;
 pub mod live;
 pub mod registry;
 pub mod restore;

@@ -98,13 +98,32 @@ impl Registry {
     }
 
     /// Rebuilds every game in play (at start-up), so clocks go on and flags fall. Games waiting
-    /// for their invite are loaded when asked for (or by `expire_invites`).
+    /// for their invite are loaded when asked for (or by `expire_invites`). With several
+    /// instances, only the games that no live instance owns: this one takes them over.
     pub async fn restore_in_progress(&self) -> Result<usize, GameError> {
-        let ids = self.services.store.games_in_progress().await?;
+        let ids = match &self.services.instance {
+            None => self.services.store.games_in_progress().await?,
+            Some(instance) => {
+                self.services.store.heartbeat(instance.id()).await?;
+                self.services.store.take_over_games(instance.id()).await?
+            }
+        };
+        self.take_over(&ids).await
+    }
+
+    /// Loads games this instance now owns, their flags held for the restart grace (their
+    /// players may be reconnecting); games already loaded start their timers here.
+    pub async fn take_over(&self, ids: &[GameId]) -> Result<usize, GameError> {
         let grace =
             self.services.clock.now_ms() + self.services.config.restart_grace.as_millis() as i64;
+        if let Some(instance) = &self.services.instance {
+            for id in ids {
+                instance.gain(id);
+                self.tell(id, Command::Lead(true));
+            }
+        }
         let mut restored = 0;
-        for id in &ids {
+        for id in ids {
             // One game that does not replay must not keep the others (or the server) down.
             match self.handle(id, grace).await {
                 Ok(_) => restored += 1,
@@ -361,6 +380,60 @@ impl Registry {
             flag_not_before,
             on_stop,
         ))
+    }
+
+    /// Tells a loaded game's actor `command` (without waiting for room in its queue); whether
+    /// the game was loaded.
+    pub fn tell(&self, game_id: &GameId, command: Command) -> bool {
+        let handle = self
+            .games
+            .lock()
+            .expect("registry lock")
+            .get(game_id)
+            .and_then(|slot| slot.get().cloned());
+        let Some(handle) = handle else {
+            return false;
+        };
+        if let Err(mpsc::error::TrySendError::Full(command)) = handle.try_send(command) {
+            tokio::spawn(async move { handle.send(command).await });
+        }
+        true
+    }
+
+    /// Tells every loaded game's actor the command `command` builds.
+    pub fn tell_all(&self, command: impl Fn() -> Command) {
+        let ids: Vec<GameId> = self
+            .games
+            .lock()
+            .expect("registry lock")
+            .keys()
+            .cloned()
+            .collect();
+        for id in ids {
+            self.tell(&id, command());
+        }
+    }
+
+    /// Another instance appended to a game's log up to `seq`: its actor here catches up; a game
+    /// this instance owns but had let go from memory is loaded, so its timers run.
+    pub async fn appended(&self, game_id: &GameId, seq: i64) {
+        if !self.tell(game_id, Command::CatchUp { seq: Some(seq) })
+            && self.services.leads(game_id)
+            && let Err(error) = self.handle(game_id, 0).await
+        {
+            tracing::warn!(game = %game_id, error = %error_chain(&error), "could not load an owned game");
+        }
+    }
+
+    /// This instance lost these games to another (its heartbeat lapsed): their timers stop here.
+    pub fn lost(&self, ids: &[GameId]) {
+        for id in ids {
+            self.tell(id, Command::Lead(false));
+        }
+    }
+
+    pub fn services(&self) -> &Services {
+        &self.services
     }
 
     /// Stops every actor after the commands already queued, and waits for them (bounded).

@@ -4,13 +4,14 @@
 
 use super::error::GameError;
 use super::event::event_rows;
+use super::instance::Instance;
 use super::live::{Creation, LiveGame};
 use super::{GameId, Mode, PlayerIndex, Settings, Status, token};
 use crate::metrics::Metrics;
 use ludus_ai::Level;
 use ludus_engine::dice::ServerSeed;
 use ludus_engine::{AnyGame, AnyMove, Variant};
-use ludus_store::{Appender, NewGame, SecretHash, Store};
+use ludus_store::{Appender, Backend, NewGame, SecretHash, Store};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -79,6 +80,9 @@ pub struct Services {
     pub clock: super::clock::ServerClock,
     pub config: GameConfig,
     pub metrics: Arc<Metrics>,
+    /// On Postgres, this instance among others (the games it owns); none on SQLite, whose one
+    /// instance owns every game.
+    pub instance: Option<Arc<Instance>>,
     search_permits: SearchPermits,
 }
 
@@ -123,14 +127,21 @@ impl Services {
     /// Call it inside the tokio runtime (the appender starts tasks).
     pub fn new(store: Store, config: GameConfig, metrics: Arc<Metrics>) -> Services {
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let instance = (store.backend() == Backend::Postgres).then(|| Arc::new(Instance::new()));
         Services {
             appender: Appender::start(store.clone()),
+            instance,
             store,
             clock: super::clock::ServerClock::new(),
             config,
             metrics,
             search_permits: SearchPermits::new(cores),
         }
+    }
+
+    /// Whether this instance runs `game`'s timers (its flags, the computer's moves).
+    pub fn leads(&self, game: &GameId) -> bool {
+        self.instance.as_ref().is_none_or(|i| i.owns(game))
     }
 
     /// The computer's move at `level` in `engine`, searched on the blocking pool once a permit of
@@ -200,8 +211,12 @@ impl Services {
             creator_entropy: request.entropy,
             created_at: now,
             listed: request.listed,
+            owner: self.instance.as_ref().map(|i| i.id().to_string()),
         };
         self.store.create_game(&row, &rows).await?;
+        if let Some(instance) = &self.instance {
+            instance.gain(&id);
+        }
         Ok(StoredGame {
             id,
             commitment: row

@@ -18,6 +18,7 @@ impl GameActor {
             return;
         };
         if self.game.status != Status::Playing
+            || !self.leads
             || self.game.engine.to_move() != computer
             || self.game.engine.phase() != ludus_engine::Phase::AwaitingMove
         {

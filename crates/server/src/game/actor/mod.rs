@@ -8,6 +8,7 @@
 //! `write` (the write path: commit, join, rematch), `computer` (the computer's turns).
 
 mod computer;
+mod peers;
 mod protocol;
 mod run;
 mod write;
@@ -26,6 +27,7 @@ pub enum Touch {
 }
 
 use super::event::VersionedEvent;
+use super::instance::PresenceReport;
 use super::live::LiveGame;
 use super::restore::Restored;
 use super::services::Services;
@@ -64,6 +66,12 @@ pub struct GameActor {
     me: mpsc::WeakSender<Command>,
     /// The flag is not raised before this time (a grace period after a restart).
     flag_not_before: i64,
+    /// Whether this instance runs the game's timers: the flag, the computer's moves (always on
+    /// SQLite; on Postgres, when it owns the game).
+    leads: bool,
+    /// Who is connected through the other instances, by instance: the latest report's stamp
+    /// and the report.
+    remote_presence: HashMap<String, (u64, PresenceReport)>,
 }
 
 impl std::fmt::Debug for GameActor {
@@ -88,6 +96,7 @@ impl GameActor {
         let now = services.clock.now_ms();
         let window = services.config.claim_window(restored.game.clocks.is_some());
         let presence = Presence::new(now, window.as_millis() as i64);
+        let services_leads = services.leads(&restored.game.id);
         let mut move_list = MoveList::default();
         move_list.update(&restored.game);
         let actor = GameActor {
@@ -103,8 +112,11 @@ impl GameActor {
             commands,
             me: sender.downgrade(),
             flag_not_before,
+            leads: services_leads,
+            remote_presence: HashMap::new(),
         };
         tokio::spawn(async move {
+            actor.ask_presence();
             actor.run().await;
             on_stop();
         });

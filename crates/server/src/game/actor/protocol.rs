@@ -4,6 +4,7 @@
 use super::super::Seat;
 use super::super::error::GameError;
 use super::super::event::VersionedEvent;
+use super::super::instance::PresenceMessage;
 use super::super::view::Snapshot;
 use ludus_engine::Side;
 use ludus_store::SecretHash;
@@ -135,6 +136,18 @@ pub enum Command {
     ComputerMove {
         version: u64,
         notation: String,
+    },
+    /// Another instance appended to the game's log, up to `seq` (none: maybe; look).
+    CatchUp {
+        seq: Option<i64>,
+    },
+    /// This instance now runs the game's timers (or no longer does).
+    Lead(bool),
+    /// What another instance says of who is connected to the game through it.
+    Presence(PresenceMessage),
+    /// An instance left: who was connected through it is gone.
+    InstanceGone {
+        instance: String,
     },
     Stop,
 }

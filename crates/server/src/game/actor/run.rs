@@ -39,7 +39,9 @@ impl GameActor {
     }
 
     fn flag_deadline(&self) -> Option<tokio::time::Instant> {
-        if self.game.status != Status::Playing {
+        // Only the instance that leads the game raises its flag (any would be kept once: the
+        // log's key takes one event per version; this keeps the others from trying).
+        if self.game.status != Status::Playing || !self.leads {
             return None;
         }
         let (_, at) = self.game.clocks?.deadline()?;
@@ -118,7 +120,7 @@ impl GameActor {
     /// every socket.
     pub(super) fn touch(&mut self, seat: Seat, touch: Touch) {
         let now = self.services.clock.now_ms();
-        let before = self.presence;
+        let before = self.seen();
         let presence = &mut self.presence;
         match (seat, touch) {
             (Seat::Spectator, Touch::Opened) => presence.spectators += 1,
@@ -137,10 +139,11 @@ impl GameActor {
             }
             (Seat::Spectator, Touch::Request) | (Seat::Both, _) => return,
         }
-        let changed = before.spectators != self.presence.spectators
+        let seen = self.seen();
+        let changed = before.spectators != seen.spectators
             || Player::BOTH
                 .iter()
-                .any(|&p| before.is_present(p, now) != self.presence.is_present(p, now));
+                .any(|&p| before.is_present(p, now) != seen.is_present(p, now));
         // The views read presence from the snapshot: refresh it when presence changes, or when
         // the last request it holds grows old against the window (not on every request: that
         // copy is not free).
@@ -152,7 +155,8 @@ impl GameActor {
                 > tolerance
         });
         if changed || stale || touch != Touch::Request {
-            self.snapshot = self.snapshot.with_presence(self.presence);
+            self.snapshot = self.snapshot.with_presence(seen);
+            self.report_presence();
         }
         if changed {
             self.publish(Published::Presence {
@@ -167,22 +171,36 @@ impl GameActor {
             return None;
         }
         let now = self.services.clock.now_ms();
+        let seen = self.seen();
         Player::BOTH
             .iter()
-            .filter_map(|&p| self.presence.expires_at(p, now))
+            .filter_map(|&p| seen.expires_at(p, now))
             .min()
             .map(|at| self.services.clock.instant_at(at))
     }
 
     /// A player's presence ran out: the views say so, and every socket is told.
     fn presence_expired(&mut self) {
-        self.snapshot = self.snapshot.with_presence(self.presence);
-        self.publish(Published::Presence {
-            snapshot: self.snapshot.clone(),
-        });
+        self.presence_changed();
     }
 
     async fn handle(&mut self, command: Command) {
+        // Several instances: what is read here must be as recent as the log (a player may have
+        // just acted through another instance), and a token may be of a seat taken there.
+        if self.services.instance.is_some()
+            && matches!(
+                command,
+                Command::Subscribe { .. } | Command::View { .. } | Command::Events { .. }
+            )
+        {
+            self.catch_up(None).await;
+        }
+        if let Command::Act { token, .. } = &command
+            && self.services.instance.is_some()
+            && self.seat(Some(token)).is_err()
+        {
+            self.catch_up(None).await;
+        }
         match command {
             Command::Subscribe {
                 token,
@@ -275,6 +293,12 @@ impl GameActor {
             Command::ComputerMove { version, notation } => {
                 self.play_computer(version, notation).await
             }
+            Command::CatchUp { seq } => {
+                self.catch_up(seq).await;
+            }
+            Command::Lead(leads) => self.lead(leads),
+            Command::Presence(message) => self.heard_presence(message),
+            Command::InstanceGone { instance } => self.instance_gone(&instance),
             Command::Stop => {}
         }
     }

@@ -16,8 +16,33 @@ use ludus_store::{Redeemed, SecretHash, StatusChange, StoreError};
 /// The longest client move id kept for resends.
 const MAX_MOVE_ID: usize = 64;
 
+/// How many times an action is decided again after this instance caught up with the log.
+const MAX_CATCH_UPS: usize = 3;
+
 impl GameActor {
+    /// Decides and commits a seat's action. With several instances, this one may be behind the
+    /// log (another instance appended first): a refusal, or the conflict of an append, sends it
+    /// to catch up from the log and decide again, so the action is judged against the true state.
     pub(super) async fn act(&mut self, seat: Seat, action: Action) -> Result<u64, GameError> {
+        let mut catch_ups = 0;
+        loop {
+            let from = self.game.version;
+            let result = self.act_once(seat, action.clone()).await;
+            if !matches!(result, Err(GameError::Refused(_)))
+                || self.services.instance.is_none()
+                || catch_ups == MAX_CATCH_UPS
+            {
+                return result;
+            }
+            catch_ups += 1;
+            // A conflict already caught up (the version moved); a refusal looks at the log.
+            if self.game.version == from && !self.catch_up(None).await {
+                return result;
+            }
+        }
+    }
+
+    async fn act_once(&mut self, seat: Seat, action: Action) -> Result<u64, GameError> {
         let now = self.services.clock.now_ms();
         // A clock that ran out before this request ends the game first.
         if let Some(flag) = self
@@ -57,12 +82,9 @@ impl GameActor {
                 let Seat::Player(player) = seat else {
                     return Err(Refusal::ClaimOnlyOnline.into());
                 };
-                let away_since = self.presence.away_since(player.other(), now);
-                game.decide_claim(
-                    seat,
-                    away_since.map(|since| now - since),
-                    self.presence.window_ms,
-                )?
+                let seen = self.seen();
+                let away_since = seen.away_since(player.other(), now);
+                game.decide_claim(seat, away_since.map(|since| now - since), seen.window_ms)?
             }
             Action::Rematch => return self.rematch(seat).await,
         };
@@ -138,9 +160,7 @@ impl GameActor {
                 .count();
             self.move_list.extend(&self.game, played);
         }
-        self.snapshot = self
-            .snapshot
-            .after(&self.game, &self.move_list, self.presence);
+        self.take_snapshot();
         if let Some(id) = move_id {
             self.move_answers.insert(id, before + 1);
         }
@@ -160,11 +180,22 @@ impl GameActor {
     }
 
     /// A new snapshot after the game changed.
-    fn refresh_snapshot(&mut self) {
+    pub(super) fn refresh_snapshot(&mut self) {
         self.move_list.update(&self.game);
+        self.take_snapshot();
+    }
+
+    /// The snapshot of the game as it stands, its move list already brought up to date. A game
+    /// that has ended needs no instance's timers any more.
+    fn take_snapshot(&mut self) {
         self.snapshot = self
             .snapshot
-            .after(&self.game, &self.move_list, self.presence);
+            .after(&self.game, &self.move_list, self.seen());
+        if self.game.status.is_over()
+            && let Some(instance) = &self.services.instance
+        {
+            instance.release(&self.game.id);
+        }
     }
 
     pub(super) fn publish(&self, item: Published) {
@@ -172,17 +203,27 @@ impl GameActor {
         let _ = self.events.send(std::sync::Arc::new(item));
     }
 
-    async fn reload(&mut self) {
+    /// Rebuilds the game from the store (another writer got there first) and publishes the
+    /// events it did not know, in order.
+    pub(super) async fn reload(&mut self) {
+        let from = self.game.version;
         match restore(&self.services, &self.game.id).await {
             Ok(restored) => {
                 self.game = restored.game;
                 self.seats = restored.seats;
-                self.log = restored.log;
                 self.move_answers = restored.move_answers;
-                self.refresh_snapshot();
-                self.publish(Published::Presence {
-                    snapshot: self.snapshot.clone(),
-                });
+                let mut log = restored.log;
+                let known = log.partition_point(|e| e.version <= from);
+                let new = log.split_off(known);
+                self.log = log;
+                if new.is_empty() {
+                    self.refresh_snapshot();
+                    self.publish(Published::Presence {
+                        snapshot: self.snapshot.clone(),
+                    });
+                } else {
+                    self.publish_caught_up(new);
+                }
             }
             Err(error) => {
                 tracing::error!(game = %self.game.id, error = %error_chain(&error), "could not reload the game from the store")

@@ -1,0 +1,453 @@
+//! Several instances on one Postgres database (docs/DESIGN.md, "Several instances on one
+//! Postgres"): three `ludus` processes, the two players of each game on different instances.
+//! Every event reaches every socket in version order, none missed or doubled; one instance is
+//! killed mid-game and another restarted, and the games go on with every acknowledged move; an
+//! invite is redeemed once, a clock flags once, the computer moves once. Postgres only: SQLite
+//! serves one instance (a second process on its file refuses to start: `crates/server/tests/cli.rs`).
+
+use ludus_tests::{Api, Database, ServerProcess, Socket, TestDatabase, game_id, seat_token};
+use serde_json::{Value, json};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+const SERVER: &str = env!("CARGO_BIN_EXE_ludus-test-server");
+const GAMES: usize = 6;
+const INITIAL_MS: i64 = 600_000;
+/// Long enough for a takeover (a heartbeat lapses after 5 s) and the computer's reply.
+const PATIENCE: Duration = Duration::from_secs(30);
+
+/// Three instances on one fresh Postgres database.
+async fn three_instances() -> (TestDatabase, Vec<ServerProcess>) {
+    let database = TestDatabase::create(Database::Postgres).await;
+    let servers = (0..3)
+        .map(|_| ServerProcess::start(SERVER, database.url()))
+        .collect();
+    (database, servers)
+}
+
+/// One player of one game: the instance it talks to, and the versions its sockets received.
+struct Player {
+    game: String,
+    token: String,
+    instance: usize,
+    received: Arc<Mutex<Vec<u64>>>,
+    reader: Option<tokio::task::JoinHandle<()>>,
+}
+
+impl Player {
+    fn new(game: &str, token: &str, instance: usize) -> Player {
+        Player {
+            game: game.to_string(),
+            token: token.to_string(),
+            instance,
+            received: Arc::default(),
+            reader: None,
+        }
+    }
+
+    /// Opens a socket on `base` from the last version received (as the browser client does when
+    /// it reconnects), and reads its events until it closes.
+    async fn connect(&mut self, base: &str) {
+        if let Some(reader) = self.reader.take() {
+            reader.await.expect("the reader does not panic");
+        }
+        let since = self.received.lock().unwrap().last().copied().unwrap_or(0);
+        let mut socket = Socket::connect(base, &self.game, Some(&self.token), Some(since)).await;
+        let received = self.received.clone();
+        self.reader = Some(tokio::spawn(async move {
+            while let Some(message) = socket.next_within(Duration::from_secs(120)).await {
+                if message["type"] == "event" {
+                    let version = message["version"].as_u64().expect("an event's version");
+                    received.lock().unwrap().push(version);
+                }
+            }
+        }));
+    }
+
+    /// Moves to another instance (its own went away) and reconnects there.
+    async fn move_to(&mut self, instance: usize, base: &str) {
+        self.instance = instance;
+        self.connect(base).await;
+    }
+}
+
+/// A move of the player to move of game `pair`, through that player's own instance: the view it
+/// reads there shows the opponent's last move, wherever it was played. The version the move
+/// was acknowledged at and the move, or None when the game is over.
+async fn play_one(apis: &[Option<Api>], pair: &[Player; 2]) -> Option<(u64, String)> {
+    let api = |p: &Player| apis[p.instance].clone().expect("a live instance");
+    let first = api(&pair[0])
+        .view(&pair[0].game, Some(&pair[0].token))
+        .await;
+    if first["status"] != "playing" {
+        return None;
+    }
+    let mover = if first["to_move"] == first["seat"]["side"] {
+        &pair[0]
+    } else {
+        &pair[1]
+    };
+    let view = api(mover).view(&mover.game, Some(&mover.token)).await;
+    assert_eq!(
+        view["to_move"], view["seat"]["side"],
+        "the mover's instance has caught up with the opponent's move: {view}"
+    );
+    let legal = view["legal_moves"].as_array().expect("legal moves");
+    let version = view["version"].as_u64().unwrap();
+    let mv = legal[version as usize * 7 % legal.len()].as_str().unwrap();
+    let (status, after) = api(mover)
+        .play(&mover.game, &mover.token, mv, version)
+        .await;
+    assert_eq!(status, 200, "the move is accepted: {after}");
+    Some((version + 1, mv.to_string()))
+}
+
+/// Plays `plies` moves in every game; records what was acknowledged.
+async fn play_rounds(
+    apis: &[Option<Api>],
+    players: &[[Player; 2]],
+    acknowledged: &mut [Vec<(u64, String)>],
+    plies: usize,
+) {
+    for _ in 0..plies {
+        for (pair, acknowledged) in players.iter().zip(acknowledged.iter_mut()) {
+            acknowledged.extend(play_one(apis, pair).await);
+        }
+    }
+}
+
+/// The whole log of a game, read through `api`.
+async fn log(api: &Api, game: &str) -> Vec<Value> {
+    let (status, events) = api
+        .get(&format!("/api/v1/games/{game}/events?since=0"), None)
+        .await;
+    assert_eq!(status, 200, "events: {events}");
+    events.as_array().expect("a list of events").clone()
+}
+
+/// Waits until `predicate` holds, polling.
+async fn eventually(what: &str, mut predicate: impl AsyncFnMut() -> bool) {
+    let deadline = Instant::now() + PATIENCE;
+    while !predicate().await {
+        assert!(Instant::now() < deadline, "{what}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// The clocks in a view: each side's time left.
+fn clocks(view: &Value) -> (i64, i64, Value) {
+    let clocks = &view["clocks"];
+    (
+        clocks["light"].as_i64().expect("light's clock"),
+        clocks["dark"].as_i64().expect("dark's clock"),
+        clocks["running"].clone(),
+    )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+#[ignore = "needs TEST_DATABASE_URL (Postgres); run with -- --include-ignored"]
+async fn games_go_on_across_instances_through_a_kill_and_a_restart() {
+    let (database, mut servers) = three_instances().await;
+    let mut apis: Vec<Option<Api>> = servers.iter().map(|s| Some(s.api())).collect();
+    let mut bases: Vec<String> = servers.iter().map(|s| s.base.clone()).collect();
+
+    // Game g is created through instance g % 3 (which owns it) and joined through the next one.
+    let mut players: Vec<[Player; 2]> = Vec::new();
+    for g in 0..GAMES {
+        let (creator, joiner) = (g % 3, (g + 1) % 3);
+        let created = apis[creator]
+            .as_ref()
+            .unwrap()
+            .create(json!({
+                "variant": "petteia-8", "mode": "online",
+                "clock": { "initial_ms": INITIAL_MS, "increment_ms": 0 },
+            }))
+            .await;
+        let joined = apis[joiner].as_ref().unwrap().join(&created).await;
+        let game = game_id(&created);
+        let mut pair = [
+            Player::new(game, seat_token(&created), creator),
+            Player::new(game, seat_token(&joined), joiner),
+        ];
+        for player in &mut pair {
+            player.connect(&bases[player.instance]).await;
+        }
+        players.push(pair);
+    }
+    let mut acknowledged = vec![Vec::new(); GAMES];
+    play_rounds(&apis, &players, &mut acknowledged, 6).await;
+
+    // SIGKILL instance 2 mid-game. Its games (2 and 5) go on through the others, with every
+    // acknowledged move, and their clocks go on from the stored times.
+    let owned_by_killed: Vec<usize> = (0..GAMES).filter(|g| g % 3 == 2).collect();
+    let mut before = Vec::new();
+    for &g in &owned_by_killed {
+        let player = &players[g][0];
+        let api = apis[player.instance].as_ref().unwrap();
+        before.push(api.view(&player.game, Some(&player.token)).await);
+    }
+    let killed_at = Instant::now();
+    servers[2].kill();
+    apis[2] = None;
+    for pair in &mut players {
+        for side in 0..2 {
+            if pair[side].instance == 2 {
+                let elsewhere = (0..2).find(|&i| i != pair[1 - side].instance).unwrap();
+                let base = bases[elsewhere].clone();
+                pair[side].move_to(elsewhere, &base).await;
+            }
+        }
+    }
+    for (&g, before) in owned_by_killed.iter().zip(&before) {
+        let player = &players[g][0];
+        let view = apis[player.instance]
+            .as_ref()
+            .unwrap()
+            .view(&player.game, Some(&player.token))
+            .await;
+        let (light, dark, running) = clocks(&view);
+        let (light_before, dark_before, running_before) = clocks(before);
+        assert_eq!(running, running_before, "the same clock runs");
+        let (still, still_before, ran, ran_before) = if running == "light" {
+            (dark, dark_before, light, light_before)
+        } else {
+            (light, light_before, dark, dark_before)
+        };
+        assert_eq!(still, still_before, "the stopped clock is as stored");
+        assert!(
+            ran <= ran_before && ran < INITIAL_MS,
+            "the running clock goes on from the stored time ({ran_before} then {ran})"
+        );
+    }
+    let mut first_after_kill = None;
+    for g in &owned_by_killed {
+        if let Some(played) = play_one(&apis, &players[*g]).await {
+            first_after_kill.get_or_insert(killed_at.elapsed());
+            acknowledged[*g].push(played);
+        }
+    }
+    println!(
+        "SIGKILL to the next move accepted in a game of the killed instance: {first_after_kill:?}"
+    );
+    play_rounds(&apis, &players, &mut acknowledged, 6).await;
+
+    // SIGTERM instance 1 and start it again: its sockets close (the players reconnect, to the
+    // new process) and its games pass on at once.
+    let terminated_at = Instant::now();
+    servers[1].terminate();
+    println!("SIGTERM to the process gone: {:?}", terminated_at.elapsed());
+    servers[1] = ServerProcess::start(SERVER, database.url());
+    apis[1] = Some(servers[1].api());
+    bases[1] = servers[1].base.clone();
+    for pair in &mut players {
+        for player in pair.iter_mut().filter(|p| p.instance == 1) {
+            let base = bases[1].clone();
+            player.move_to(1, &base).await;
+        }
+    }
+    play_rounds(&apis, &players, &mut acknowledged, 6).await;
+
+    // Every acknowledged move is in the log, at its version; every socket received every
+    // event once, in version order, across its reconnections.
+    let reader = apis[0].clone().unwrap();
+    for (pair, acknowledged) in players.iter().zip(&acknowledged) {
+        let log = log(&reader, &pair[0].game).await;
+        let versions: Vec<u64> = log.iter().map(|e| e["version"].as_u64().unwrap()).collect();
+        assert_eq!(versions, (1..=log.len() as u64).collect::<Vec<_>>());
+        assert!(
+            acknowledged.len() >= 12,
+            "the game went on: {acknowledged:?}"
+        );
+        for (version, mv) in acknowledged {
+            assert_eq!(
+                log[*version as usize - 1]["move"],
+                *mv,
+                "the acknowledged move is at version {version}"
+            );
+        }
+        for player in pair {
+            eventually("every socket receives every event", async || {
+                player.received.lock().unwrap().len() >= versions.len()
+            })
+            .await;
+            assert_eq!(
+                *player.received.lock().unwrap(),
+                versions,
+                "a socket on instance {} received each event once, in order",
+                player.instance
+            );
+        }
+    }
+    drop(servers);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+#[ignore = "needs TEST_DATABASE_URL (Postgres); run with -- --include-ignored"]
+async fn an_invite_is_redeemed_once_across_instances() {
+    let (_database, servers) = three_instances().await;
+    let created = servers[0]
+        .api()
+        .create(json!({ "variant": "petteia-6", "mode": "online" }))
+        .await;
+    let invite = created["invite"].as_str().unwrap().to_string();
+    let joins = (0..9).map(|i| {
+        let api = servers[i % 3].api();
+        let path = format!("/api/v1/invites/{invite}/join");
+        async move { api.post(&path, None, json!({})).await }
+    });
+    let answers = futures_util::future::join_all(joins).await;
+    let joined = answers.iter().filter(|(status, _)| *status == 200).count();
+    assert_eq!(joined, 1, "one join wins: {answers:?}");
+    assert!(
+        answers
+            .iter()
+            .all(|(status, _)| *status == 200 || *status == 409),
+        "the others are told the seat is taken: {answers:?}"
+    );
+    for server in &servers {
+        let log = log(&server.api(), game_id(&created)).await;
+        let joins = log.iter().filter(|e| e["kind"] == "joined").count();
+        assert_eq!(joins, 1, "one join in the log, seen from every instance");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+#[ignore = "needs TEST_DATABASE_URL (Postgres); run with -- --include-ignored"]
+async fn a_clock_flags_once_with_its_players_on_two_instances() {
+    let (_database, servers) = three_instances().await;
+    let created = servers[0]
+        .api()
+        .create(json!({
+            "variant": "petteia-6", "mode": "online",
+            "clock": { "initial_ms": 1000, "increment_ms": 0 },
+        }))
+        .await;
+    let joined = servers[1].api().join(&created).await;
+    let game = game_id(&created);
+    let mut players = [
+        Player::new(game, seat_token(&created), 0),
+        Player::new(game, seat_token(&joined), 1),
+    ];
+    for player in &mut players {
+        player.connect(&servers[player.instance].base).await;
+    }
+    // Nobody moves: the first mover's second runs out, and the owner (instance 0) raises the flag.
+    let api = servers[2].api();
+    eventually("the flag falls", async || {
+        api.view(game, None).await["status"] == "finished"
+    })
+    .await;
+    // Give every instance time to try, had any other been running the clock.
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let log = log(&api, game).await;
+    let finished: Vec<&Value> = log.iter().filter(|e| e["kind"] == "finished").collect();
+    assert_eq!(finished.len(), 1, "one flag: {log:?}");
+    assert_eq!(finished[0]["termination"], "timeout");
+    let versions: Vec<u64> = log.iter().map(|e| e["version"].as_u64().unwrap()).collect();
+    for player in &players {
+        eventually("both sockets see the end", async || {
+            player.received.lock().unwrap().len() >= versions.len()
+        })
+        .await;
+        assert_eq!(*player.received.lock().unwrap(), versions);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+#[ignore = "needs TEST_DATABASE_URL (Postgres); run with -- --include-ignored"]
+async fn the_computer_moves_once_and_goes_on_after_its_instance_is_killed() {
+    let (_database, mut servers) = three_instances().await;
+    // Created through instance 0, which owns it (and runs the computer); played through the others.
+    let created = servers[0]
+        .api()
+        .create(json!({ "variant": "petteia-6", "mode": "computer", "level": 1, "side": "first" }))
+        .await;
+    let (game, token) = (
+        game_id(&created).to_string(),
+        seat_token(&created).to_string(),
+    );
+    let (mut failover, mut killed_at) = (None, Instant::now());
+    for turn in 0..8 {
+        if turn == 4 {
+            servers[0].kill();
+            killed_at = Instant::now();
+        }
+        let api = servers[1 + turn % 2].api();
+        let view = api.view(&game, Some(&token)).await;
+        if view["status"] != "playing" {
+            break;
+        }
+        let version = view["version"].as_u64().unwrap();
+        let legal = view["legal_moves"].as_array().unwrap();
+        let mv = legal[version as usize * 7 % legal.len()].as_str().unwrap();
+        let (status, after) = api.play(&game, &token, mv, version).await;
+        assert_eq!(status, 200, "the move is accepted: {after}");
+        if after["status"] != "playing" {
+            break;
+        }
+        // The computer answers, through whichever instance owns the game now.
+        eventually("the computer replies", async || {
+            let view = api.view(&game, Some(&token)).await;
+            view["version"].as_u64() > Some(version + 1) || view["status"] != "playing"
+        })
+        .await;
+        if turn == 4 {
+            failover = Some(killed_at.elapsed());
+        }
+    }
+    println!("SIGKILL of the computer's instance to its next move: {failover:?}");
+    let log = log(&servers[1].api(), &game).await;
+    let sides: Vec<&str> = log
+        .iter()
+        .filter(|e| e["kind"] == "move")
+        .map(|e| e["side"].as_str().unwrap())
+        .collect();
+    assert!(sides.len() >= 8, "the game went on: {sides:?}");
+    for pair in sides.chunks(2) {
+        assert_eq!(
+            pair[0], "light",
+            "the player's move, then the computer's once: {sides:?}"
+        );
+        if let Some(reply) = pair.get(1) {
+            assert_eq!(*reply, "dark", "one reply per move: {sides:?}");
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+#[ignore = "needs TEST_DATABASE_URL (Postgres); run with -- --include-ignored"]
+async fn a_player_connected_to_another_instance_counts_as_present() {
+    let (_database, servers) = three_instances().await;
+    let created = servers[0]
+        .api()
+        .create(json!({ "variant": "petteia-6", "mode": "online" }))
+        .await;
+    let joined = servers[1].api().join(&created).await;
+    let game = game_id(&created);
+    let creator_view = async || {
+        let view = servers[0]
+            .api()
+            .view(game, Some(seat_token(&created)))
+            .await;
+        view["opponent_connected"].clone()
+    };
+    // The joiner's socket on instance 1 opens and closes, then opens again: instance 0 sees each
+    // (after the first close, nothing but that second socket makes the joiner present).
+    let connect = || Socket::connect(&servers[1].base, game, Some(seat_token(&joined)), None);
+    connect().await.close().await;
+    eventually("instance 0 sees the joiner leave", async || {
+        creator_view().await == false
+    })
+    .await;
+    let socket = connect().await;
+    eventually(
+        "instance 0 sees the joiner's socket on instance 1",
+        async || creator_view().await == true,
+    )
+    .await;
+    socket.close().await;
+    eventually("instance 0 sees it close", async || {
+        creator_view().await == false
+    })
+    .await;
+}
