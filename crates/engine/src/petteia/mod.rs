@@ -291,8 +291,8 @@ impl Petteia {
     pub fn parse_move(&self, text: &str) -> Result<Result<Move, Illegal>, NotationError> {
         let written = MoveText::parse(text, self.size())?;
         let mv = written.mv;
-        if let Err(reason) = self.check(mv) {
-            return Ok(Err(Illegal { mv, reason }));
+        if let Err(illegal) = self.check(mv) {
+            return Ok(Err(illegal));
         }
         if let Some(mut claimed) = written.claimed_captures {
             let mut after = self.position.board;
@@ -311,7 +311,8 @@ impl Petteia {
         Ok(Ok(mv))
     }
 
-    fn check(&self, mv: Move) -> Result<(), Reason> {
+    /// The rule `mv` breaks here, if any.
+    fn check_reason(&self, mv: Move) -> Result<(), Reason> {
         let board = &self.position.board;
         let (from, to) = (mv.from, mv.to);
         if self.outcome.is_some() {
@@ -375,18 +376,6 @@ impl Petteia {
         None
     }
 
-    /// Plays a move already known to be legal (from [`Game::legal_moves`]); returns the captures.
-    fn apply(&mut self, mv: Move) -> Bitboard {
-        let mover = self.position.to_move;
-        let captured = self.position.play_unchecked(mv);
-        if captured != 0 {
-            self.history.clear();
-        }
-        self.occurrences = self.history.record(self.position.hash);
-        self.outcome = self.judge(mover);
-        captured
-    }
-
     /// The pieces of `player` that the opponent could capture with one move on this board.
     pub fn threatened(&self, player: Player) -> Bitboard {
         let board = &self.position.board;
@@ -423,15 +412,19 @@ impl Game for Petteia {
         }
     }
 
-    fn play(&mut self, mv: Move) -> Result<(), Illegal> {
-        self.check(mv).map_err(|reason| Illegal { mv, reason })?;
-        self.apply(mv);
-        Ok(())
+    fn check(&self, mv: Move) -> Result<(), Illegal> {
+        self.check_reason(mv)
+            .map_err(|reason| Illegal { mv, reason })
     }
 
-    fn play_listed(&mut self, mv: Move) {
-        debug_assert_eq!(self.check(mv), Ok(()), "{mv} is not listed here");
-        self.apply(mv);
+    fn apply(&mut self, mv: Move) {
+        let mover = self.position.to_move;
+        let captured = self.position.play_unchecked(mv);
+        if captured != 0 {
+            self.history.clear();
+        }
+        self.occurrences = self.history.record(self.position.hash);
+        self.outcome = self.judge(mover);
     }
 
     fn pick_legal_move(&self, pick: impl FnOnce(usize) -> usize) -> Option<Move> {
