@@ -222,7 +222,7 @@ fn main() {
         roll_three,
     );
     bench_variant(
-        "duodecim-scripta+derived-dice",
+        "duodecim-derived-dice",
         || Duodecim::new(Player::First),
         roll_three_derived,
     );
