@@ -146,12 +146,13 @@ impl Position {
     }
 }
 
+/// The size of the repetition filter in 64-bit words (1024 bits).
+const FILTER_WORDS: usize = 16;
+
 /// The hashes of the positions since the last capture, which is all the history threefold
 /// repetition needs (a capture is irreversible), with a 1024-bit filter of them: a position whose
 /// bit is clear has not occurred, and most positions are new, so the list is seldom scanned. With
 /// up to 100 positions in it, 256 bits let a third of the new ones through to a scan; 1024, a tenth.
-const FILTER_WORDS: usize = 16;
-
 #[derive(Clone, Debug)]
 struct History {
     /// Oldest first, the current position last.
