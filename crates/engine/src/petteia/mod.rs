@@ -155,19 +155,15 @@ const FILTER_WORDS: usize = 16;
 /// up to 100 positions in it, 256 bits let a third of the new ones through to a scan; 1024, a tenth.
 #[derive(Clone, Debug)]
 struct History {
-    /// Oldest first, the current position last: `len` of them. The no-capture rule ends the game
-    /// at 100 quiet plies, so at most 101 positions are ever held (a fixed array: no allocation,
-    /// and a clone is one copy).
-    hashes: [u64; NO_CAPTURE_LIMIT as usize + 1],
-    len: usize,
+    /// Oldest first, the current position last.
+    hashes: Vec<u64>,
     filter: [u64; FILTER_WORDS],
 }
 
 impl History {
     fn new(hash: u64) -> History {
         let mut history = History {
-            hashes: [0; NO_CAPTURE_LIMIT as usize + 1],
-            len: 0,
+            hashes: Vec::with_capacity(NO_CAPTURE_LIMIT as usize + 1),
             filter: [0; FILTER_WORDS],
         };
         history.record(hash);
@@ -176,7 +172,7 @@ impl History {
 
     /// Forgets every position: after a capture none of them can occur again.
     fn clear(&mut self) {
-        self.len = 0;
+        self.hashes.clear();
         self.filter = [0; FILTER_WORDS];
     }
 
@@ -186,13 +182,12 @@ impl History {
         let (word, bit) = (slot / 64, 1u64 << (slot % 64));
         let seen = self.filter[word] & bit != 0;
         self.filter[word] |= bit;
-        self.hashes[self.len] = hash;
-        self.len += 1;
+        self.hashes.push(hash);
         if !seen {
             return 1;
         }
         // The same side is to move every other ply: only those positions can be equal.
-        self.hashes[..self.len]
+        self.hashes
             .iter()
             .rev()
             .step_by(2)
