@@ -131,12 +131,17 @@ impl Game for Race {
         }
     }
 
-    fn play(&mut self, step: Step) -> Result<(), Refused> {
+    fn check(&self, step: Step) -> Result<(), Refused> {
         let mut legal = Vec::new();
         self.legal_moves(&mut legal);
-        if !legal.contains(&step) {
-            return Err(Refused(step));
+        if legal.contains(&step) {
+            Ok(())
+        } else {
+            Err(Refused(step))
         }
+    }
+
+    fn apply(&mut self, step: Step) {
         match step {
             Step::Pass => self.dice.clear(),
             Step::Advance { token, die } => {
@@ -151,7 +156,6 @@ impl Game for Race {
         if self.dice.is_empty() && self.winner.is_none() {
             self.to_move = self.to_move.other();
         }
-        Ok(())
     }
 }
 

@@ -107,15 +107,31 @@ pub trait Game: Clone {
     /// `AwaitingMove`.
     fn legal_moves(&self, moves: &mut Vec<Self::Move>);
 
+    /// Says why `mv` may not be played here, if it may not; changes nothing.
+    fn check(&self, mv: Self::Move) -> Result<(), Self::Illegal>;
+
+    /// Plays `mv`, which [`Game::check`] accepts, without checking it again. Games implement this
+    /// and [`Game::check`]; callers use [`Game::play`] or [`Game::play_listed`], written once here.
+    fn apply(&mut self, mv: Self::Move);
+
     /// Plays `mv` if it is legal; otherwise says why and leaves the game unchanged.
-    fn play(&mut self, mv: Self::Move) -> Result<(), Self::Illegal>;
+    fn play(&mut self, mv: Self::Move) -> Result<(), Self::Illegal> {
+        self.check(mv)?;
+        self.apply(mv);
+        Ok(())
+    }
 
     /// Plays a move that this very state listed ([`Game::legal_moves`], [`Game::pick_legal_move`])
     /// without checking it again: the path of search and playouts, which only ever play such moves.
     /// Anything from outside goes through [`Game::play`]; an unlisted move here breaks the game
-    /// (debug builds assert it is legal).
+    /// (debug builds check it and panic).
     fn play_listed(&mut self, mv: Self::Move) {
-        self.play(mv).expect("a listed move is legal");
+        if cfg!(debug_assertions)
+            && let Err(illegal) = self.check(mv)
+        {
+            panic!("a move that was not listed: {illegal}");
+        }
+        self.apply(mv);
     }
 
     /// One of the `n` legal moves, chosen by `pick(n)`, which returns an index below `n`; `None`

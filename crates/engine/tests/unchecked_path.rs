@@ -68,3 +68,36 @@ fn pente_grammai_moves_picked_or_played_unchecked_are_the_listed_ones() {
 fn duodecim_moves_picked_or_played_unchecked_are_the_listed_ones() {
     the_unchecked_path_agrees(Variant::DuodecimScripta, 10);
 }
+
+/// Debug builds (the tests') check what `play_listed` is given: an unlisted move stops there, with
+/// the reason `play` would give, rather than corrupting the game.
+#[cfg(debug_assertions)]
+#[test]
+#[should_panic(expected = "a move that was not listed: A1-A6: A6 is occupied")]
+fn an_unlisted_move_played_unchecked_panics_in_debug_builds() {
+    use ludus_engine::petteia::{Petteia, Size};
+    let mut game = Petteia::new(Size::Six);
+    let mv = game
+        .parse_move("A1-A6")
+        .expect("well-formed")
+        .expect_err("A6 holds a Dark piece")
+        .mv;
+    game.play_listed(mv);
+}
+
+/// `play`, written once for every game, refuses with the game's reason and changes nothing.
+#[test]
+fn play_refuses_an_illegal_move_and_leaves_the_game_as_it_was() {
+    use ludus_engine::petteia::{Move, Petteia, Size, Square};
+    let mut game = Petteia::new(Size::Six);
+    let before = format!("{:?}", game.position());
+    let onto_own_piece = Move {
+        from: Square::new(0, 0).expect("A1"),
+        to: Square::new(1, 0).expect("B1"),
+    };
+    let refused = game
+        .play(onto_own_piece)
+        .expect_err("B1 holds a Light piece");
+    assert_eq!(refused.to_string(), "A1-B1: B1 is occupied");
+    assert_eq!(format!("{:?}", game.position()), before);
+}

@@ -229,7 +229,8 @@ impl Duodecim {
         }
     }
 
-    fn check(&self, mv: Move) -> Result<(), Reason> {
+    /// The rule `mv` breaks here, if any.
+    fn check_reason(&self, mv: Move) -> Result<(), Reason> {
         if self.outcome.is_some() {
             return Err(Reason::GameOver);
         }
@@ -271,47 +272,11 @@ impl Duodecim {
         }
     }
 
-    /// Plays a move already checked.
-    fn apply(&mut self, mv: Move) {
-        let position = &mut self.position;
-        let me = position.to_move;
-        self.moves_played += 1;
-        match mv {
-            Move::Decline => position.bonus = Dice::NONE,
-            Move::Play { die, from } => {
-                position.board.apply(me, die, from.index());
-                if position.bonus.is_empty() {
-                    position.dice = position.dice.without(die);
-                    if position.dice.is_empty() {
-                        position.to_move = me.other();
-                    }
-                } else {
-                    position.bonus = position.bonus.without(die);
-                }
-                if position.board.borne_off(me) {
-                    // The game ends here; the position shows the winner as the side that just
-                    // moved, and no dice are left to anyone.
-                    position.dice = Dice::NONE;
-                    position.bonus = Dice::NONE;
-                    position.to_move = me.other();
-                    self.outcome = Some(Outcome::win(me, Termination::BorneOff));
-                }
-            }
-        }
-        if self.outcome.is_none() && self.moves_played >= MOVE_LIMIT {
-            self.outcome = Some(Outcome::draw(Termination::MoveLimit));
-        }
-        self.settle();
-    }
-
     /// Reads a move in lenient notation (the die may be left out where one pending die fits) and
     /// checks it.
     pub fn parse_move(&self, text: &str) -> Result<Result<Move, Illegal>, NotationError> {
         let mv = MoveText::parse(text)?.resolve(self.pending())?;
-        Ok(self
-            .check(mv)
-            .map(|()| mv)
-            .map_err(|reason| Illegal { mv, reason }))
+        Ok(self.check(mv).map(|()| mv))
     }
 
     /// Each lone piece of `player` that the opponent could hit on its next turn, rolled from this
@@ -382,24 +347,58 @@ impl Game for Duodecim {
         }
     }
 
-    fn play(&mut self, mv: Move) -> Result<(), Illegal> {
-        self.check(mv).map_err(|reason| Illegal { mv, reason })?;
-        self.apply(mv);
-        Ok(())
+    fn check(&self, mv: Move) -> Result<(), Illegal> {
+        self.check_reason(mv)
+            .map_err(|reason| Illegal { mv, reason })
     }
 
-    fn play_listed(&mut self, mv: Move) {
-        debug_assert_eq!(self.check(mv), Ok(()), "{mv} is not listed here");
-        self.apply(mv);
+    fn apply(&mut self, mv: Move) {
+        let position = &mut self.position;
+        let me = position.to_move;
+        self.moves_played += 1;
+        match mv {
+            Move::Decline => position.bonus = Dice::NONE,
+            Move::Play { die, from } => {
+                position.board.apply(me, die, from.index());
+                if position.bonus.is_empty() {
+                    position.dice = position.dice.without(die);
+                    if position.dice.is_empty() {
+                        position.to_move = me.other();
+                    }
+                } else {
+                    position.bonus = position.bonus.without(die);
+                }
+                if position.board.borne_off(me) {
+                    // The game ends here; the position shows the winner as the side that just
+                    // moved, and no dice are left to anyone.
+                    position.dice = Dice::NONE;
+                    position.bonus = Dice::NONE;
+                    position.to_move = me.other();
+                    self.outcome = Some(Outcome::win(me, Termination::BorneOff));
+                }
+            }
+        }
+        if self.outcome.is_none() && self.moves_played >= MOVE_LIMIT {
+            self.outcome = Some(Outcome::draw(Termination::MoveLimit));
+        }
+        self.settle();
     }
 
-    /// Counts the origin sets computed for this state; nothing is listed.
+    /// Counts the origin sets computed for this state; nothing is listed. At most three faces
+    /// have origins, so only those are counted (without the `popcnt` instruction, which the
+    /// baseline x86-64 target lacks, each count costs a dozen instructions).
     fn pick_legal_move(&self, pick: impl FnOnce(usize) -> usize) -> Option<Move> {
         if self.outcome.is_some() {
             return None;
         }
-        let counts = self.allowed.map(|origins| origins.count_ones());
-        let plays: u32 = counts.iter().sum();
+        let mut counts = [0u32; 6];
+        let mut plays = 0;
+        for (count, &origins) in counts.iter_mut().zip(&self.allowed) {
+            if origins != 0 {
+                *count = origins.count_ones();
+                plays += *count;
+            }
+        }
         let decline = u32::from(!self.position.bonus.is_empty());
         if plays + decline == 0 {
             return None;

@@ -64,17 +64,19 @@ impl Dice {
 
     /// These dice less one die showing `face` (the first one rolled); unchanged if none does.
     pub fn without(&self, face: u8) -> Dice {
-        let mut dice = Dice::NONE;
-        let mut removed = false;
-        for &f in self.faces() {
-            if f == face && !removed {
-                removed = true;
-            } else {
-                dice.faces[dice.len as usize] = f;
-                dice.len += 1;
-            }
+        // Three places written out (the search calls this at every step): the faces after the
+        // removed one move up, and the zero past `len` fills the end.
+        let [a, b, c] = self.faces;
+        let faces = match self.len {
+            1.. if a == face => [b, c, 0],
+            2.. if b == face => [a, c, 0],
+            3.. if c == face => [a, b, 0],
+            _ => return *self,
+        };
+        Dice {
+            faces,
+            len: self.len - 1,
         }
-        dice
     }
 
     fn pips(&self) -> u8 {

@@ -379,13 +379,17 @@ impl PenteGrammai {
             die,
             action: written.action,
         };
-        Ok(self.check(mv).map(|()| mv).map_err(|reason| Illegal {
-            mv: written,
-            reason,
-        }))
+        Ok(self
+            .check_reason(mv)
+            .map(|()| mv)
+            .map_err(|reason| Illegal {
+                mv: written,
+                reason,
+            }))
     }
 
-    fn check(&self, mv: Move) -> Result<(), Reason> {
+    /// The rule `mv` breaks here, if any.
+    fn check_reason(&self, mv: Move) -> Result<(), Reason> {
         if self.outcome.is_some() {
             return Err(Reason::GameOver);
         }
@@ -428,18 +432,24 @@ impl Game for PenteGrammai {
         }
     }
 
-    fn play(&mut self, mv: Move) -> Result<(), Illegal> {
-        self.check(mv).map_err(|reason| Illegal {
+    fn check(&self, mv: Move) -> Result<(), Illegal> {
+        self.check_reason(mv).map_err(|reason| Illegal {
             mv: mv.into(),
             reason,
-        })?;
-        self.apply(mv);
-        Ok(())
+        })
     }
 
-    fn play_listed(&mut self, mv: Move) {
-        debug_assert_eq!(self.check(mv), Ok(()), "{mv} is not listed here");
-        self.apply(mv);
+    /// The die is spent and the game judged.
+    fn apply(&mut self, mv: Move) {
+        let mover = self.position.to_move;
+        let won = self.position.apply(mv);
+        self.die = None;
+        self.plies += 1;
+        self.outcome = match won {
+            Some(termination) => Some(Outcome::win(mover, termination)),
+            None if self.plies >= MOVE_LIMIT => Some(Outcome::draw(Termination::MoveLimit)),
+            None => None,
+        };
     }
 
     fn pick_legal_move(&self, pick: impl FnOnce(usize) -> usize) -> Option<Move> {
@@ -451,21 +461,6 @@ impl Game for PenteGrammai {
 
     fn outcome(&self) -> Option<Outcome> {
         self.outcome
-    }
-}
-
-impl PenteGrammai {
-    /// Plays a move known to be legal: the die is spent and the game judged.
-    fn apply(&mut self, mv: Move) {
-        let mover = self.position.to_move;
-        let won = self.position.apply(mv);
-        self.die = None;
-        self.plies += 1;
-        self.outcome = match won {
-            Some(termination) => Some(Outcome::win(mover, termination)),
-            None if self.plies >= MOVE_LIMIT => Some(Outcome::draw(Termination::MoveLimit)),
-            None => None,
-        };
     }
 }
 

@@ -142,7 +142,7 @@ pub fn shift(set: Bitboard, direction: Direction) -> Bitboard {
 ///
 /// No two pieces reach one square in the same direction, since the nearer one stands in the other's
 /// way: each square of the set is exactly one move, and the four sets together count them all.
-#[inline]
+#[inline(always)]
 pub fn slide_targets(movers: Bitboard, empty: Bitboard, direction: Direction) -> Bitboard {
     const NOT_FILE_A: Bitboard = 0xfefe_fefe_fefe_fefe;
     const NOT_FILE_H: Bitboard = 0x7f7f_7f7f_7f7f_7f7f;

@@ -91,8 +91,18 @@ impl Position {
     /// the index picks a direction and a square, and the piece is the nearest one behind it.
     pub fn pick_legal_move(&self, pick: impl FnOnce(usize) -> usize) -> Option<Move> {
         let (movers, empty) = (self.board.of(self.to_move), self.board.empty());
-        let targets = Direction::ALL.map(|d| slide_targets(movers, empty, d));
-        let total: u32 = targets.iter().map(|t| t.count_ones()).sum();
+        // Written out rather than mapped over `Direction::ALL`: the compiler then keeps each
+        // direction's shifts constant, where a map sometimes left it calling a closure per direction.
+        let targets = [
+            slide_targets(movers, empty, Direction::North),
+            slide_targets(movers, empty, Direction::East),
+            slide_targets(movers, empty, Direction::South),
+            slide_targets(movers, empty, Direction::West),
+        ];
+        let total = targets[0].count_ones()
+            + targets[1].count_ones()
+            + targets[2].count_ones()
+            + targets[3].count_ones();
         if total == 0 {
             return None;
         }
@@ -136,21 +146,25 @@ impl Position {
     }
 }
 
+/// The size of the repetition filter in 64-bit words (1024 bits).
+const FILTER_WORDS: usize = 16;
+
 /// The hashes of the positions since the last capture, which is all the history threefold
-/// repetition needs (a capture is irreversible), with a 256-bit filter of them: a position whose
-/// bit is clear has not occurred, and most positions are new, so the list is seldom scanned.
+/// repetition needs (a capture is irreversible), with a 1024-bit filter of them: a position whose
+/// bit is clear has not occurred, and most positions are new, so the list is seldom scanned. With
+/// up to 100 positions in it, 256 bits let a third of the new ones through to a scan; 1024, a tenth.
 #[derive(Clone, Debug)]
 struct History {
     /// Oldest first, the current position last.
     hashes: Vec<u64>,
-    filter: [u64; 4],
+    filter: [u64; FILTER_WORDS],
 }
 
 impl History {
     fn new(hash: u64) -> History {
         let mut history = History {
             hashes: Vec::with_capacity(NO_CAPTURE_LIMIT as usize + 1),
-            filter: [0; 4],
+            filter: [0; FILTER_WORDS],
         };
         history.record(hash);
         history
@@ -159,12 +173,12 @@ impl History {
     /// Forgets every position: after a capture none of them can occur again.
     fn clear(&mut self) {
         self.hashes.clear();
-        self.filter = [0; 4];
+        self.filter = [0; FILTER_WORDS];
     }
 
     /// Records the current position; returns how often it has occurred, this time included.
     fn record(&mut self, hash: u64) -> usize {
-        let slot = (hash >> 56) as usize;
+        let slot = (hash >> 54) as usize;
         let (word, bit) = (slot / 64, 1u64 << (slot % 64));
         let seen = self.filter[word] & bit != 0;
         self.filter[word] |= bit;
@@ -291,8 +305,8 @@ impl Petteia {
     pub fn parse_move(&self, text: &str) -> Result<Result<Move, Illegal>, NotationError> {
         let written = MoveText::parse(text, self.size())?;
         let mv = written.mv;
-        if let Err(reason) = self.check(mv) {
-            return Ok(Err(Illegal { mv, reason }));
+        if let Err(illegal) = self.check(mv) {
+            return Ok(Err(illegal));
         }
         if let Some(mut claimed) = written.claimed_captures {
             let mut after = self.position.board;
@@ -311,7 +325,8 @@ impl Petteia {
         Ok(Ok(mv))
     }
 
-    fn check(&self, mv: Move) -> Result<(), Reason> {
+    /// The rule `mv` breaks here, if any.
+    fn check_reason(&self, mv: Move) -> Result<(), Reason> {
         let board = &self.position.board;
         let (from, to) = (mv.from, mv.to);
         if self.outcome.is_some() {
@@ -375,18 +390,6 @@ impl Petteia {
         None
     }
 
-    /// Plays a move already known to be legal (from [`Game::legal_moves`]); returns the captures.
-    fn apply(&mut self, mv: Move) -> Bitboard {
-        let mover = self.position.to_move;
-        let captured = self.position.play_unchecked(mv);
-        if captured != 0 {
-            self.history.clear();
-        }
-        self.occurrences = self.history.record(self.position.hash);
-        self.outcome = self.judge(mover);
-        captured
-    }
-
     /// The pieces of `player` that the opponent could capture with one move on this board.
     pub fn threatened(&self, player: Player) -> Bitboard {
         let board = &self.position.board;
@@ -423,15 +426,19 @@ impl Game for Petteia {
         }
     }
 
-    fn play(&mut self, mv: Move) -> Result<(), Illegal> {
-        self.check(mv).map_err(|reason| Illegal { mv, reason })?;
-        self.apply(mv);
-        Ok(())
+    fn check(&self, mv: Move) -> Result<(), Illegal> {
+        self.check_reason(mv)
+            .map_err(|reason| Illegal { mv, reason })
     }
 
-    fn play_listed(&mut self, mv: Move) {
-        debug_assert_eq!(self.check(mv), Ok(()), "{mv} is not listed here");
-        self.apply(mv);
+    fn apply(&mut self, mv: Move) {
+        let mover = self.position.to_move;
+        let captured = self.position.play_unchecked(mv);
+        if captured != 0 {
+            self.history.clear();
+        }
+        self.occurrences = self.history.record(self.position.hash);
+        self.outcome = self.judge(mover);
     }
 
     fn pick_legal_move(&self, pick: impl FnOnce(usize) -> usize) -> Option<Move> {
