@@ -113,6 +113,20 @@ pub struct RatingPoint {
     pub at: i64,
 }
 
+/// An identified player taking a seat: the account, and the seat's player index and side name
+/// (as `games.winner` holds it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SeatOwner<'a> {
+    pub account_id: &'a str,
+    pub player: i64,
+    pub side: &'static str,
+}
+
+/// Records a seat's owner (a second owner of one seat is ignored): one statement for taking a
+/// seat on its own and inside a redemption's transaction.
+pub(crate) const INSERT_SEAT_OWNER: &str = "INSERT INTO seat_owners (game_id, player, side, account_id) VALUES ($1, $2, $3, $4) \
+     ON CONFLICT (game_id, player) DO NOTHING";
+
 /// A seat of a game and who holds it (the game screen's names).
 #[derive(Clone, Debug, PartialEq, sqlx::FromRow)]
 pub struct SeatHolder {
@@ -393,17 +407,12 @@ impl Store {
     pub async fn own_seat(
         &self,
         game_id: &GameId,
-        player: i64,
-        side: &str,
-        account_id: &str,
+        owner: SeatOwner<'_>,
     ) -> Result<bool, StoreError> {
         let inserted = on_backend!(self, pool => {
-            sqlx::query(
-                "INSERT INTO seat_owners (game_id, player, side, account_id) VALUES ($1, $2, $3, $4) \
-                 ON CONFLICT (game_id, player) DO NOTHING",
-            )
-            .bind(game_id.as_str()).bind(player).bind(side).bind(account_id)
-            .execute(pool).await?.rows_affected()
+            sqlx::query(INSERT_SEAT_OWNER)
+                .bind(game_id.as_str()).bind(owner.player).bind(owner.side).bind(owner.account_id)
+                .execute(pool).await?.rows_affected()
         });
         Ok(inserted == 1)
     }

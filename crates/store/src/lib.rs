@@ -315,7 +315,7 @@ fn conflict_if_taken(result: Result<(), sqlx::Error>) -> Result<(), StoreError> 
 mod accounts;
 pub use accounts::{
     AccountRow, ChallengeAnswer, ChallengeRow, Leader, PlayedGame, RatingPoint, RatingRow,
-    SeatHolder, TokenRow, TokenSeat, VariantRating,
+    SeatHolder, SeatOwner, TokenRow, TokenSeat, VariantRating,
 };
 
 impl Store {
@@ -444,6 +444,7 @@ impl Store {
         seat: Player,
         seat_hash: &SecretHash,
         joiner_entropy: &str,
+        owner: Option<SeatOwner<'_>>,
         events: &[EventRow],
     ) -> Result<Redeemed, StoreError> {
         macro_rules! redeem {
@@ -477,6 +478,11 @@ impl Store {
             };
             for event in events {
                 insert_event!(tx, &game_id, event);
+            }
+            if let Some(owner) = owner {
+                sqlx::query(accounts::INSERT_SEAT_OWNER)
+                    .bind(&game_id).bind(owner.player).bind(owner.side).bind(owner.account_id)
+                    .execute(&mut *tx).await?;
             }
             if let Some(last) = events.last() {
                 notify_appended!(self, tx, game_id, last.seq);

@@ -322,13 +322,19 @@ async fn the_appender_lands_concurrent_appends_and_refuses_only_a_conflicting_on
     assert_eq!(row.status, Status::Finished);
 }
 
-async fn an_invite_is_redeemed_exactly_once_even_when_joins_race(store: Store) {
+/// A new waiting game with an invite: its id and the invite's hash.
+async fn invited_game(store: &Store) -> (GameId, SecretHash) {
     let id = new_id();
     let invite = SecretHash::of(&unique("invite"));
     store
         .create_game(&new_game(&id, Some(&invite), 5), &[])
         .await
         .unwrap();
+    (id, invite)
+}
+
+async fn an_invite_is_redeemed_exactly_once_even_when_joins_race(store: Store) {
+    let (id, invite) = invited_game(&store).await;
     assert_eq!(store.find_invite(&invite).await.unwrap(), Some(id.clone()));
     let joins = (0..8).map(|i| {
         let store = store.clone();
@@ -340,6 +346,7 @@ async fn an_invite_is_redeemed_exactly_once_even_when_joins_race(store: Store) {
                     Player::Second,
                     &SecretHash::of(&format!("joiner-{i}")),
                     "bob",
+                    None,
                     &[event(1, "joined", None)],
                 )
                 .await
@@ -374,6 +381,7 @@ async fn an_invite_is_redeemed_exactly_once_even_when_joins_race(store: Store) {
                 Player::Second,
                 &SecretHash::of("x"),
                 "",
+                None,
                 &[]
             )
             .await
@@ -480,7 +488,15 @@ on_both_backends!(
 /// ratings settled by the transaction that finishes a game, challenges answered once.
 mod accounts {
     use super::*;
-    use ludus_store::{AccountRow, ChallengeAnswer, ChallengeRow, TokenRow};
+    use ludus_store::{AccountRow, ChallengeAnswer, ChallengeRow, SeatOwner, TokenRow};
+
+    fn owner<'a>(player: i64, side: &'static str, account_id: &'a str) -> SeatOwner<'a> {
+        SeatOwner {
+            account_id,
+            player,
+            side,
+        }
+    }
 
     async fn account(store: &Store, name: &str) -> AccountRow {
         let row = AccountRow {
@@ -502,8 +518,18 @@ mod accounts {
             ..new_game(&id, None, 5)
         };
         store.create_game(&game, &[]).await.unwrap();
-        assert!(store.own_seat(&id, 0, "light", &light.id).await.unwrap());
-        assert!(store.own_seat(&id, 1, "dark", &dark.id).await.unwrap());
+        assert!(
+            store
+                .own_seat(&id, owner(0, "light", &light.id))
+                .await
+                .unwrap()
+        );
+        assert!(
+            store
+                .own_seat(&id, owner(1, "dark", &dark.id))
+                .await
+                .unwrap()
+        );
         id
     }
 
@@ -566,7 +592,10 @@ mod accounts {
         let (ann, bob) = (account(&store, "ann").await, account(&store, "bob").await);
         let rated = held_game(&store, Mode::Online, &ann, &bob).await;
         assert!(
-            !store.own_seat(&rated, 1, "dark", &ann.id).await.unwrap(),
+            !store
+                .own_seat(&rated, owner(1, "dark", &ann.id))
+                .await
+                .unwrap(),
             "a held seat keeps its holder"
         );
         finish_won_by(&store, &rated, Side::Light).await;
@@ -641,7 +670,45 @@ mod accounts {
         assert_eq!(stored.status, "accepted");
     }
 
+    /// The joiner's account holds its seat from the moment the join commits: written in the
+    /// redemption's transaction, so whoever sees the join sees the name; a join that lost the
+    /// race leaves no owner behind.
+    pub(super) async fn a_redemption_records_the_joiner_s_account_with_it(store: Store) {
+        let bob = account(&store, "Bob").await;
+        let eve = account(&store, "Eve").await;
+        let (id, invite) = invited_game(&store).await;
+        let redeem = |account: &AccountRow, seat: &str| {
+            let store = store.clone();
+            let invite = invite.clone();
+            let account_id = account.id.clone();
+            let seat = SecretHash::of(seat);
+            async move {
+                let owner = owner(1, "dark", &account_id);
+                store
+                    .redeem_invite(
+                        &invite,
+                        Player::Second,
+                        &seat,
+                        "",
+                        Some(owner),
+                        &[event(1, "joined", None)],
+                    )
+                    .await
+                    .unwrap()
+            }
+        };
+        assert!(matches!(redeem(&bob, "bob").await, Redeemed::Joined { .. }));
+        assert!(matches!(redeem(&eve, "eve").await, Redeemed::AlreadyUsed));
+        let holders = store.seat_holders(&id).await.unwrap();
+        let names: Vec<(&str, &str)> = holders
+            .iter()
+            .map(|h| (h.side.as_str(), h.username.as_str()))
+            .collect();
+        assert_eq!(names, [("dark", "Bob")]);
+    }
+
     on_both_backends!(
+        a_redemption_records_the_joiner_s_account_with_it,
         a_name_is_taken_in_any_case_and_secrets_are_found_by_hash_only,
         finishing_an_online_game_between_two_accounts_rates_both_in_its_variant,
         a_challenge_is_answered_once_and_not_after_it_lapsed,

@@ -198,17 +198,11 @@ class GameScreen {
   }
 
   /**
-   * Who holds the seats. After a join, the joiner's account is recorded just after the `joined`
-   * event is sent, so a missing name for `awaited` is asked again a few times (an anonymous joiner
-   * has none).
-   * @param {string} [awaited] the side whose player just sat down
+   * Who holds the seats (the clocks show the names at their next tick). A joiner's account is
+   * stored with the join itself, so asking once when the `joined` event arrives finds it.
    */
-  async loadPlayers(awaited) {
-    for (const wait of [0, 250, 500, 1000]) {
-      await new Promise((r) => setTimeout(r, wait));
-      this.players = await seatLabels(this.gameId);
-      if (!awaited || this.players[awaited]) return;
-    }
+  async loadPlayers() {
+    this.players = await seatLabels(this.gameId);
   }
 
   /** The game's past events, for the dice games' move list by turn. */
@@ -280,7 +274,7 @@ class GameScreen {
     if (event.version !== undefined) this.log.set(event.version, event);
     this.offers = noteEvent(this.offers, event, mySide(this.view));
     if (event.kind === 'roll') this.rolling = true;
-    if (event.kind === 'joined' && event.side) this.loadPlayers(event.side);
+    if (event.kind === 'joined') this.loadPlayers();
     if (event.kind === 'move' && event.version !== undefined && event.version > this.view.version) playMoveSound();
     // Both players agreed: the new game opens for both, played with the same seat tokens.
     if (event.kind === 'rematch' && event.game_id && this.token) this.openRematch(event.game_id);

@@ -226,7 +226,9 @@ pub async fn accept(
         .invite
         .as_ref()
         .expect("an online game has an invite");
-    let joined = registry.join(invite, None, String::new()).await?;
+    let joined = registry
+        .join(invite, None, String::new(), Some(&challenge.challenged_id))
+        .await?;
     let joiner = variant
         .player(joined.side)
         .expect("the joiner's side is the variant's");
@@ -240,14 +242,6 @@ pub async fn accept(
         &game_id,
         variant,
         created.side,
-    )
-    .await?;
-    take_seat(
-        &state,
-        Some(&challenge.challenged_id),
-        &game_id,
-        variant,
-        joiner,
     )
     .await?;
     store.set_challenge_game(&challenge.id, &game_id).await?;

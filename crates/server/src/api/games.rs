@@ -257,23 +257,16 @@ pub async fn join(
             .map_err(|e| ApiError::BadRequest(format!("the join body: {e}")))?
     };
     let invite = InviteCode::parse(&invite).ok_or_else(|| ApiError::NotFound("invite".into()))?;
+    let account = identity.as_ref().map(|i| i.account.id.as_str());
     let joined = state
         .registry
-        .join(&invite, presented.as_ref(), entropy(body.entropy)?)
+        .join(&invite, presented.as_ref(), entropy(body.entropy)?, account)
         .await?;
     let view = state
         .registry
         .view(&joined.game_id, Some(&joined.token))
         .await?;
     let game: Value = serde_json::from_str(&view).expect("a view is JSON");
-    if let Some(variant) = game["variant"]
-        .as_str()
-        .and_then(|v| v.parse::<Variant>().ok())
-        && let Some(player) = variant.player(joined.side)
-    {
-        let account = identity.as_ref().map(|i| i.account.id.as_str());
-        take_seat(&state, account, &joined.game_id, variant, player).await?;
-    }
     Ok(Json(Joined {
         seat_url: seat_url(&state, &joined.game_id, &joined.token),
         seat: SeatGrant {

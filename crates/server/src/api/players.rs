@@ -13,7 +13,7 @@ use crate::players::credentials::DELETED;
 use axum::Json;
 use axum::extract::{Path, Query, State};
 use ludus_engine::{Player, Variant};
-use ludus_store::{AccountRow, GameId, PlayedGame, SecretHash};
+use ludus_store::{AccountRow, GameId, PlayedGame, SeatOwner, SecretHash};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -35,15 +35,19 @@ pub async fn take_seat(
         state
             .registry
             .store()
-            .own_seat(
-                game_id,
-                player.index() as i64,
-                variant.side(player).name(),
-                account_id,
-            )
+            .own_seat(game_id, seat_owner(account_id, variant, player))
             .await?;
     }
     Ok(())
+}
+
+/// `account_id` holding `player`'s seat in a game of `variant`.
+pub fn seat_owner(account_id: &str, variant: Variant, player: Player) -> SeatOwner<'_> {
+    SeatOwner {
+        account_id,
+        player: player.index() as i64,
+        side: variant.side(player).name(),
+    }
 }
 
 async fn live_account(state: &AppState, username: &str) -> Result<AccountRow, ApiError> {
@@ -369,12 +373,7 @@ pub async fn attach_seats(
                 .as_deref()
                 .is_some_and(|h| hashes.iter().any(|mine| mine.as_str() == h))
                 && store
-                    .own_seat(
-                        &game_id,
-                        player.index() as i64,
-                        variant.side(player).name(),
-                        &identity.account.id,
-                    )
+                    .own_seat(&game_id, seat_owner(&identity.account.id, variant, player))
                     .await?
             {
                 attached += 1;

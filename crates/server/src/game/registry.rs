@@ -166,6 +166,7 @@ impl Registry {
         invite: &InviteCode,
         presented: Option<&SeatToken>,
         entropy: String,
+        account: Option<&str>,
     ) -> Result<JoinedGame, GameError> {
         let invite = invite.hash();
         let game_id = self
@@ -182,6 +183,7 @@ impl Registry {
                     presented: presented.map(SeatToken::hash),
                     seat: token.hash(),
                     entropy: entropy.clone(),
+                    account: account.map(str::to_string),
                     reply,
                 }))
             })

@@ -85,6 +85,8 @@ pub struct Join {
     pub presented: Option<SecretHash>,
     pub seat: SecretHash,
     pub entropy: String,
+    /// The joiner's account, when identified: it holds the seat from the join's commit on.
+    pub account: Option<String>,
     /// The joiner's side.
     pub reply: Reply<Side>,
 }

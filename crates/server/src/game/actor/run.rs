@@ -271,9 +271,10 @@ impl GameActor {
                     presented: None,
                     seat,
                     entropy,
+                    account,
                     reply,
                 } => {
-                    let _ = reply.send(self.join(invite, seat, entropy).await);
+                    let _ = reply.send(self.join(invite, seat, entropy, account.as_deref()).await);
                 }
             },
             Command::Record { reply } => {

@@ -11,7 +11,7 @@ use crate::game::live::{LiveGame, RematchStep};
 use crate::game::restore::restore;
 use crate::game::{Seat, Status};
 use ludus_engine::Side;
-use ludus_store::{Redeemed, SecretHash, StatusChange, StoreError};
+use ludus_store::{Redeemed, SeatOwner, SecretHash, StatusChange, StoreError};
 
 /// The longest client move id kept for resends.
 const MAX_MOVE_ID: usize = 64;
@@ -236,6 +236,7 @@ impl GameActor {
         invite: SecretHash,
         seat: SecretHash,
         entropy: String,
+        account: Option<&str>,
     ) -> Result<Side, GameError> {
         // An invite past its time aborts its game first.
         self.expire_invite().await;
@@ -251,10 +252,15 @@ impl GameActor {
         let joined = self.game.decide_join();
         let batch = self.advance_from(&before, joined, now)?;
         let rows = event_rows(&batch, before.version, now, None);
+        let owner = account.map(|account_id| SeatOwner {
+            account_id,
+            player: joiner.index() as i64,
+            side: self.game.variant.side(joiner).name(),
+        });
         let redeemed = self
             .services
             .store
-            .redeem_invite(&invite, joiner, &seat, &entropy, &rows)
+            .redeem_invite(&invite, joiner, &seat, &entropy, owner, &rows)
             .await;
         match redeemed {
             Ok(Redeemed::Joined { .. }) => {
