@@ -136,6 +136,9 @@ pub async fn upgrade(
     // The transport cuts off far beyond the protocol's limit, so that a message a little too
     // large is read whole and answered with a `too_large` error on an open connection.
     let transport_max = TRANSPORT_LIMIT_FACTOR * state.limits.max_socket_message;
+    // One copy of the state for the socket's whole life, behind a pointer: held inline, it was
+    // held twice (by this closure and by the session).
+    let state = Arc::new(state);
     Ok(ws
         .read_buffer_size(READ_BUFFER_BYTES)
         .write_buffer_size(BUFFER_BYTES)
@@ -196,17 +199,27 @@ enum Attached {
     Game(String),
 }
 
+/// Written into one buffer: one is sent to every socket of a game at every version.
 fn event_message(event: &VersionedEvent, attached: Attached) -> Message {
-    let event_json = serde_json::to_string(event).expect("events serialise");
-    let head = format!(
-        r#"{{"type":"event","version":{},"event":{event_json}"#,
+    use std::io::Write;
+    let view = match &attached {
+        Attached::Nothing => None,
+        Attached::Delta(delta) => Some(("delta", delta)),
+        Attached::Game(game) => Some(("game", game)),
+    };
+    let mut message = Vec::with_capacity(200 + view.map_or(0, |(_, text)| text.len()));
+    let written = write!(
+        message,
+        r#"{{"type":"event","version":{},"event":"#,
         event.version
     );
-    let message = match attached {
-        Attached::Nothing => head + "}",
-        Attached::Delta(delta) => format!(r#"{head},"delta":{delta}}}"#),
-        Attached::Game(game) => format!(r#"{head},"game":{game}}}"#),
-    };
+    written.expect("a Vec takes any bytes");
+    serde_json::to_writer(&mut message, event).expect("events serialise");
+    if let Some((key, text)) = view {
+        write!(message, r#","{key}":{text}"#).expect("a Vec takes any bytes");
+    }
+    message.push(b'}');
+    let message = String::from_utf8(message).expect("JSON is UTF-8");
     Message::Text(Utf8Bytes::from(message))
 }
 
@@ -284,7 +297,7 @@ async fn read_hello(socket: &mut WebSocket) -> Option<(Option<SeatToken>, Option
 /// the limits on what it may send. Each source of input has its own method.
 struct Session {
     socket: WebSocket,
-    state: AppState,
+    state: Arc<AppState>,
     game_id: GameId,
     token: Option<SeatToken>,
     seat: Seat,
@@ -303,13 +316,15 @@ struct Session {
 }
 
 impl Session {
-    /// Reads the hello, subscribes, and sends what was missed and the present view.
+    /// Reads the hello, subscribes, and sends what was missed and the present view. The session
+    /// is boxed: the socket's task then holds a pointer, where inline it held the session once
+    /// for each future it passed through.
     async fn open(
         mut socket: WebSocket,
-        state: AppState,
+        state: Arc<AppState>,
         game_id: GameId,
         shape: ViewShape,
-    ) -> Option<Session> {
+    ) -> Option<Box<Session>> {
         let (token, since) = read_hello(&mut socket).await?;
         let subscribed = state
             .registry
@@ -333,7 +348,7 @@ impl Session {
             per_second: f64::from(state.limits.socket_messages_per_second),
             burst: 2.0 * f64::from(state.limits.socket_messages_per_second),
         };
-        let mut session = Session {
+        let mut session = Box::new(Session {
             bucket: Bucket::full(rate, state.registry.now_ms()),
             rate,
             refusals: 0,
@@ -348,7 +363,7 @@ impl Session {
             seat,
             actor,
             events,
-        };
+        });
         let mut sent = Ok(());
         for event in &missed {
             sent = sent.and(
@@ -370,7 +385,7 @@ impl Session {
     }
 
     /// Plays until the client leaves, the connection fails or the server shuts down.
-    async fn run(mut self) {
+    async fn run(mut self: Box<Self>) {
         let mut ping = tokio::time::interval(PING_EVERY);
         let mut shutdown: watch::Receiver<bool> = self.state.shutdown.clone();
         loop {
