@@ -136,9 +136,6 @@ pub async fn upgrade(
     // The transport cuts off far beyond the protocol's limit, so that a message a little too
     // large is read whole and answered with a `too_large` error on an open connection.
     let transport_max = TRANSPORT_LIMIT_FACTOR * state.limits.max_socket_message;
-    // One copy of the state for the socket's whole life, behind a pointer: held inline, it was
-    // held twice (by this closure and by the session).
-    let state = Arc::new(state);
     Ok(ws
         .read_buffer_size(READ_BUFFER_BYTES)
         .write_buffer_size(BUFFER_BYTES)
@@ -150,10 +147,14 @@ pub async fn upgrade(
             // Boxed: opening may load the game from the store, a large future that would
             // otherwise size the socket's task for its whole life.
             let opened = Box::pin(Session::open(socket, state.clone(), id, query.view)).await;
-            if let Some(session) = opened {
-                session.run().await;
-            }
-            state.metrics.sockets.fetch_sub(1, Ordering::Relaxed);
+            // The session runs in a task of its own: this one, which still holds room for the
+            // socket it handed over (here and in axum's upgrade), ends.
+            tokio::spawn(async move {
+                if let Some(session) = opened {
+                    session.run().await;
+                }
+                state.metrics.sockets.fetch_sub(1, Ordering::Relaxed);
+            });
         }))
 }
 
@@ -297,7 +298,7 @@ async fn read_hello(socket: &mut WebSocket) -> Option<(Option<SeatToken>, Option
 /// the limits on what it may send. Each source of input has its own method.
 struct Session {
     socket: WebSocket,
-    state: Arc<AppState>,
+    state: AppState,
     game_id: GameId,
     token: Option<SeatToken>,
     seat: Seat,
@@ -321,7 +322,7 @@ impl Session {
     /// for each future it passed through.
     async fn open(
         mut socket: WebSocket,
-        state: Arc<AppState>,
+        state: AppState,
         game_id: GameId,
         shape: ViewShape,
     ) -> Option<Box<Session>> {
