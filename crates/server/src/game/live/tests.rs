@@ -222,7 +222,12 @@ fn the_views_move_list_follows_moves_undo_and_a_rebuilt_history() {
         let view = previous.render(both, 0);
         let from_game: Vec<String> = g.moves().map(|m| m.to_string()).collect();
         assert_eq!(view["moves"], serde_json::json!(from_game));
-        let legal: Vec<String> = g.engine.legal_moves().iter().map(|m| m.to_string()).collect();
+        let legal: Vec<String> = g
+            .engine
+            .legal_moves()
+            .iter()
+            .map(|m| m.to_string())
+            .collect();
         assert_eq!(view["legal_moves"], serde_json::json!(legal));
         from_game
     };
