@@ -195,6 +195,21 @@ impl AnyGame {
         moves
     }
 
+    /// The legal moves' notations, in the order of `legal_moves`: for a caller that only writes
+    /// them, without writing each notation twice (once to sort, once to show).
+    pub fn legal_notations(&self) -> Vec<String> {
+        fn notations<G: Game>(game: &G) -> Vec<String> {
+            collect(game).iter().map(|mv| mv.to_string()).collect()
+        }
+        let mut notations = match self {
+            AnyGame::Petteia(game) => notations(game),
+            AnyGame::PenteGrammai(game) => notations(game),
+            AnyGame::Duodecim(game) => notations(game),
+        };
+        notations.sort_unstable();
+        notations
+    }
+
     /// Reads a move in the variant's (lenient) notation and checks that it is legal here.
     pub fn parse_move(&self, text: &str) -> Result<AnyMove, MoveError> {
         match self {

@@ -30,7 +30,13 @@ fn check_file(name: &str, lines: &str) {
             .map(|m| m.as_str().unwrap().to_string())
             .collect();
         expected.sort();
-        let mut actual: Vec<String> = game.legal_moves().iter().map(|m| m.to_string()).collect();
+        let in_order: Vec<String> = game.legal_moves().iter().map(|m| m.to_string()).collect();
+        assert_eq!(
+            game.legal_notations(),
+            in_order,
+            "{at}: the notations of the legal moves, in their order"
+        );
+        let mut actual = in_order;
         actual.sort();
         assert_eq!(actual, expected, "{at}: legal moves");
         let outcome = game.outcome().map(|o| {

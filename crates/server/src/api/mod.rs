@@ -71,9 +71,21 @@ impl Default for ApiLimits {
     }
 }
 
-/// What every handler shares.
+/// What every handler shares, behind one pointer: a request and a socket each hold a copy of the
+/// state for their whole life, and an idle socket should cost little.
 #[derive(Clone, Debug)]
-pub struct AppState {
+pub struct AppState(Arc<SharedState>);
+
+impl std::ops::Deref for AppState {
+    type Target = SharedState;
+
+    fn deref(&self) -> &SharedState {
+        &self.0
+    }
+}
+
+#[derive(Debug)]
+pub struct SharedState {
     pub registry: Registry,
     pub metrics: Arc<Metrics>,
     /// The base of the links the server hands out (invite, watch, seat).
@@ -98,7 +110,7 @@ impl AppState {
         limits: ApiLimits,
         shutdown: watch::Receiver<bool>,
     ) -> AppState {
-        AppState {
+        AppState(Arc::new(SharedState {
             create_limiter: Arc::new(AddressLimiter::new(Rate::per_minute(
                 limits.create_per_minute,
             ))),
@@ -118,7 +130,7 @@ impl AppState {
             public_url: public_url.trim_end_matches('/').to_string(),
             limits,
             shutdown,
-        }
+        }))
     }
 }
 

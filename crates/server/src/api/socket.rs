@@ -38,9 +38,10 @@ const PING_EVERY: Duration = Duration::from_secs(20);
 const MAX_RATE_REFUSALS: u32 = 50;
 /// Per-socket buffers: axum's defaults cost ~134 KB per idle connection, 4 KB buffers ~6 KB.
 /// The read buffer is allocated whole at the start and a client's messages are short (a move is
-/// under 100 bytes; a longer message grows it): 512 bytes.
+/// under 100 bytes, a hello with its 32-character token about 80; a longer message grows it):
+/// 256 bytes.
 const BUFFER_BYTES: usize = 4096;
-const READ_BUFFER_BYTES: usize = 512;
+const READ_BUFFER_BYTES: usize = 256;
 /// Messages up to this many times the protocol's limit are read and refused; larger ones end the
 /// connection at the transport.
 const TRANSPORT_LIMIT_FACTOR: usize = 16;
@@ -147,10 +148,14 @@ pub async fn upgrade(
             // Boxed: opening may load the game from the store, a large future that would
             // otherwise size the socket's task for its whole life.
             let opened = Box::pin(Session::open(socket, state.clone(), id, query.view)).await;
-            if let Some(session) = opened {
-                session.run().await;
-            }
-            state.metrics.sockets.fetch_sub(1, Ordering::Relaxed);
+            // The session runs in a task of its own: this one, which still holds room for the
+            // socket it handed over (here and in axum's upgrade), ends.
+            tokio::spawn(async move {
+                if let Some(session) = opened {
+                    session.run().await;
+                }
+                state.metrics.sockets.fetch_sub(1, Ordering::Relaxed);
+            });
         }))
 }
 
@@ -196,17 +201,27 @@ enum Attached {
     Game(String),
 }
 
+/// Written into one buffer: one is sent to every socket of a game at every version.
 fn event_message(event: &VersionedEvent, attached: Attached) -> Message {
-    let event_json = serde_json::to_string(event).expect("events serialise");
-    let head = format!(
-        r#"{{"type":"event","version":{},"event":{event_json}"#,
+    use std::io::Write;
+    let view = match &attached {
+        Attached::Nothing => None,
+        Attached::Delta(delta) => Some(("delta", delta)),
+        Attached::Game(game) => Some(("game", game)),
+    };
+    let mut message = Vec::with_capacity(200 + view.map_or(0, |(_, text)| text.len()));
+    let written = write!(
+        message,
+        r#"{{"type":"event","version":{},"event":"#,
         event.version
     );
-    let message = match attached {
-        Attached::Nothing => head + "}",
-        Attached::Delta(delta) => format!(r#"{head},"delta":{delta}}}"#),
-        Attached::Game(game) => format!(r#"{head},"game":{game}}}"#),
-    };
+    written.expect("a Vec takes any bytes");
+    serde_json::to_writer(&mut message, event).expect("events serialise");
+    if let Some((key, text)) = view {
+        write!(message, r#","{key}":{text}"#).expect("a Vec takes any bytes");
+    }
+    message.push(b'}');
+    let message = String::from_utf8(message).expect("JSON is UTF-8");
     Message::Text(Utf8Bytes::from(message))
 }
 
@@ -303,13 +318,15 @@ struct Session {
 }
 
 impl Session {
-    /// Reads the hello, subscribes, and sends what was missed and the present view.
+    /// Reads the hello, subscribes, and sends what was missed and the present view. The session
+    /// is boxed: the socket's task then holds a pointer, where inline it held the session once
+    /// for each future it passed through.
     async fn open(
         mut socket: WebSocket,
         state: AppState,
         game_id: GameId,
         shape: ViewShape,
-    ) -> Option<Session> {
+    ) -> Option<Box<Session>> {
         let (token, since) = read_hello(&mut socket).await?;
         let subscribed = state
             .registry
@@ -333,7 +350,7 @@ impl Session {
             per_second: f64::from(state.limits.socket_messages_per_second),
             burst: 2.0 * f64::from(state.limits.socket_messages_per_second),
         };
-        let mut session = Session {
+        let mut session = Box::new(Session {
             bucket: Bucket::full(rate, state.registry.now_ms()),
             rate,
             refusals: 0,
@@ -348,7 +365,7 @@ impl Session {
             seat,
             actor,
             events,
-        };
+        });
         let mut sent = Ok(());
         for event in &missed {
             sent = sent.and(
@@ -370,7 +387,7 @@ impl Session {
     }
 
     /// Plays until the client leaves, the connection fails or the server shuts down.
-    async fn run(mut self) {
+    async fn run(mut self: Box<Self>) {
         let mut ping = tokio::time::interval(PING_EVERY);
         let mut shutdown: watch::Receiver<bool> = self.state.shutdown.clone();
         loop {

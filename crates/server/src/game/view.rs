@@ -79,12 +79,16 @@ pub struct Snapshot {
     pub presence: Presence,
     /// Written once per game: the fields that never change (`FIXED_FIELDS`), without braces.
     fixed: Arc<str>,
-    /// Written once per version: the shared fields that change, without braces.
-    changing: String,
+    /// Written once per version: the shared fields that change, without braces. The texts are
+    /// shared (a change of presence keeps them, the moves' array is kept while no move is played)
+    /// and exactly their size: a live game holds its present snapshot all along.
+    changing: Arc<str>,
     /// The moves' JSON array, and how many there are.
-    moves_json: String,
+    moves_json: Arc<str>,
     move_count: usize,
-    legal_moves_json: String,
+    /// The `MoveList::revision` the moves' array was written from.
+    moves_revision: u64,
+    legal_moves_json: Arc<str>,
 }
 
 /// The fields of a view that never change during a game: a delta leaves them out, and a client
@@ -236,6 +240,9 @@ pub struct MoveList {
     ends: Vec<usize>,
     /// The array without its closing bracket.
     json: String,
+    /// Counts the changes to the list: a snapshot keeps the array of the previous one while it is
+    /// the same.
+    revision: u64,
 }
 
 impl Default for MoveList {
@@ -244,6 +251,7 @@ impl Default for MoveList {
             moves: Vec::new(),
             ends: Vec::new(),
             json: "[".into(),
+            revision: 0,
         }
     }
 }
@@ -257,6 +265,9 @@ impl MoveList {
             .zip(game.moves())
             .take_while(|(kept, played)| kept == played)
             .count();
+        if common < self.moves.len() {
+            self.revision += 1;
+        }
         self.moves.truncate(common);
         self.ends.truncate(common);
         self.json.truncate(self.ends.last().copied().unwrap_or(1));
@@ -289,6 +300,7 @@ impl MoveList {
             self.json.push(',');
         }
         push_notation(&mut self.json, mv);
+        self.revision += 1;
         self.moves.push(*mv);
         self.ends.push(self.json.len());
     }
@@ -296,7 +308,7 @@ impl MoveList {
 
 /// Appends a move as a JSON string, written straight from its notation: a notation is letters,
 /// digits and signs (docs/RULES.md), never a character JSON escapes.
-fn push_notation(json: &mut String, mv: &AnyMove) {
+fn push_notation(json: &mut String, mv: impl std::fmt::Display) {
     use std::fmt::Write;
     let start = json.len();
     write!(json, "\"{mv}\"").expect("a String takes any text");
@@ -307,18 +319,18 @@ fn push_notation(json: &mut String, mv: &AnyMove) {
     );
 }
 
-/// Moves as a JSON array of notations.
-fn notations_json(moves: &[AnyMove]) -> String {
-    let mut json = String::with_capacity(2 + 10 * moves.len());
+/// Notations as a JSON array.
+fn notations_json(notations: &[String]) -> Arc<str> {
+    let mut json = String::with_capacity(2 + notations.iter().map(|n| n.len() + 3).sum::<usize>());
     json.push('[');
-    for (i, mv) in moves.iter().enumerate() {
+    for (i, notation) in notations.iter().enumerate() {
         if i > 0 {
             json.push(',');
         }
-        push_notation(&mut json, mv);
+        push_notation(&mut json, notation);
     }
     json.push(']');
-    json
+    json.into()
 }
 
 impl Snapshot {
@@ -334,12 +346,14 @@ impl Snapshot {
             commitment: dice_game
                 .then(|| ludus_engine::dice::to_hex(&game.server_seed.commitment())),
         };
-        Snapshot::with_fixed(game, moves, presence, inner_json(&fixed).into())
+        Snapshot::with_fixed(game, moves, presence, inner_json(&fixed).into(), None)
     }
 
     /// The snapshot of the next version of the same game: the fields that never change are kept.
+    /// The moves' array is kept when no move was played or taken back since.
     pub fn after(&self, game: &LiveGame, moves: &MoveList, presence: Presence) -> Arc<Snapshot> {
-        Snapshot::with_fixed(game, moves, presence, self.fixed.clone())
+        let kept = (self.moves_revision == moves.revision).then(|| self.moves_json.clone());
+        Snapshot::with_fixed(game, moves, presence, self.fixed.clone(), kept)
     }
 
     fn with_fixed(
@@ -347,6 +361,7 @@ impl Snapshot {
         moves: &MoveList,
         presence: Presence,
         fixed: Arc<str>,
+        moves_json: Option<Arc<str>>,
     ) -> Arc<Snapshot> {
         let side = |p: Player| game.variant.side(p);
         let dice_game = game.variant.dice_per_roll() > 0;
@@ -375,7 +390,7 @@ impl Snapshot {
                 .map(|_| ludus_engine::dice::to_hex(&game.server_seed.0)),
         };
         let legal_moves_json = if playing {
-            notations_json(&game.engine.legal_moves())
+            notations_json(&game.engine.legal_notations())
         } else {
             "[]".into()
         };
@@ -389,9 +404,10 @@ impl Snapshot {
             creator: game.creator(),
             presence,
             fixed,
-            changing: inner_json(&changing),
-            moves_json: format!("{}]", moves.json),
+            changing: inner_json(&changing).into(),
+            moves_json: moves_json.unwrap_or_else(|| format!("{}]", moves.json).into()),
             move_count: moves.moves.len(),
+            moves_revision: moves.revision,
             legal_moves_json,
         })
     }

@@ -207,32 +207,62 @@ fn a_claim_needs_the_opponent_gone_long_enough() {
 #[test]
 fn the_views_move_list_follows_moves_undo_and_a_rebuilt_history() {
     use crate::game::view::{MoveList, Presence, Snapshot};
+    use std::sync::Arc;
     let both = Seat::Both;
     let play = |g: &mut LiveGame, mv: &str| {
         let event = g.decide_move(both, mv, g.version, 0).unwrap();
         commit(g, vec![event], 0);
     };
-    let moves_in_view = |g: &LiveGame, list: &mut MoveList| {
+    // Each snapshot follows the previous one, as the actor's do: it keeps the previous moves'
+    // array only while no move was played or taken back. Its legal moves are the engine's.
+    let presence = Presence::new(0, 60_000);
+    let moves_in_view = |g: &LiveGame, list: &mut MoveList, previous: &mut Arc<Snapshot>| {
         list.update(g);
-        let view = Snapshot::of(g, list, Presence::new(0, 60_000)).render(both, 0);
+        *previous = previous.after(g, list, presence);
+        let view = previous.render(both, 0);
         let from_game: Vec<String> = g.moves().map(|m| m.to_string()).collect();
         assert_eq!(view["moves"], serde_json::json!(from_game));
+        let legal: Vec<String> = g
+            .engine
+            .legal_moves()
+            .iter()
+            .map(|m| m.to_string())
+            .collect();
+        assert_eq!(view["legal_moves"], serde_json::json!(legal));
         from_game
     };
     let mut g = game(Variant::Petteia6, Mode::Local, None);
     let mut list = MoveList::default();
-    assert!(moves_in_view(&g, &mut list).is_empty());
+    let mut snapshot = Snapshot::of(&g, &list, presence);
+    assert!(moves_in_view(&g, &mut list, &mut snapshot).is_empty());
     play(&mut g, "A1-A2");
     play(&mut g, "A6-A5");
-    assert_eq!(moves_in_view(&g, &mut list), ["A1-A2", "A6-A5"]);
+    assert_eq!(
+        moves_in_view(&g, &mut list, &mut snapshot),
+        ["A1-A2", "A6-A5"]
+    );
     let undo = g.decide_undo(both, 0).unwrap();
     commit(&mut g, vec![undo], 0);
-    assert_eq!(moves_in_view(&g, &mut list), ["A1-A2"]);
+    assert_eq!(moves_in_view(&g, &mut list, &mut snapshot), ["A1-A2"]);
+    // The same number of moves again, but another one.
+    play(&mut g, "B6-B5");
+    assert_eq!(
+        moves_in_view(&g, &mut list, &mut snapshot),
+        ["A1-A2", "B6-B5"]
+    );
+    // A snapshot without a new move keeps the array.
+    assert_eq!(
+        moves_in_view(&g, &mut list, &mut snapshot),
+        ["A1-A2", "B6-B5"]
+    );
     // A history that differs before its end (as after a reload) is written again from there.
     let mut other = game(Variant::Petteia6, Mode::Local, None);
     play(&mut other, "B1-B2");
     play(&mut other, "A6-A5");
-    assert_eq!(moves_in_view(&other, &mut list), ["B1-B2", "A6-A5"]);
+    assert_eq!(
+        moves_in_view(&other, &mut list, &mut snapshot),
+        ["B1-B2", "A6-A5"]
+    );
 }
 
 #[test]
