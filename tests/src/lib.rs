@@ -406,6 +406,12 @@ impl Api {
         .await
     }
 
+    /// Like [`Api::get`], or `None` when the server cannot be reached.
+    pub async fn try_get(&self, path: &str, token: Option<&str>) -> Option<Reply> {
+        self.try_send(self.http.get(format!("{}{path}", self.base)), token)
+            .await
+    }
+
     pub async fn get(&self, path: &str, token: Option<&str>) -> Reply {
         self.send(self.http.get(format!("{}{path}", self.base)), token)
             .await
@@ -490,6 +496,8 @@ pub struct Socket {
     /// The last whole view, and its moves with those of the events since.
     view: Option<Value>,
     moves: Vec<Value>,
+    /// The code of the close frame the server sent, once the socket has closed with one.
+    close_code: Option<u16>,
 }
 
 impl Socket {
@@ -526,6 +534,7 @@ impl Socket {
             stream,
             view: None,
             moves: Vec::new(),
+            close_code: None,
         };
         let mut hello = json!({ "type": "hello" });
         if let Some(t) = token {
@@ -609,7 +618,11 @@ impl Socket {
                 Some(Ok(Message::Text(text))) => {
                     return Some(serde_json::from_str(&text).expect("JSON messages"));
                 }
-                Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return None,
+                Some(Ok(Message::Close(frame))) => {
+                    self.close_code = frame.map(|frame| u16::from(frame.code));
+                    return None;
+                }
+                None | Some(Err(_)) => return None,
                 Some(Ok(_)) => continue,
             }
         }
@@ -646,6 +659,12 @@ impl Socket {
         } else {
             self.until_version(version).await
         }
+    }
+
+    /// The code the server closed the socket with (`None` while open, or after a close without
+    /// a close frame: a dropped connection).
+    pub fn close_code(&self) -> Option<u16> {
+        self.close_code
     }
 
     pub async fn close(mut self) {
@@ -742,13 +761,27 @@ impl ServerProcess {
         self.child.wait().expect("the process ends");
     }
 
-    /// SIGTERM, and waits until the process has shut down gracefully.
-    pub fn terminate(&mut self) {
+    /// SIGSTOP: the process stays, frozen (its heartbeat lapses), until [`ServerProcess::resume`].
+    pub fn pause(&mut self) {
+        self.signal("-STOP");
+    }
+
+    /// SIGCONT: a paused process runs on.
+    pub fn resume(&mut self) {
+        self.signal("-CONT");
+    }
+
+    fn signal(&self, signal: &str) {
         let sent = std::process::Command::new("kill")
-            .args(["-TERM", &self.child.id().to_string()])
+            .args([signal, &self.child.id().to_string()])
             .status()
             .expect("kill runs");
-        assert!(sent.success(), "SIGTERM sent");
+        assert!(sent.success(), "{signal} sent");
+    }
+
+    /// SIGTERM, and waits until the process has shut down gracefully.
+    pub fn terminate(&mut self) {
+        self.signal("-TERM");
         let status = self.child.wait().expect("the process ends");
         assert!(status.success(), "a graceful shutdown: {status}");
     }

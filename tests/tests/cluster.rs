@@ -5,8 +5,10 @@
 //! invite is redeemed once, a clock flags once, the computer moves once. Postgres only: SQLite
 //! serves one instance (a second process on its file refuses to start: `crates/server/tests/cli.rs`).
 
+use futures_util::StreamExt;
 use ludus_tests::{Api, Database, ServerProcess, Socket, TestDatabase, game_id, seat_token};
 use serde_json::{Value, json};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -450,4 +452,275 @@ async fn a_player_connected_to_another_instance_counts_as_present() {
         creator_view().await == false
     })
     .await;
+}
+
+/// Games played through the rolling restart.
+const ROLLING_GAMES: usize = 200;
+/// How long the games play between two restarts (and before the first, after the last).
+const ROLLING_PLAY: Duration = Duration::from_secs(2);
+/// Each game's pause between its moves: enough to keep every game going without swamping three
+/// debug servers on a small machine.
+const ROLLING_PAUSE: Duration = Duration::from_millis(250);
+
+/// The base address of each instance, `None` while it restarts (no player chooses it then).
+type Bases = Arc<Mutex<Vec<Option<String>>>>;
+
+/// A player who follows the instances: when its socket closes it reconnects to another live
+/// instance (not its opponent's), from the last version it received, as the browser does.
+struct Roamer {
+    game: String,
+    token: String,
+    instance: AtomicUsize,
+    received: Mutex<Vec<u64>>,
+    /// The close code of each socket of this player that the server closed.
+    closes: Mutex<Vec<Option<u16>>>,
+}
+
+impl Roamer {
+    fn new(game: &str, token: &str, instance: usize) -> Arc<Roamer> {
+        Arc::new(Roamer {
+            game: game.to_string(),
+            token: token.to_string(),
+            instance: AtomicUsize::new(instance),
+            received: Mutex::default(),
+            closes: Mutex::default(),
+        })
+    }
+
+    fn instance(&self) -> usize {
+        self.instance.load(Ordering::SeqCst)
+    }
+
+    /// The player's instance's API, unless it is restarting.
+    fn api(&self, bases: &Bases) -> Option<Api> {
+        bases.lock().unwrap()[self.instance()]
+            .as_deref()
+            .map(Api::new)
+    }
+
+    /// Holds a socket open on the player's instance, reconnecting after each close.
+    async fn follow(self: Arc<Roamer>, opponent: Arc<Roamer>, bases: Bases) {
+        loop {
+            let instance = self.instance();
+            let base = bases.lock().unwrap()[instance].clone();
+            if let Some(base) = base {
+                let since = self.received.lock().unwrap().last().copied().unwrap_or(0);
+                let mut socket =
+                    Socket::connect(&base, &self.game, Some(&self.token), Some(since)).await;
+                while let Some(message) = socket.next_within(Duration::from_secs(600)).await {
+                    if message["type"] == "event" {
+                        let version = message["version"].as_u64().expect("an event's version");
+                        self.received.lock().unwrap().push(version);
+                    }
+                }
+                self.closes.lock().unwrap().push(socket.close_code());
+            }
+            // Another live instance than the one that closed and the opponent's.
+            loop {
+                let elsewhere = {
+                    let bases = bases.lock().unwrap();
+                    (0..bases.len())
+                        .find(|&i| i != instance && i != opponent.instance() && bases[i].is_some())
+                };
+                if let Some(elsewhere) = elsewhere {
+                    self.instance.store(elsewhere, Ordering::SeqCst);
+                    break;
+                }
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+        }
+    }
+}
+
+/// A player's view through its instance, or `None` while that instance is unreachable.
+async fn roaming_view(player: &Roamer, bases: &Bases) -> Option<Value> {
+    let api = player.api(bases)?;
+    let (status, view) = api
+        .try_get(
+            &format!("/api/v1/games/{}", player.game),
+            Some(&player.token),
+        )
+        .await?;
+    (status == 200).then_some(view)
+}
+
+/// What one game's moves met: the moves acknowledged (version, move) and the refusals seen.
+#[derive(Default)]
+struct Played {
+    acknowledged: Vec<(u64, String)>,
+    refused: Vec<(u16, Value)>,
+    unreachable: usize,
+}
+
+/// Plays game `pair` until `stop`, each move through the mover's own instance over HTTP; a move
+/// that meets an instance going away is tried again (from a fresh view) once the player has moved on.
+async fn keep_playing(pair: [Arc<Roamer>; 2], bases: Bases, stop: Arc<AtomicBool>) -> Played {
+    let mut played = Played::default();
+    while !stop.load(Ordering::SeqCst) {
+        tokio::time::sleep(ROLLING_PAUSE).await;
+        let Some(first) = roaming_view(&pair[0], &bases).await else {
+            played.unreachable += 1;
+            continue;
+        };
+        if first["status"] != "playing" {
+            break;
+        }
+        let mover = if first["to_move"] == first["seat"]["side"] {
+            &pair[0]
+        } else {
+            &pair[1]
+        };
+        let Some(view) = roaming_view(mover, &bases).await else {
+            played.unreachable += 1;
+            continue;
+        };
+        assert_eq!(
+            view["to_move"], view["seat"]["side"],
+            "the mover's instance has caught up with the opponent's move: {view}"
+        );
+        let legal = view["legal_moves"].as_array().expect("legal moves");
+        let version = view["version"].as_u64().unwrap();
+        let mv = legal[version as usize * 7 % legal.len()].as_str().unwrap();
+        let Some(api) = mover.api(&bases) else {
+            played.unreachable += 1;
+            continue;
+        };
+        let path = format!("/api/v1/games/{}/moves", mover.game);
+        let body = json!({ "move": mv, "version": version });
+        match api.try_post(&path, Some(&mover.token), body).await {
+            Some((200, _)) => played.acknowledged.push((version + 1, mv.to_string())),
+            Some(refused) => played.refused.push(refused),
+            None => played.unreachable += 1,
+        }
+    }
+    played
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+#[ignore = "needs TEST_DATABASE_URL (Postgres); run with -- --include-ignored"]
+async fn a_rolling_restart_of_every_instance_ends_no_game() {
+    let (database, mut servers) = three_instances().await;
+    let bases: Bases = Arc::new(Mutex::new(
+        servers.iter().map(|s| Some(s.base.clone())).collect(),
+    ));
+
+    // Game g is created through instance g % 3 and joined through the next one; each player
+    // holds a socket on the instance it came through. A few at a time: 200 creations at once
+    // would meet the statement timeout on a busy machine (and be told 503, rightly).
+    let pairs: Vec<[Arc<Roamer>; 2]> = futures_util::stream::iter((0..ROLLING_GAMES).map(|g| {
+        let (creator, joiner) = (servers[g % 3].api(), servers[(g + 1) % 3].api());
+        async move {
+            let created = creator
+                .create(json!({
+                    "variant": "petteia-8", "mode": "online",
+                    "clock": { "initial_ms": INITIAL_MS, "increment_ms": 0 },
+                }))
+                .await;
+            let joined = joiner.join(&created).await;
+            let game = game_id(&created);
+            [
+                Roamer::new(game, seat_token(&created), g % 3),
+                Roamer::new(game, seat_token(&joined), (g + 1) % 3),
+            ]
+        }
+    }))
+    .buffered(8)
+    .collect()
+    .await;
+    let mut followers = Vec::new();
+    for [first, second] in &pairs {
+        for (player, opponent) in [(first, second), (second, first)] {
+            let follow = player.clone().follow(opponent.clone(), bases.clone());
+            followers.push(tokio::spawn(follow));
+        }
+    }
+    let stop = Arc::new(AtomicBool::new(false));
+    let games: Vec<_> = pairs
+        .iter()
+        .map(|pair| tokio::spawn(keep_playing(pair.clone(), bases.clone(), stop.clone())))
+        .collect();
+
+    // Each instance in turn: taken out of the choice, SIGTERMed, started again.
+    let rolling_started = Instant::now();
+    for i in 0..servers.len() {
+        tokio::time::sleep(ROLLING_PLAY).await;
+        bases.lock().unwrap()[i] = None;
+        // A player that chose this instance a moment ago has its socket open before the SIGTERM.
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        let restart = Instant::now();
+        let server = &mut servers[i];
+        tokio::task::block_in_place(|| server.terminate());
+        let stopped = restart.elapsed();
+        servers[i] = tokio::task::block_in_place(|| ServerProcess::start(SERVER, database.url()));
+        bases.lock().unwrap()[i] = Some(servers[i].base.clone());
+        println!(
+            "instance {i}: SIGTERM to gone {stopped:?}, to its successor ready {:?}",
+            restart.elapsed()
+        );
+    }
+    tokio::time::sleep(ROLLING_PLAY).await;
+    stop.store(true, Ordering::SeqCst);
+    let mut played = Vec::new();
+    for game in games {
+        played.push(game.await.expect("a game's player does not panic"));
+    }
+    println!(
+        "rolling restart of three instances: {:?}",
+        rolling_started.elapsed()
+    );
+
+    let reader = servers[0].api();
+    let (mut moves, mut unreachable, mut reconnects) = (0, 0, 0);
+    for (pair, played) in pairs.iter().zip(&played) {
+        assert!(
+            played.refused.is_empty(),
+            "no move is refused: {:?}",
+            played.refused
+        );
+        assert!(!played.acknowledged.is_empty(), "the game went on");
+        moves += played.acknowledged.len();
+        unreachable += played.unreachable;
+        let log = log(&reader, &pair[0].game).await;
+        let versions: Vec<u64> = log.iter().map(|e| e["version"].as_u64().unwrap()).collect();
+        assert_eq!(versions, (1..=log.len() as u64).collect::<Vec<_>>());
+        for (version, mv) in &played.acknowledged {
+            assert_eq!(
+                log[*version as usize - 1]["move"],
+                *mv,
+                "the acknowledged move is at version {version}"
+            );
+        }
+        // Still in play, or ended by its own moves: no flag, no abort.
+        for event in &log {
+            assert!(
+                event["kind"] != "aborted" && event["termination"] != "timeout",
+                "the restarts ended no game: {event}"
+            );
+        }
+        for player in pair {
+            eventually("every socket receives every event", async || {
+                player.received.lock().unwrap().len() >= versions.len()
+            })
+            .await;
+            assert_eq!(
+                *player.received.lock().unwrap(),
+                versions,
+                "a player's sockets received each event once, in order"
+            );
+            let closes = player.closes.lock().unwrap().clone();
+            assert!(!closes.is_empty(), "every player's instance restarted once");
+            assert!(
+                closes.iter().all(|code| *code == Some(1001)),
+                "a restart closes a socket with 1001 (going away): {closes:?}"
+            );
+            reconnects += closes.len();
+        }
+    }
+    println!(
+        "{ROLLING_GAMES} games: {moves} moves acknowledged, {reconnects} reconnects, \
+         {unreachable} requests to an instance going away (tried again)"
+    );
+    for follower in followers {
+        follower.abort();
+    }
 }
