@@ -724,3 +724,173 @@ async fn a_rolling_restart_of_every_instance_ends_no_game() {
         follower.abort();
     }
 }
+
+/// An online game created through instance `creator` and joined through `joiner`, each player
+/// with a socket on the instance they came through.
+async fn game_across(
+    servers: &[ServerProcess],
+    creator: usize,
+    joiner: usize,
+    clock: Value,
+) -> [Player; 2] {
+    let created = servers[creator]
+        .api()
+        .create(json!({ "variant": "petteia-6", "mode": "online", "clock": clock }))
+        .await;
+    let joined = servers[joiner].api().join(&created).await;
+    let game = game_id(&created);
+    let mut pair = [
+        Player::new(game, seat_token(&created), creator),
+        Player::new(game, seat_token(&joined), joiner),
+    ];
+    for player in &mut pair {
+        player.connect(&servers[player.instance].base).await;
+    }
+    pair
+}
+
+/// Waits until every socket of `players` has received the whole log, and checks that each
+/// received every version once, in order.
+async fn every_socket_has_the_log(players: &[Player], log: &[Value]) {
+    let versions: Vec<u64> = log.iter().map(|e| e["version"].as_u64().unwrap()).collect();
+    assert_eq!(versions, (1..=log.len() as u64).collect::<Vec<_>>());
+    for player in players {
+        eventually("every socket receives every event", async || {
+            player.received.lock().unwrap().len() >= versions.len()
+        })
+        .await;
+        assert_eq!(
+            *player.received.lock().unwrap(),
+            versions,
+            "a socket on instance {} received each event once, in order",
+            player.instance
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+#[ignore = "needs TEST_DATABASE_URL (Postgres); run with -- --include-ignored"]
+async fn an_instance_whose_heartbeat_lapses_while_alive_flags_nothing_twice() {
+    let (_database, mut servers) = three_instances().await;
+    // Instance 0 owns the game (it runs its flag); its players are on instances 1 and 2.
+    let clock = json!({ "initial_ms": 4000, "increment_ms": 0 });
+    let created = servers[0]
+        .api()
+        .create(json!({ "variant": "petteia-6", "mode": "online", "clock": clock }))
+        .await;
+    let joined = servers[1].api().join(&created).await;
+    let game = game_id(&created);
+    let mut players = [
+        Player::new(game, seat_token(&created), 1),
+        Player::new(game, seat_token(&joined), 2),
+    ];
+    for player in &mut players {
+        player.connect(&servers[player.instance].base).await;
+    }
+    // Frozen past the lapse of its heartbeat (5 s) and past the flag's time: another instance
+    // takes the game over meanwhile. Thawed, instance 0 finds its heartbeat lapsed, learns it
+    // lost the game, and its own overdue flag timer must not add a second flag.
+    servers[0].pause();
+    tokio::time::sleep(Duration::from_secs(8)).await;
+    servers[0].resume();
+    let api = servers[2].api();
+    eventually("the flag falls", async || {
+        api.view(game, None).await["status"] == "finished"
+    })
+    .await;
+    // Give every instance time to try, had two of them been running the clock.
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    for server in &servers {
+        let log = log(&server.api(), game).await;
+        let finished: Vec<&Value> = log.iter().filter(|e| e["kind"] == "finished").collect();
+        assert_eq!(
+            finished.len(),
+            1,
+            "one flag, seen from every instance: {log:?}"
+        );
+        assert_eq!(finished[0]["termination"], "timeout");
+    }
+    every_socket_has_the_log(&players, &log(&api, game).await).await;
+    // Instance 0 runs on as an instance among the others: a new game through it is played
+    // across instances as before.
+    let pair = game_across(&servers, 0, 1, Value::Null).await;
+    let apis: Vec<Option<Api>> = servers.iter().map(|s| Some(s.api())).collect();
+    let mut acknowledged = vec![Vec::new()];
+    play_rounds(&apis, std::slice::from_ref(&pair), &mut acknowledged, 4).await;
+    assert_eq!(acknowledged[0].len(), 4, "the game goes on");
+    every_socket_has_the_log(&pair, &log(&api, &pair[0].game).await).await;
+}
+
+/// Plays `plies` moves of game `pair` through `api` alone, whatever instance its players' sockets
+/// are on; the moves acknowledged (version, move).
+async fn play_through(api: &Api, pair: &[Player; 2], plies: usize) -> Vec<(u64, String)> {
+    let mut acknowledged = Vec::new();
+    for _ in 0..plies {
+        let first = api.view(&pair[0].game, Some(&pair[0].token)).await;
+        let mover = if first["to_move"] == first["seat"]["side"] {
+            &pair[0]
+        } else {
+            &pair[1]
+        };
+        let view = api.view(&mover.game, Some(&mover.token)).await;
+        if view["status"] != "playing" {
+            break;
+        }
+        let legal = view["legal_moves"].as_array().expect("legal moves");
+        let version = view["version"].as_u64().unwrap();
+        let mv = legal[version as usize * 7 % legal.len()].as_str().unwrap();
+        let (status, after) = api.play(&mover.game, &mover.token, mv, version).await;
+        assert_eq!(status, 200, "the move is accepted: {after}");
+        acknowledged.push((version + 1, mv.to_string()));
+    }
+    acknowledged
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+#[ignore = "needs TEST_DATABASE_URL (Postgres); run with -- --include-ignored"]
+async fn events_reach_the_sockets_after_the_listening_connections_are_cut() {
+    let (database, servers) = three_instances().await;
+    // The players' sockets are on instances 1 and 2, and every move is played through instance 0:
+    // nothing but the notifications (and the catching up after a listener is made again) brings
+    // the moves to those sockets.
+    let pair = game_across(&servers, 1, 2, Value::Null).await;
+    let mover = servers[0].api();
+    let mut acknowledged = play_through(&mover, &pair, 4).await;
+
+    // Postgres ends every instance's listening connection (as a restart of Postgres, a network
+    // cut or an administrator would); the moves go on at once, before the instances listen
+    // again: what they miss meanwhile they read from the log once they do.
+    let mut admin = <sqlx::PgConnection as sqlx::Connection>::connect(database.url())
+        .await
+        .expect("a connection to the test database");
+    let listening = "SELECT pid FROM pg_stat_activity \
+                     WHERE datname = current_database() AND query LIKE 'LISTEN%'";
+    let cut: Vec<bool> = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
+        "SELECT pg_terminate_backend(pid) FROM ({listening}) AS listeners"
+    )))
+    .fetch_all(&mut admin)
+    .await
+    .expect("the listeners are cut");
+    assert_eq!(cut, vec![true; 3], "one listening connection per instance");
+    acknowledged.extend(play_through(&mover, &pair, 8).await);
+
+    // Each instance listens again; its sockets receive every event once, in order, those of
+    // the moves made while it was not listening and those made since.
+    eventually("every instance listens again", async || {
+        let pids: Vec<i32> = sqlx::query_scalar(sqlx::AssertSqlSafe(listening))
+            .fetch_all(&mut admin)
+            .await
+            .expect("pg_stat_activity");
+        pids.len() == 3
+    })
+    .await;
+    // Before any further move (whose notification would wake them anyway).
+    every_socket_has_the_log(&pair, &log(&mover, &pair[0].game).await).await;
+    acknowledged.extend(play_through(&mover, &pair, 4).await);
+    assert_eq!(acknowledged.len(), 16, "the game went on");
+    let log = log(&mover, &pair[0].game).await;
+    for (version, mv) in &acknowledged {
+        assert_eq!(log[*version as usize - 1]["move"], *mv);
+    }
+    every_socket_has_the_log(&pair, &log).await;
+}
