@@ -771,9 +771,9 @@ async fn every_socket_has_the_log(players: &[Player], log: &[Value]) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 #[ignore = "needs TEST_DATABASE_URL (Postgres); run with -- --include-ignored"]
 async fn an_instance_whose_heartbeat_lapses_while_alive_flags_nothing_twice() {
-    let (_database, mut servers) = three_instances().await;
+    let (database, mut servers) = three_instances().await;
     // Instance 0 owns the game (it runs its flag); its players are on instances 1 and 2.
-    let clock = json!({ "initial_ms": 4000, "increment_ms": 0 });
+    let clock = json!({ "initial_ms": 12_000, "increment_ms": 0 });
     let created = servers[0]
         .api()
         .create(json!({ "variant": "petteia-6", "mode": "online", "clock": clock }))
@@ -787,12 +787,32 @@ async fn an_instance_whose_heartbeat_lapses_while_alive_flags_nothing_twice() {
     for player in &mut players {
         player.connect(&servers[player.instance].base).await;
     }
-    // Frozen past the lapse of its heartbeat (5 s) and past the flag's time: another instance
-    // takes the game over meanwhile. Thawed, instance 0 finds its heartbeat lapsed, learns it
-    // lost the game, and its own overdue flag timer must not add a second flag.
+    let mut admin = <sqlx::PgConnection as sqlx::Connection>::connect(database.url())
+        .await
+        .expect("a connection to the test database");
+    let owner_query =
+        || sqlx::query_scalar::<_, Option<String>>("SELECT owner FROM games WHERE id = $1");
+    let first_owner = owner_query()
+        .bind(game)
+        .fetch_one(&mut admin)
+        .await
+        .expect("the game's owner")
+        .expect("an owner");
+    // Frozen past the lapse of its heartbeat (5 s): another instance takes the game over.
+    // Thawed before the flag's time (12 s), instance 0 finds its heartbeat lapsed, learns it lost
+    // the game and stops running its clock; the flag falls once, from the new owner.
     servers[0].pause();
     tokio::time::sleep(Duration::from_secs(8)).await;
     servers[0].resume();
+    let owner = owner_query()
+        .bind(game)
+        .fetch_one(&mut admin)
+        .await
+        .expect("the game's owner");
+    assert!(
+        owner.is_some() && owner != Some(first_owner),
+        "another instance took the game over, and the thawed one did not take it back: {owner:?}"
+    );
     let api = servers[2].api();
     eventually("the flag falls", async || {
         api.view(game, None).await["status"] == "finished"
@@ -810,7 +830,13 @@ async fn an_instance_whose_heartbeat_lapses_while_alive_flags_nothing_twice() {
         );
         assert_eq!(finished[0]["termination"], "timeout");
     }
-    every_socket_has_the_log(&players, &log(&api, game).await).await;
+    let events = log(&api, game).await;
+    let at = |kind: &str| events.iter().find(|e| e["kind"] == kind).unwrap()["at"].as_i64();
+    println!(
+        "the flag fell {:?} ms after the join (the clock: 12000 ms, the freeze: 8000 ms)",
+        at("finished").zip(at("joined")).map(|(f, j)| f - j)
+    );
+    every_socket_has_the_log(&players, &events).await;
     // Instance 0 runs on as an instance among the others: a new game through it is played
     // across instances as before.
     let pair = game_across(&servers, 0, 1, Value::Null).await;
