@@ -508,12 +508,27 @@ impl Socket {
         token: Option<&str>,
         since: Option<u64>,
     ) -> Socket {
+        Socket::try_connect(base, game_id, token, since)
+            .await
+            .expect("the socket opens")
+    }
+
+    /// Like [`Socket::connect`], or `None` when the server refuses or drops the connection
+    /// before the hello is sent (it is going away, say).
+    pub async fn try_connect(
+        base: &str,
+        game_id: &str,
+        token: Option<&str>,
+        since: Option<u64>,
+    ) -> Option<Socket> {
         Socket::connect_to(base, game_id, "", token, since).await
     }
 
     /// Connects with `?view=full`: every event carries the whole view.
     pub async fn connect_full(base: &str, game_id: &str, token: Option<&str>) -> Socket {
-        Socket::connect_to(base, game_id, "?view=full", token, None).await
+        Socket::connect_to(base, game_id, "?view=full", token, None)
+            .await
+            .expect("the socket opens")
     }
 
     async fn connect_to(
@@ -522,14 +537,12 @@ impl Socket {
         query: &str,
         token: Option<&str>,
         since: Option<u64>,
-    ) -> Socket {
+    ) -> Option<Socket> {
         let url = format!(
             "{}/api/v1/games/{game_id}/ws{query}",
             base.replacen("http", "ws", 1)
         );
-        let (stream, _) = tokio_tungstenite::connect_async(url)
-            .await
-            .expect("the socket opens");
+        let (stream, _) = tokio_tungstenite::connect_async(url).await.ok()?;
         let mut socket = Socket {
             stream,
             view: None,
@@ -543,8 +556,12 @@ impl Socket {
         if let Some(v) = since {
             hello["since"] = json!(v);
         }
-        socket.send(hello).await;
         socket
+            .stream
+            .send(Message::text(hello.to_string()))
+            .await
+            .ok()?;
+        Some(socket)
     }
 
     pub async fn send(&mut self, message: Value) {

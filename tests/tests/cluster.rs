@@ -474,6 +474,8 @@ struct Roamer {
     received: Mutex<Vec<u64>>,
     /// The close code of each socket of this player that the server closed.
     closes: Mutex<Vec<Option<u16>>>,
+    /// Connections refused or dropped before the hello (an instance going away).
+    failed_connections: AtomicUsize,
 }
 
 impl Roamer {
@@ -484,6 +486,7 @@ impl Roamer {
             instance: AtomicUsize::new(instance),
             received: Mutex::default(),
             closes: Mutex::default(),
+            failed_connections: AtomicUsize::new(0),
         })
     }
 
@@ -505,15 +508,22 @@ impl Roamer {
             let base = bases.lock().unwrap()[instance].clone();
             if let Some(base) = base {
                 let since = self.received.lock().unwrap().last().copied().unwrap_or(0);
-                let mut socket =
-                    Socket::connect(&base, &self.game, Some(&self.token), Some(since)).await;
-                while let Some(message) = socket.next_within(Duration::from_secs(600)).await {
-                    if message["type"] == "event" {
-                        let version = message["version"].as_u64().expect("an event's version");
-                        self.received.lock().unwrap().push(version);
+                // The instance may have been chosen just before it was taken out (on a busy
+                // machine, this task runs late): then the connection fails, and the player
+                // tries another, as the browser does.
+                let socket =
+                    Socket::try_connect(&base, &self.game, Some(&self.token), Some(since)).await;
+                if let Some(mut socket) = socket {
+                    while let Some(message) = socket.next_within(Duration::from_secs(600)).await {
+                        if message["type"] == "event" {
+                            let version = message["version"].as_u64().expect("an event's version");
+                            self.received.lock().unwrap().push(version);
+                        }
                     }
+                    self.closes.lock().unwrap().push(socket.close_code());
+                } else {
+                    self.failed_connections.fetch_add(1, Ordering::SeqCst);
                 }
-                self.closes.lock().unwrap().push(socket.close_code());
             }
             // Another live instance than the one that closed and the opponent's.
             loop {
@@ -542,6 +552,22 @@ async fn roaming_view(player: &Roamer, bases: &Bases) -> Option<Value> {
         )
         .await?;
     (status == 200).then_some(view)
+}
+
+/// Games in play owned by no instance.
+const NO_OWNER: &str = "owner IS NULL";
+/// Games in play owned by an instance whose heartbeat has lapsed (or that has left).
+const DEAD_OWNER: &str = "owner NOT IN (SELECT id FROM instances \
+     WHERE alive_until > (EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::BIGINT)";
+
+/// How many games in play match `condition` (one of the two above).
+async fn owned(admin: &mut sqlx::PgConnection, condition: &str) -> i64 {
+    sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
+        "SELECT COUNT(*) FROM games WHERE status = 'playing' AND {condition}"
+    )))
+    .fetch_one(admin)
+    .await
+    .expect("the games' owners")
 }
 
 /// What one game's moves met: the moves acknowledged (version, move) and the refusals seen.
@@ -641,6 +667,9 @@ async fn a_rolling_restart_of_every_instance_ends_no_game() {
         .collect();
 
     // Each instance in turn: taken out of the choice, SIGTERMed, started again.
+    let mut admin = <sqlx::PgConnection as sqlx::Connection>::connect(database.url())
+        .await
+        .expect("a connection to the test database");
     let rolling_started = Instant::now();
     for (i, server) in servers.iter_mut().enumerate() {
         tokio::time::sleep(ROLLING_PLAY).await;
@@ -650,11 +679,19 @@ async fn a_rolling_restart_of_every_instance_ends_no_game() {
         let restart = Instant::now();
         tokio::task::block_in_place(|| server.terminate());
         let stopped = restart.elapsed();
+        // Gone gracefully, it released its games: none is left to an instance not alive.
+        assert_eq!(owned(&mut admin, DEAD_OWNER).await, 0, "its games released");
+        eventually("the others take the released games over", async || {
+            owned(&mut admin, NO_OWNER).await == 0
+        })
+        .await;
+        let handed_over = restart.elapsed();
         *server = tokio::task::block_in_place(|| ServerProcess::start(SERVER, database.url()));
         bases.lock().unwrap()[i] = Some(server.base.clone());
+        let ready = restart.elapsed();
         println!(
-            "instance {i}: SIGTERM to gone {stopped:?}, to its successor ready {:?}",
-            restart.elapsed()
+            "instance {i}: SIGTERM to gone {stopped:?}, to its games owned by the others {handed_over:?}, \
+             to its successor ready {ready:?}"
         );
     }
     tokio::time::sleep(ROLLING_PLAY).await;
@@ -669,7 +706,7 @@ async fn a_rolling_restart_of_every_instance_ends_no_game() {
     );
 
     let reader = servers[0].api();
-    let (mut moves, mut unreachable, mut reconnects) = (0, 0, 0);
+    let (mut moves, mut unreachable, mut reconnects, mut failed_connections) = (0, 0, 0, 0);
     for (pair, played) in pairs.iter().zip(&played) {
         assert!(
             played.refused.is_empty(),
@@ -713,11 +750,13 @@ async fn a_rolling_restart_of_every_instance_ends_no_game() {
                 "a restart closes a socket with 1001 (going away): {closes:?}"
             );
             reconnects += closes.len();
+            failed_connections += player.failed_connections.load(Ordering::SeqCst);
         }
     }
     println!(
         "{ROLLING_GAMES} games: {moves} moves acknowledged, {reconnects} reconnects, \
-         {unreachable} requests to an instance going away (tried again)"
+         {failed_connections} sockets and {unreachable} requests to an instance going away \
+         (tried again elsewhere)"
     );
     for follower in followers {
         follower.abort();
