@@ -6,7 +6,8 @@
 //! is SIGTERMed and started again while 200 games play (a rolling restart): no game lost, every
 //! close a 1001. An instance frozen past its heartbeat's lapse stops the timers of the games it
 //! lost; a cut listening connection is made again and its sockets miss nothing. Postgres only:
-//! SQLite serves one instance (a second process on its file refuses to start: `crates/server/tests/cli.rs`).
+//! SQLite serves one instance (a second process on its file refuses to start:
+//! `crates/server/tests/cli.rs`).
 
 use futures_util::StreamExt;
 use ludus_tests::{Api, Database, ServerProcess, Socket, TestDatabase, game_id, seat_token};
