@@ -406,6 +406,12 @@ impl Api {
         .await
     }
 
+    /// Like [`Api::get`], or `None` when the server cannot be reached.
+    pub async fn try_get(&self, path: &str, token: Option<&str>) -> Option<Reply> {
+        self.try_send(self.http.get(format!("{}{path}", self.base)), token)
+            .await
+    }
+
     pub async fn get(&self, path: &str, token: Option<&str>) -> Reply {
         self.send(self.http.get(format!("{}{path}", self.base)), token)
             .await
@@ -490,6 +496,8 @@ pub struct Socket {
     /// The last whole view, and its moves with those of the events since.
     view: Option<Value>,
     moves: Vec<Value>,
+    /// The code of the close frame the server sent, once the socket has closed with one.
+    close_code: Option<u16>,
 }
 
 impl Socket {
@@ -500,12 +508,27 @@ impl Socket {
         token: Option<&str>,
         since: Option<u64>,
     ) -> Socket {
+        Socket::try_connect(base, game_id, token, since)
+            .await
+            .expect("the socket opens")
+    }
+
+    /// Like [`Socket::connect`], or `None` when the server refuses or drops the connection
+    /// before the hello is sent (it is going away, say).
+    pub async fn try_connect(
+        base: &str,
+        game_id: &str,
+        token: Option<&str>,
+        since: Option<u64>,
+    ) -> Option<Socket> {
         Socket::connect_to(base, game_id, "", token, since).await
     }
 
     /// Connects with `?view=full`: every event carries the whole view.
     pub async fn connect_full(base: &str, game_id: &str, token: Option<&str>) -> Socket {
-        Socket::connect_to(base, game_id, "?view=full", token, None).await
+        Socket::connect_to(base, game_id, "?view=full", token, None)
+            .await
+            .expect("the socket opens")
     }
 
     async fn connect_to(
@@ -514,18 +537,17 @@ impl Socket {
         query: &str,
         token: Option<&str>,
         since: Option<u64>,
-    ) -> Socket {
+    ) -> Option<Socket> {
         let url = format!(
             "{}/api/v1/games/{game_id}/ws{query}",
             base.replacen("http", "ws", 1)
         );
-        let (stream, _) = tokio_tungstenite::connect_async(url)
-            .await
-            .expect("the socket opens");
+        let (stream, _) = tokio_tungstenite::connect_async(url).await.ok()?;
         let mut socket = Socket {
             stream,
             view: None,
             moves: Vec::new(),
+            close_code: None,
         };
         let mut hello = json!({ "type": "hello" });
         if let Some(t) = token {
@@ -534,8 +556,12 @@ impl Socket {
         if let Some(v) = since {
             hello["since"] = json!(v);
         }
-        socket.send(hello).await;
         socket
+            .stream
+            .send(Message::text(hello.to_string()))
+            .await
+            .ok()?;
+        Some(socket)
     }
 
     pub async fn send(&mut self, message: Value) {
@@ -609,7 +635,11 @@ impl Socket {
                 Some(Ok(Message::Text(text))) => {
                     return Some(serde_json::from_str(&text).expect("JSON messages"));
                 }
-                Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return None,
+                Some(Ok(Message::Close(frame))) => {
+                    self.close_code = frame.map(|frame| u16::from(frame.code));
+                    return None;
+                }
+                None | Some(Err(_)) => return None,
                 Some(Ok(_)) => continue,
             }
         }
@@ -646,6 +676,12 @@ impl Socket {
         } else {
             self.until_version(version).await
         }
+    }
+
+    /// The code the server closed the socket with (`None` while open, or after a close without
+    /// a close frame: a dropped connection).
+    pub fn close_code(&self) -> Option<u16> {
+        self.close_code
     }
 
     pub async fn close(mut self) {
@@ -742,13 +778,27 @@ impl ServerProcess {
         self.child.wait().expect("the process ends");
     }
 
-    /// SIGTERM, and waits until the process has shut down gracefully.
-    pub fn terminate(&mut self) {
+    /// SIGSTOP: the process stays, frozen (its heartbeat lapses), until [`ServerProcess::resume`].
+    pub fn pause(&mut self) {
+        self.signal("-STOP");
+    }
+
+    /// SIGCONT: a paused process runs on.
+    pub fn resume(&mut self) {
+        self.signal("-CONT");
+    }
+
+    fn signal(&self, signal: &str) {
         let sent = std::process::Command::new("kill")
-            .args(["-TERM", &self.child.id().to_string()])
+            .args([signal, &self.child.id().to_string()])
             .status()
             .expect("kill runs");
-        assert!(sent.success(), "SIGTERM sent");
+        assert!(sent.success(), "{signal} sent");
+    }
+
+    /// SIGTERM, and waits until the process has shut down gracefully.
+    pub fn terminate(&mut self) {
+        self.signal("-TERM");
         let status = self.child.wait().expect("the process ends");
         assert!(status.success(), "a graceful shutdown: {status}");
     }

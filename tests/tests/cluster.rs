@@ -2,11 +2,17 @@
 //! Postgres"): three `ludus` processes, the two players of each game on different instances.
 //! Every event reaches every socket in version order, none missed or doubled; one instance is
 //! killed mid-game and another restarted, and the games go on with every acknowledged move; an
-//! invite is redeemed once, a clock flags once, the computer moves once. Postgres only: SQLite
-//! serves one instance (a second process on its file refuses to start: `crates/server/tests/cli.rs`).
+//! invite is redeemed once, a clock flags once, the computer moves once. Every instance in turn
+//! is SIGTERMed and started again while 200 games play (a rolling restart): no game lost, every
+//! close a 1001. An instance frozen past its heartbeat's lapse stops the timers of the games it
+//! lost; a cut listening connection is made again and its sockets miss nothing. Postgres only:
+//! SQLite serves one instance (a second process on its file refuses to start:
+//! `crates/server/tests/cli.rs`).
 
+use futures_util::StreamExt;
 use ludus_tests::{Api, Database, ServerProcess, Socket, TestDatabase, game_id, seat_token};
 use serde_json::{Value, json};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -450,4 +456,516 @@ async fn a_player_connected_to_another_instance_counts_as_present() {
         creator_view().await == false
     })
     .await;
+}
+
+/// Games played through the rolling restart.
+const ROLLING_GAMES: usize = 200;
+/// How long the games play between two restarts (and before the first, after the last).
+const ROLLING_PLAY: Duration = Duration::from_secs(2);
+/// Each game's pause between its moves: enough to keep every game going without swamping three
+/// debug servers on a small machine.
+const ROLLING_PAUSE: Duration = Duration::from_millis(250);
+
+/// The base address of each instance, `None` while it restarts (no player chooses it then).
+type Bases = Arc<Mutex<Vec<Option<String>>>>;
+
+/// A player who follows the instances: when its socket closes it reconnects to another live
+/// instance (not its opponent's), from the last version it received, as the browser does.
+struct Roamer {
+    game: String,
+    token: String,
+    instance: AtomicUsize,
+    received: Mutex<Vec<u64>>,
+    /// The close code of each socket of this player that the server closed.
+    closes: Mutex<Vec<Option<u16>>>,
+    /// Connections refused or dropped before the hello (an instance going away).
+    failed_connections: AtomicUsize,
+}
+
+impl Roamer {
+    fn new(game: &str, token: &str, instance: usize) -> Arc<Roamer> {
+        Arc::new(Roamer {
+            game: game.to_string(),
+            token: token.to_string(),
+            instance: AtomicUsize::new(instance),
+            received: Mutex::default(),
+            closes: Mutex::default(),
+            failed_connections: AtomicUsize::new(0),
+        })
+    }
+
+    fn instance(&self) -> usize {
+        self.instance.load(Ordering::SeqCst)
+    }
+
+    /// The player's instance's API, unless it is restarting.
+    fn api(&self, bases: &Bases) -> Option<Api> {
+        bases.lock().unwrap()[self.instance()]
+            .as_deref()
+            .map(Api::new)
+    }
+
+    /// Holds a socket open on the player's instance, reconnecting after each close.
+    async fn follow(self: Arc<Roamer>, opponent: Arc<Roamer>, bases: Bases) {
+        loop {
+            let instance = self.instance();
+            let base = bases.lock().unwrap()[instance].clone();
+            if let Some(base) = base {
+                let since = self.received.lock().unwrap().last().copied().unwrap_or(0);
+                // The instance may have been chosen just before it was taken out (on a busy
+                // machine, this task runs late): then the connection fails, and the player
+                // tries another, as the browser does.
+                let socket =
+                    Socket::try_connect(&base, &self.game, Some(&self.token), Some(since)).await;
+                if let Some(mut socket) = socket {
+                    while let Some(message) = socket.next_within(Duration::from_secs(600)).await {
+                        if message["type"] == "event" {
+                            let version = message["version"].as_u64().expect("an event's version");
+                            self.received.lock().unwrap().push(version);
+                        }
+                    }
+                    self.closes.lock().unwrap().push(socket.close_code());
+                } else {
+                    self.failed_connections.fetch_add(1, Ordering::SeqCst);
+                }
+            }
+            // Another live instance than the one that closed and the opponent's.
+            loop {
+                let elsewhere = {
+                    let bases = bases.lock().unwrap();
+                    (0..bases.len())
+                        .find(|&i| i != instance && i != opponent.instance() && bases[i].is_some())
+                };
+                if let Some(elsewhere) = elsewhere {
+                    self.instance.store(elsewhere, Ordering::SeqCst);
+                    break;
+                }
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+        }
+    }
+}
+
+/// A player's view through its instance, or `None` while that instance is unreachable.
+async fn roaming_view(player: &Roamer, bases: &Bases) -> Option<Value> {
+    let api = player.api(bases)?;
+    let (status, view) = api
+        .try_get(
+            &format!("/api/v1/games/{}", player.game),
+            Some(&player.token),
+        )
+        .await?;
+    (status == 200).then_some(view)
+}
+
+/// Games in play owned by no instance.
+const NO_OWNER: &str = "owner IS NULL";
+/// Games in play owned by an instance whose heartbeat has lapsed (or that has left).
+const DEAD_OWNER: &str = "owner NOT IN (SELECT id FROM instances \
+     WHERE alive_until > (EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::BIGINT)";
+
+/// How many games in play match `condition` (one of the two above).
+async fn owned(admin: &mut sqlx::PgConnection, condition: &str) -> i64 {
+    sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
+        "SELECT COUNT(*) FROM games WHERE status = 'playing' AND {condition}"
+    )))
+    .fetch_one(admin)
+    .await
+    .expect("the games' owners")
+}
+
+/// What one game's moves met: the moves acknowledged (version, move) and the refusals seen.
+#[derive(Default)]
+struct Played {
+    acknowledged: Vec<(u64, String)>,
+    refused: Vec<(u16, Value)>,
+    unreachable: usize,
+}
+
+/// Plays game `pair` until `stop`, each move through the mover's own instance over HTTP; a move
+/// that meets an instance going away is tried again (from a fresh view) once the player has moved on.
+async fn keep_playing(pair: [Arc<Roamer>; 2], bases: Bases, stop: Arc<AtomicBool>) -> Played {
+    let mut played = Played::default();
+    while !stop.load(Ordering::SeqCst) {
+        tokio::time::sleep(ROLLING_PAUSE).await;
+        let Some(first) = roaming_view(&pair[0], &bases).await else {
+            played.unreachable += 1;
+            continue;
+        };
+        if first["status"] != "playing" {
+            break;
+        }
+        let mover = if first["to_move"] == first["seat"]["side"] {
+            &pair[0]
+        } else {
+            &pair[1]
+        };
+        let Some(view) = roaming_view(mover, &bases).await else {
+            played.unreachable += 1;
+            continue;
+        };
+        assert_eq!(
+            view["to_move"], view["seat"]["side"],
+            "the mover's instance has caught up with the opponent's move: {view}"
+        );
+        let legal = view["legal_moves"].as_array().expect("legal moves");
+        let version = view["version"].as_u64().unwrap();
+        let mv = legal[version as usize * 7 % legal.len()].as_str().unwrap();
+        let Some(api) = mover.api(&bases) else {
+            played.unreachable += 1;
+            continue;
+        };
+        let path = format!("/api/v1/games/{}/moves", mover.game);
+        let body = json!({ "move": mv, "version": version });
+        match api.try_post(&path, Some(&mover.token), body).await {
+            Some((200, _)) => played.acknowledged.push((version + 1, mv.to_string())),
+            Some(refused) => played.refused.push(refused),
+            None => played.unreachable += 1,
+        }
+    }
+    played
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+#[ignore = "needs TEST_DATABASE_URL (Postgres); run with -- --include-ignored"]
+async fn a_rolling_restart_of_every_instance_ends_no_game() {
+    let (database, mut servers) = three_instances().await;
+    let bases: Bases = Arc::new(Mutex::new(
+        servers.iter().map(|s| Some(s.base.clone())).collect(),
+    ));
+
+    // Game g is created through instance g % 3 and joined through the next one; each player
+    // holds a socket on the instance it came through. A few at a time: 200 creations at once
+    // would meet the statement timeout on a busy machine (and be told 503, rightly).
+    let pairs: Vec<[Arc<Roamer>; 2]> = futures_util::stream::iter((0..ROLLING_GAMES).map(|g| {
+        let (creator, joiner) = (servers[g % 3].api(), servers[(g + 1) % 3].api());
+        async move {
+            let created = creator
+                .create(json!({
+                    "variant": "petteia-8", "mode": "online",
+                    "clock": { "initial_ms": INITIAL_MS, "increment_ms": 0 },
+                }))
+                .await;
+            let joined = joiner.join(&created).await;
+            let game = game_id(&created);
+            [
+                Roamer::new(game, seat_token(&created), g % 3),
+                Roamer::new(game, seat_token(&joined), (g + 1) % 3),
+            ]
+        }
+    }))
+    .buffered(8)
+    .collect()
+    .await;
+    let mut followers = Vec::new();
+    for [first, second] in &pairs {
+        for (player, opponent) in [(first, second), (second, first)] {
+            let follow = player.clone().follow(opponent.clone(), bases.clone());
+            followers.push(tokio::spawn(follow));
+        }
+    }
+    let stop = Arc::new(AtomicBool::new(false));
+    let games: Vec<_> = pairs
+        .iter()
+        .map(|pair| tokio::spawn(keep_playing(pair.clone(), bases.clone(), stop.clone())))
+        .collect();
+
+    // Each instance in turn: taken out of the choice, SIGTERMed, started again.
+    let mut admin = <sqlx::PgConnection as sqlx::Connection>::connect(database.url())
+        .await
+        .expect("a connection to the test database");
+    let rolling_started = Instant::now();
+    for (i, server) in servers.iter_mut().enumerate() {
+        tokio::time::sleep(ROLLING_PLAY).await;
+        bases.lock().unwrap()[i] = None;
+        // A player that chose this instance a moment ago has its socket open before the SIGTERM.
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        let restart = Instant::now();
+        tokio::task::block_in_place(|| server.terminate());
+        let stopped = restart.elapsed();
+        // Gone gracefully, it released its games: none is left to an instance not alive.
+        assert_eq!(owned(&mut admin, DEAD_OWNER).await, 0, "its games released");
+        eventually("the others take the released games over", async || {
+            owned(&mut admin, NO_OWNER).await == 0
+        })
+        .await;
+        let handed_over = restart.elapsed();
+        *server = tokio::task::block_in_place(|| ServerProcess::start(SERVER, database.url()));
+        bases.lock().unwrap()[i] = Some(server.base.clone());
+        let ready = restart.elapsed();
+        println!(
+            "instance {i}: SIGTERM to gone {stopped:?}, to its games owned by the others {handed_over:?}, \
+             to its successor ready {ready:?}"
+        );
+    }
+    tokio::time::sleep(ROLLING_PLAY).await;
+    stop.store(true, Ordering::SeqCst);
+    let mut played = Vec::new();
+    for game in games {
+        played.push(game.await.expect("a game's player does not panic"));
+    }
+    println!(
+        "rolling restart of three instances: {:?}",
+        rolling_started.elapsed()
+    );
+
+    let reader = servers[0].api();
+    let (mut moves, mut unreachable, mut reconnects, mut failed_connections) = (0, 0, 0, 0);
+    for (pair, played) in pairs.iter().zip(&played) {
+        assert!(
+            played.refused.is_empty(),
+            "no move is refused: {:?}",
+            played.refused
+        );
+        assert!(!played.acknowledged.is_empty(), "the game went on");
+        moves += played.acknowledged.len();
+        unreachable += played.unreachable;
+        let log = log(&reader, &pair[0].game).await;
+        let versions: Vec<u64> = log.iter().map(|e| e["version"].as_u64().unwrap()).collect();
+        assert_eq!(versions, (1..=log.len() as u64).collect::<Vec<_>>());
+        for (version, mv) in &played.acknowledged {
+            assert_eq!(
+                log[*version as usize - 1]["move"],
+                *mv,
+                "the acknowledged move is at version {version}"
+            );
+        }
+        // Still in play, or ended by its own moves: no flag, no abort.
+        for event in &log {
+            assert!(
+                event["kind"] != "aborted" && event["termination"] != "timeout",
+                "the restarts ended no game: {event}"
+            );
+        }
+        for player in pair {
+            eventually("every socket receives every event", async || {
+                player.received.lock().unwrap().len() >= versions.len()
+            })
+            .await;
+            assert_eq!(
+                *player.received.lock().unwrap(),
+                versions,
+                "a player's sockets received each event once, in order"
+            );
+            let closes = player.closes.lock().unwrap().clone();
+            assert!(!closes.is_empty(), "every player's instance restarted once");
+            assert!(
+                closes.iter().all(|code| *code == Some(1001)),
+                "a restart closes a socket with 1001 (going away): {closes:?}"
+            );
+            reconnects += closes.len();
+            failed_connections += player.failed_connections.load(Ordering::SeqCst);
+        }
+    }
+    println!(
+        "{ROLLING_GAMES} games: {moves} moves acknowledged, {reconnects} reconnects, \
+         {failed_connections} sockets and {unreachable} requests to an instance going away \
+         (tried again elsewhere)"
+    );
+    for follower in followers {
+        follower.abort();
+    }
+}
+
+/// An online game created through instance `creator` and joined through `joiner`, each player
+/// with a socket on the instance they came through.
+async fn game_across(
+    servers: &[ServerProcess],
+    creator: usize,
+    joiner: usize,
+    clock: Value,
+) -> [Player; 2] {
+    let created = servers[creator]
+        .api()
+        .create(json!({ "variant": "petteia-6", "mode": "online", "clock": clock }))
+        .await;
+    let joined = servers[joiner].api().join(&created).await;
+    let game = game_id(&created);
+    let mut pair = [
+        Player::new(game, seat_token(&created), creator),
+        Player::new(game, seat_token(&joined), joiner),
+    ];
+    for player in &mut pair {
+        player.connect(&servers[player.instance].base).await;
+    }
+    pair
+}
+
+/// Waits until every socket of `players` has received the whole log, and checks that each
+/// received every version once, in order.
+async fn every_socket_has_the_log(players: &[Player], log: &[Value]) {
+    let versions: Vec<u64> = log.iter().map(|e| e["version"].as_u64().unwrap()).collect();
+    assert_eq!(versions, (1..=log.len() as u64).collect::<Vec<_>>());
+    for player in players {
+        eventually("every socket receives every event", async || {
+            player.received.lock().unwrap().len() >= versions.len()
+        })
+        .await;
+        assert_eq!(
+            *player.received.lock().unwrap(),
+            versions,
+            "a socket on instance {} received each event once, in order",
+            player.instance
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+#[ignore = "needs TEST_DATABASE_URL (Postgres); run with -- --include-ignored"]
+async fn an_instance_whose_heartbeat_lapses_while_alive_flags_nothing_twice() {
+    let (database, mut servers) = three_instances().await;
+    // Instance 0 owns the game (it runs its flag); its players are on instances 1 and 2.
+    let clock = json!({ "initial_ms": 12_000, "increment_ms": 0 });
+    let created = servers[0]
+        .api()
+        .create(json!({ "variant": "petteia-6", "mode": "online", "clock": clock }))
+        .await;
+    let joined = servers[1].api().join(&created).await;
+    let game = game_id(&created);
+    let mut players = [
+        Player::new(game, seat_token(&created), 1),
+        Player::new(game, seat_token(&joined), 2),
+    ];
+    for player in &mut players {
+        player.connect(&servers[player.instance].base).await;
+    }
+    let mut admin = <sqlx::PgConnection as sqlx::Connection>::connect(database.url())
+        .await
+        .expect("a connection to the test database");
+    let owner_query =
+        || sqlx::query_scalar::<_, Option<String>>("SELECT owner FROM games WHERE id = $1");
+    let first_owner = owner_query()
+        .bind(game)
+        .fetch_one(&mut admin)
+        .await
+        .expect("the game's owner")
+        .expect("an owner");
+    // Frozen past the lapse of its heartbeat (5 s): another instance takes the game over.
+    // Thawed before the flag's time (12 s), instance 0 finds its heartbeat lapsed, learns it lost
+    // the game and stops running its clock; the flag falls once, from the new owner.
+    servers[0].pause();
+    tokio::time::sleep(Duration::from_secs(8)).await;
+    servers[0].resume();
+    let owner = owner_query()
+        .bind(game)
+        .fetch_one(&mut admin)
+        .await
+        .expect("the game's owner");
+    assert!(
+        owner.is_some() && owner != Some(first_owner),
+        "another instance took the game over, and the thawed one did not take it back: {owner:?}"
+    );
+    let api = servers[2].api();
+    eventually("the flag falls", async || {
+        api.view(game, None).await["status"] == "finished"
+    })
+    .await;
+    // Give every instance time to try, had two of them been running the clock.
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    for server in &servers {
+        let log = log(&server.api(), game).await;
+        let finished: Vec<&Value> = log.iter().filter(|e| e["kind"] == "finished").collect();
+        assert_eq!(
+            finished.len(),
+            1,
+            "one flag, seen from every instance: {log:?}"
+        );
+        assert_eq!(finished[0]["termination"], "timeout");
+    }
+    let events = log(&api, game).await;
+    let at = |kind: &str| events.iter().find(|e| e["kind"] == kind).unwrap()["at"].as_i64();
+    let fell_after = at("finished").unwrap() - at("joined").unwrap();
+    println!(
+        "the flag fell {fell_after} ms after the join (the clock: 12000 ms, the freeze: 8000 ms)"
+    );
+    // Not at the clock's 12 s, from the thawed instance: it no longer runs the clock. The new
+    // owner took over no sooner than 4 s in (a heartbeat each second, lapsing after 5) and holds
+    // the flag for the restart grace (15 s) from then: a slow machine only makes it later.
+    assert!(
+        fell_after > 15_000,
+        "the flag waits the new owner's grace ({fell_after} ms after the join)"
+    );
+    every_socket_has_the_log(&players, &events).await;
+    // Instance 0 runs on as an instance among the others: a new game through it is played
+    // across instances as before.
+    let pair = game_across(&servers, 0, 1, Value::Null).await;
+    let apis: Vec<Option<Api>> = servers.iter().map(|s| Some(s.api())).collect();
+    let mut acknowledged = vec![Vec::new()];
+    play_rounds(&apis, std::slice::from_ref(&pair), &mut acknowledged, 4).await;
+    assert_eq!(acknowledged[0].len(), 4, "the game goes on");
+    every_socket_has_the_log(&pair, &log(&api, &pair[0].game).await).await;
+}
+
+/// Plays `plies` moves of game `pair` through `api` alone, whatever instance its players' sockets
+/// are on; the moves acknowledged (version, move).
+async fn play_through(api: &Api, pair: &[Player; 2], plies: usize) -> Vec<(u64, String)> {
+    let mut acknowledged = Vec::new();
+    for _ in 0..plies {
+        let first = api.view(&pair[0].game, Some(&pair[0].token)).await;
+        let mover = if first["to_move"] == first["seat"]["side"] {
+            &pair[0]
+        } else {
+            &pair[1]
+        };
+        let view = api.view(&mover.game, Some(&mover.token)).await;
+        if view["status"] != "playing" {
+            break;
+        }
+        let legal = view["legal_moves"].as_array().expect("legal moves");
+        let version = view["version"].as_u64().unwrap();
+        let mv = legal[version as usize * 7 % legal.len()].as_str().unwrap();
+        let (status, after) = api.play(&mover.game, &mover.token, mv, version).await;
+        assert_eq!(status, 200, "the move is accepted: {after}");
+        acknowledged.push((version + 1, mv.to_string()));
+    }
+    acknowledged
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+#[ignore = "needs TEST_DATABASE_URL (Postgres); run with -- --include-ignored"]
+async fn events_reach_the_sockets_after_the_listening_connections_are_cut() {
+    let (database, servers) = three_instances().await;
+    // The players' sockets are on instances 1 and 2, and every move is played through instance 0:
+    // nothing but the notifications (and the catching up after a listener is made again) brings
+    // the moves to those sockets.
+    let pair = game_across(&servers, 1, 2, Value::Null).await;
+    let mover = servers[0].api();
+    let mut acknowledged = play_through(&mover, &pair, 4).await;
+
+    // Postgres ends every instance's listening connection (as a restart of Postgres, a network
+    // cut or an administrator would); the moves go on at once, before the instances listen
+    // again: what they miss meanwhile they read from the log once they do.
+    let mut admin = <sqlx::PgConnection as sqlx::Connection>::connect(database.url())
+        .await
+        .expect("a connection to the test database");
+    let listening = "SELECT pid FROM pg_stat_activity \
+                     WHERE datname = current_database() AND query LIKE 'LISTEN%'";
+    let cut: Vec<bool> = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
+        "SELECT pg_terminate_backend(pid) FROM ({listening}) AS listeners"
+    )))
+    .fetch_all(&mut admin)
+    .await
+    .expect("the listeners are cut");
+    assert_eq!(cut, vec![true; 3], "one listening connection per instance");
+    acknowledged.extend(play_through(&mover, &pair, 8).await);
+
+    // Each instance listens again; its sockets receive every event once, in order, those of
+    // the moves made while it was not listening and those made since.
+    eventually("every instance listens again", async || {
+        let pids: Vec<i32> = sqlx::query_scalar(sqlx::AssertSqlSafe(listening))
+            .fetch_all(&mut admin)
+            .await
+            .expect("pg_stat_activity");
+        pids.len() == 3
+    })
+    .await;
+    // Before any further move (whose notification would wake them anyway).
+    every_socket_has_the_log(&pair, &log(&mover, &pair[0].game).await).await;
+    acknowledged.extend(play_through(&mover, &pair, 4).await);
+    assert_eq!(acknowledged.len(), 16, "the game went on");
+    let log = log(&mover, &pair[0].game).await;
+    for (version, mv) in &acknowledged {
+        assert_eq!(log[*version as usize - 1]["move"], *mv);
+    }
+    every_socket_has_the_log(&pair, &log).await;
 }

@@ -9,7 +9,10 @@ async fn main() {
     let database_url = std::env::args()
         .nth(1)
         .expect("usage: ludus-test-server <database-url>");
-    let config = ludus_tests::test_config(database_url);
+    let mut config = ludus_tests::test_config(database_url);
+    // Several of these share one Postgres (three per cluster test, beside the other tests): a
+    // small pool each keeps them all within its `max_connections` (100 by default).
+    config.database_connections = 10;
     let listener = tokio::net::TcpListener::bind(config.listen)
         .await
         .expect("a free port");

@@ -72,6 +72,14 @@ impl GameActor {
 
     /// This instance took the game over (or lost it): its timers start (or stop) here.
     pub(super) fn lead(&mut self, leads: bool) {
+        if leads && !self.leads {
+            // Taken over from an instance gone: its players are reconnecting, so the flag waits
+            // the restart grace, as for a game loaded by the takeover (`Registry::take_over`).
+            // A player connected here kept the game loaded, which changes nothing for the other.
+            let grace = self.services.config.restart_grace.as_millis() as i64;
+            let grace_ends = self.services.clock.now_ms() + grace;
+            self.flag_not_before = self.flag_not_before.max(grace_ends);
+        }
         self.leads = leads;
         self.schedule_computer();
     }
