@@ -145,7 +145,7 @@ async fn heard(registry: &Registry, sweep_now: &Notify, notification: Notificati
                 return;
             };
             let game = message.game().clone();
-            registry.tell(&game, Command::Presence(message));
+            registry.tell(&game, Command::Presence(Box::new(message)));
         }
     }
 }

@@ -145,11 +145,25 @@ pub enum Command {
     },
     /// This instance now runs the game's timers (or no longer does).
     Lead(bool),
-    /// What another instance says of who is connected to the game through it.
-    Presence(PresenceMessage),
+    /// What another instance says of who is connected to the game through it (boxed: it is the
+    /// largest command, and the queue's blocks are sized by the largest).
+    Presence(Box<PresenceMessage>),
     /// An instance left: who was connected through it is gone.
     InstanceGone {
         instance: String,
     },
     Stop,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Command;
+
+    /// An actor's queue allocates blocks of 32 commands, each the size of the largest, for every
+    /// live game: a large variant belongs in a box.
+    #[test]
+    fn a_command_stays_small() {
+        let size = std::mem::size_of::<Command>();
+        assert!(size <= 64, "Command is {size} bytes");
+    }
 }

@@ -298,7 +298,7 @@ impl GameActor {
                 self.catch_up(seq).await;
             }
             Command::Lead(leads) => self.lead(leads),
-            Command::Presence(message) => self.heard_presence(message),
+            Command::Presence(message) => self.heard_presence(*message),
             Command::InstanceGone { instance } => self.instance_gone(&instance),
             Command::Stop => {}
         }
