@@ -7,7 +7,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 VENV=target/schemathesis
-if [ ! -x "$VENV/bin/schemathesis" ]; then
+# A virtualenv's scripts name its interpreter by absolute path: one made from another checkout
+# sharing this target directory does not run here, so it is made again.
+if ! "$VENV/bin/schemathesis" --version >/dev/null 2>&1; then
+  rm -rf "$VENV"
   python3 -m venv "$VENV"
   "$VENV/bin/pip" install -q schemathesis
 fi
