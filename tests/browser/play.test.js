@@ -269,6 +269,9 @@ test('the move list numbers turns, keeps every digit past move 100 and scrolls t
 test('the opponent leaving is shown at once and counted, and clears when they come back (two browsers)', async () => {
   const { host, guest } = await onlineGame({ host: LAPTOP, guest: PHONE });
   const gamePath = new URL(guest.url()).pathname;
+  // The guest leaves once its socket is counted (the hello answered): a guest who left before
+  // would be present by its join request alone, for the whole claim window.
+  await guest.waitForSelector('.connection[data-state="connected"]');
   await guest.goto('/rules');
   await host.waitForSelector('.opponent-gone:not([hidden])', { timeout: 10000 });
   assert.match(await host.textContent('.opponent-gone'), /^Opponent disconnected 0:0\d$/);

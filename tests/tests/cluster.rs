@@ -131,6 +131,37 @@ async fn log(api: &Api, game: &str) -> Vec<Value> {
     events.as_array().expect("a list of events").clone()
 }
 
+/// The game's log as it must be after any failover: versions 1..n without a gap, and every
+/// acknowledged move at the version it was acknowledged with.
+async fn checked_log(api: &Api, game: &str, acknowledged: &[(u64, String)]) -> Vec<Value> {
+    let log = log(api, game).await;
+    let versions: Vec<u64> = log.iter().map(|e| e["version"].as_u64().unwrap()).collect();
+    assert_eq!(versions, (1..=log.len() as u64).collect::<Vec<_>>());
+    for (version, mv) in acknowledged {
+        assert_eq!(
+            log[*version as usize - 1]["move"],
+            *mv,
+            "the acknowledged move is at version {version}"
+        );
+    }
+    log
+}
+
+/// Waits until a player's sockets have received as many events as the log holds, then asserts
+/// they received each version of it once, in order, across every reconnection.
+async fn received_once_in_order(received: &Mutex<Vec<u64>>, log: &[Value], who: &str) {
+    let versions: Vec<u64> = log.iter().map(|e| e["version"].as_u64().unwrap()).collect();
+    eventually("every socket receives every event", async || {
+        received.lock().unwrap().len() >= versions.len()
+    })
+    .await;
+    assert_eq!(
+        *received.lock().unwrap(),
+        versions,
+        "{who}'s sockets received each event once, in order"
+    );
+}
+
 /// Waits until `predicate` holds, polling.
 async fn eventually(what: &str, mut predicate: impl AsyncFnMut() -> bool) {
     let deadline = Instant::now() + PATIENCE;
@@ -257,32 +288,12 @@ async fn games_go_on_across_instances_through_a_kill_and_a_restart() {
     // event once, in version order, across its reconnections.
     let reader = apis[0].clone().unwrap();
     for (pair, acknowledged) in players.iter().zip(&acknowledged) {
-        let log = log(&reader, &pair[0].game).await;
-        let versions: Vec<u64> = log.iter().map(|e| e["version"].as_u64().unwrap()).collect();
-        assert_eq!(versions, (1..=log.len() as u64).collect::<Vec<_>>());
         assert!(
             acknowledged.len() >= 12,
             "the game went on: {acknowledged:?}"
         );
-        for (version, mv) in acknowledged {
-            assert_eq!(
-                log[*version as usize - 1]["move"],
-                *mv,
-                "the acknowledged move is at version {version}"
-            );
-        }
-        for player in pair {
-            eventually("every socket receives every event", async || {
-                player.received.lock().unwrap().len() >= versions.len()
-            })
-            .await;
-            assert_eq!(
-                *player.received.lock().unwrap(),
-                versions,
-                "a socket on instance {} received each event once, in order",
-                player.instance
-            );
-        }
+        let log = checked_log(&reader, &pair[0].game, acknowledged).await;
+        every_socket_has_the_log(pair, &log).await;
     }
     drop(servers);
 }
@@ -349,14 +360,7 @@ async fn a_clock_flags_once_with_its_players_on_two_instances() {
     let finished: Vec<&Value> = log.iter().filter(|e| e["kind"] == "finished").collect();
     assert_eq!(finished.len(), 1, "one flag: {log:?}");
     assert_eq!(finished[0]["termination"], "timeout");
-    let versions: Vec<u64> = log.iter().map(|e| e["version"].as_u64().unwrap()).collect();
-    for player in &players {
-        eventually("both sockets see the end", async || {
-            player.received.lock().unwrap().len() >= versions.len()
-        })
-        .await;
-        assert_eq!(*player.received.lock().unwrap(), versions);
-    }
+    every_socket_has_the_log(&players, &log).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
@@ -720,16 +724,7 @@ async fn a_rolling_restart_of_every_instance_ends_no_game() {
         assert!(!played.acknowledged.is_empty(), "the game went on");
         moves += played.acknowledged.len();
         unreachable += played.unreachable;
-        let log = log(&reader, &pair[0].game).await;
-        let versions: Vec<u64> = log.iter().map(|e| e["version"].as_u64().unwrap()).collect();
-        assert_eq!(versions, (1..=log.len() as u64).collect::<Vec<_>>());
-        for (version, mv) in &played.acknowledged {
-            assert_eq!(
-                log[*version as usize - 1]["move"],
-                *mv,
-                "the acknowledged move is at version {version}"
-            );
-        }
+        let log = checked_log(&reader, &pair[0].game, &played.acknowledged).await;
         // Still in play, or ended by its own moves: no flag, no abort.
         for event in &log {
             assert!(
@@ -738,15 +733,7 @@ async fn a_rolling_restart_of_every_instance_ends_no_game() {
             );
         }
         for player in pair {
-            eventually("every socket receives every event", async || {
-                player.received.lock().unwrap().len() >= versions.len()
-            })
-            .await;
-            assert_eq!(
-                *player.received.lock().unwrap(),
-                versions,
-                "a player's sockets received each event once, in order"
-            );
+            received_once_in_order(&player.received, &log, "a roaming player").await;
             let closes = player.closes.lock().unwrap().clone();
             assert!(!closes.is_empty(), "every player's instance restarted once");
             assert!(
@@ -797,16 +784,8 @@ async fn every_socket_has_the_log(players: &[Player], log: &[Value]) {
     let versions: Vec<u64> = log.iter().map(|e| e["version"].as_u64().unwrap()).collect();
     assert_eq!(versions, (1..=log.len() as u64).collect::<Vec<_>>());
     for player in players {
-        eventually("every socket receives every event", async || {
-            player.received.lock().unwrap().len() >= versions.len()
-        })
-        .await;
-        assert_eq!(
-            *player.received.lock().unwrap(),
-            versions,
-            "a socket on instance {} received each event once, in order",
-            player.instance
-        );
+        let who = format!("the player on instance {}", player.instance);
+        received_once_in_order(&player.received, log, &who).await;
     }
 }
 
