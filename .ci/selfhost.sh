@@ -38,6 +38,15 @@ cargo build -q -p ludus-server
 BIN=target/debug/ludus
 PORT=18$(( RANDOM % 900 + 100 ))
 
+# Waits until the instance on port $1 says it is ready, and fails if it never does.
+wait_ready() {
+  for _ in $(seq 1 60); do
+    "$BIN" health --url "http://127.0.0.1:$1/readyz" >/dev/null 2>&1 && return 0
+    sleep 0.5
+  done
+  "$BIN" health --url "http://127.0.0.1:$1/readyz"
+}
+
 # The environment of the `ludus` service in docker-compose.yml (the database and port adapted).
 DATABASE_URL="${ADMIN_URL%/*}/$DB" \
 LUDUS_LISTEN="127.0.0.1:$PORT" \
@@ -49,11 +58,7 @@ RUST_LOG=info \
   "$BIN" >"$LOG" 2>&1 &
 SERVER=$!
 
-for _ in $(seq 1 60); do
-  "$BIN" health --url "http://127.0.0.1:$PORT/readyz" >/dev/null 2>&1 && break
-  sleep 0.5
-done
-"$BIN" health --url "http://127.0.0.1:$PORT/readyz"
+wait_ready "$PORT"
 
 for variant in petteia-6 pente-grammai-perimeter; do
   played=$(python3 examples/play.py "http://127.0.0.1:$PORT" "$variant")
@@ -68,10 +73,7 @@ DATABASE_URL="${ADMIN_URL%/*}/$DB" LUDUS_LISTEN="127.0.0.1:$PORT2" LUDUS_TRUSTED
 LUDUS_DATABASE_CONNECTIONS=32 LUDUS_LOG_FORMAT=json RUST_LOG=info \
   "$BIN" >"$LOG2" 2>&1 &
 SECOND=$!
-for _ in $(seq 1 60); do
-  "$BIN" health --url "http://127.0.0.1:$PORT2/readyz" >/dev/null 2>&1 && break
-  sleep 0.5
-done
+wait_ready "$PORT2"
 python3 - "http://127.0.0.1:$PORT" "http://127.0.0.1:$PORT2" <<'PY'
 import json, sys, urllib.request
 first, second = sys.argv[1], sys.argv[2]

@@ -332,22 +332,9 @@ async fn an_invite_is_redeemed_once_across_instances() {
 #[ignore = "needs TEST_DATABASE_URL (Postgres); run with -- --include-ignored"]
 async fn a_clock_flags_once_with_its_players_on_two_instances() {
     let (_database, servers) = three_instances().await;
-    let created = servers[0]
-        .api()
-        .create(json!({
-            "variant": "petteia-6", "mode": "online",
-            "clock": { "initial_ms": 1000, "increment_ms": 0 },
-        }))
-        .await;
-    let joined = servers[1].api().join(&created).await;
-    let game = game_id(&created);
-    let mut players = [
-        Player::new(game, seat_token(&created), 0),
-        Player::new(game, seat_token(&joined), 1),
-    ];
-    for player in &mut players {
-        player.connect(&servers[player.instance].base).await;
-    }
+    let clock = json!({ "initial_ms": 1000, "increment_ms": 0 });
+    let players = game_across(&servers, 0, 1, clock).await;
+    let game = players[0].game.as_str();
     // Nobody moves: the first mover's second runs out, and the owner (instance 0) raises the flag.
     let api = servers[2].api();
     eventually("the flag falls", async || {
@@ -762,6 +749,18 @@ async fn game_across(
     joiner: usize,
     clock: Value,
 ) -> [Player; 2] {
+    game_watched_from(servers, creator, joiner, [creator, joiner], clock).await
+}
+
+/// Like [`game_across`], the two players' sockets on the instances `sockets` (the creator's
+/// first).
+async fn game_watched_from(
+    servers: &[ServerProcess],
+    creator: usize,
+    joiner: usize,
+    sockets: [usize; 2],
+    clock: Value,
+) -> [Player; 2] {
     let created = servers[creator]
         .api()
         .create(json!({ "variant": "petteia-6", "mode": "online", "clock": clock }))
@@ -769,8 +768,8 @@ async fn game_across(
     let joined = servers[joiner].api().join(&created).await;
     let game = game_id(&created);
     let mut pair = [
-        Player::new(game, seat_token(&created), creator),
-        Player::new(game, seat_token(&joined), joiner),
+        Player::new(game, seat_token(&created), sockets[0]),
+        Player::new(game, seat_token(&joined), sockets[1]),
     ];
     for player in &mut pair {
         player.connect(&servers[player.instance].base).await;
@@ -795,19 +794,8 @@ async fn an_instance_whose_heartbeat_lapses_while_alive_flags_nothing_twice() {
     let (database, mut servers) = three_instances().await;
     // Instance 0 owns the game (it runs its flag); its players are on instances 1 and 2.
     let clock = json!({ "initial_ms": 12_000, "increment_ms": 0 });
-    let created = servers[0]
-        .api()
-        .create(json!({ "variant": "petteia-6", "mode": "online", "clock": clock }))
-        .await;
-    let joined = servers[1].api().join(&created).await;
-    let game = game_id(&created);
-    let mut players = [
-        Player::new(game, seat_token(&created), 1),
-        Player::new(game, seat_token(&joined), 2),
-    ];
-    for player in &mut players {
-        player.connect(&servers[player.instance].base).await;
-    }
+    let players = game_watched_from(&servers, 0, 1, [1, 2], clock).await;
+    let game = players[0].game.as_str();
     let mut admin = <sqlx::PgConnection as sqlx::Connection>::connect(database.url())
         .await
         .expect("a connection to the test database");
