@@ -212,7 +212,9 @@ test('the tab title, the move sound switch and the arrow keys', async () => {
   await p.reload();
   await p.waitForSelector('section.game[data-version]');
   assert.equal(await p.isChecked('#sound'), true, 'the switch is remembered');
-  await clickMove(p, 'B1', 'B2');
+  // A legal move of the position the computer's random reply left (it may have landed on B2).
+  const [from, to] = (await view(p)).legal_moves[0].split('-');
+  await clickMove(p, from, to);
   await p.waitForFunction(() => document.querySelector('section.game').dataset.moves === '4');
   assert.ok(await p.evaluate(() => window.tones) >= 1, 'a move sounds');
 
