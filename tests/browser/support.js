@@ -25,7 +25,8 @@ function freePort() {
   });
 }
 
-export async function startServer() {
+/** Starts the server on a free port with a fresh SQLite file; `args` adds command-line options. */
+export async function startServer(args = []) {
   const bin = resolve(ROOT, process.env.LUDUS_BIN || 'target/debug/ludus');
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'ludus-browser-'));
@@ -37,6 +38,7 @@ export async function startServer() {
     '--computer-delay-ms', '50',
     '--create-per-minute', '1000',
     '--join-per-minute', '1000',
+    ...args,
   ], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, RUST_LOG: process.env.RUST_LOG || 'warn' } });
   let output = '';
   child.stdout.on('data', (d) => { output += d; });
@@ -94,9 +96,10 @@ export async function shot(page, name, { fullPage = true } = {}) {
 /**
  * What a test file shares: one server, the variant list, one browser, `page()` for a new context
  * and page, and `assertNoProblems` over pages' console errors. Closes all after the file.
+ * `serverArgs` start the file's server with other settings (a shorter claim window, say).
  */
-export async function browserSuite() {
-  const server = await startServer();
+export async function browserSuite({ serverArgs = [] } = {}) {
+  const server = await startServer(serverArgs);
   const list = await (await fetch(`${server.base}/api/v1/variants`)).json();
   let browser = null;
   before(async () => {

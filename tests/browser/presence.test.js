@@ -1,0 +1,47 @@
+// Presence between real browsers on a real server (issue 12): the players see how many watch; when
+// the opponent's last connection closes the page says so at once and counts, the Claim button comes
+// the moment the server allows a claim, without a reload, and the claim ends the game for both.
+// The server's claim window is two seconds here (`--claim-after-timed-secs`), so the test sees
+// the whole story in a few seconds; play.test.js covers the wording at a set time.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { browserSuite, shot, view, waitStatus, startFromHome } from './support.js';
+
+const CLAIM_AFTER_SECS = 2;
+const { page, assertNoProblems } = await browserSuite({ serverArgs: ['--claim-after-timed-secs', String(CLAIM_AFTER_SECS)] });
+const LAPTOP = { viewport: { width: 1280, height: 800 } };
+const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 };
+
+test('a spectator is counted; the opponent gone is counted and claimable without a reload; the claim wins (three browsers)', async () => {
+  const host = await page(LAPTOP);
+  await startFromHome(host, { variant: 'petteia-6', mode: 'online', clock: '5+3' });
+  const guest = await page(PHONE);
+  await guest.goto(await host.inputValue('#invite-link'));
+  await waitStatus(guest, 'playing');
+  await waitStatus(host, 'playing');
+
+  const spectator = await page(LAPTOP);
+  await spectator.goto(await host.inputValue('input[aria-label="Link for spectators"]'));
+  await spectator.waitForSelector('section.game[data-version]');
+  assert.equal((await spectator.locator('section.game').getAttribute('data-seat')) || '', '', 'the plain link only watches');
+  await host.waitForFunction(() => document.querySelector('.spectators').textContent === '1 spectator watching');
+  await guest.waitForFunction(() => document.querySelector('.spectators').textContent === '1 spectator watching');
+  await spectator.close();
+  await host.waitForFunction(() => document.querySelector('.spectators').textContent === '');
+
+  // The guest leaves once its socket is counted (see play.test.js on a guest gone before its hello).
+  await guest.waitForSelector('.connection[data-state="connected"]');
+  await guest.goto('/rules');
+  await host.waitForSelector('.opponent-gone:not([hidden])', { timeout: 10000 });
+  assert.match(await host.textContent('.opponent-gone'), /^Opponent disconnected 0:0\d$/);
+  assert.equal(await host.locator('#claim').count(), 0, 'no claim before the window has passed');
+  await host.waitForSelector('#claim', { timeout: (CLAIM_AFTER_SECS + 8) * 1000 });
+  await shot(host, 'presence-01-claim-offered-laptop', { fullPage: false });
+  await host.click('#claim');
+  await waitStatus(host, 'finished');
+  const finished = await view(host);
+  assert.equal(finished.result.winner, 'light');
+  assert.equal(finished.result.termination, 'abandoned');
+  await host.waitForSelector('.end-panel');
+  assertNoProblems(host, guest);
+});
