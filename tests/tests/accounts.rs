@@ -533,6 +533,51 @@ impl Notices {
     }
 }
 
+/// A challenge made with `"rated": false` starts a game both accounts hold that counts in their
+/// results but not in their ratings (the terms reach the game's creation, in its transaction).
+async fn an_unrated_challenge_is_played_unrated(database: Database) {
+    let server = TestServer::start(database).await;
+    let api = server.api();
+    let fay = player(&server, "fay").await;
+    let gus = player(&server, "gus").await;
+    let terms =
+        json!({ "username": "gus", "variant": "petteia-6", "side": "first", "rated": false });
+    let (status, made) = api.post("/api/v1/challenges", Some(&fay), terms).await;
+    assert_eq!(status, 201, "{made}");
+    let challenge = made["challenge_id"].as_str().unwrap();
+    let accept = format!("/api/v1/challenges/{challenge}/accept");
+    let (status, accepted) = api.post(&accept, Some(&gus), json!({})).await;
+    assert_eq!(status, 200, "{accepted}");
+    let game = accepted["game_id"].as_str().unwrap();
+    let (_, players) = api
+        .get(&format!("/api/v1/games/{game}/players"), None)
+        .await;
+    let names: Vec<_> = players
+        .as_array()
+        .expect("the seats' holders")
+        .iter()
+        .map(|p| (p["side"].as_str(), p["username"].as_str()))
+        .collect();
+    assert_eq!(
+        names,
+        [(Some("light"), Some("fay")), (Some("dark"), Some("gus"))]
+    );
+    resign(&api, game, accepted["seat"]["token"].as_str().unwrap()).await;
+    let fay_profile = profile(&api, "fay").await;
+    let petteia = &fay_profile["variants"]["petteia-6"];
+    assert_eq!(
+        (petteia["games"].as_u64(), petteia["wins"].as_u64()),
+        (Some(1), Some(1)),
+        "{fay_profile}"
+    );
+    assert_eq!(
+        petteia["rating"],
+        Value::Null,
+        "an unrated challenge gives no rating"
+    );
+    server.stop().await;
+}
+
 async fn an_accepted_challenge_starts_a_rated_game_on_both_streams(database: Database) {
     let server = TestServer::start(database).await;
     let api = server.api();
@@ -938,6 +983,7 @@ on_both_databases!(
     a_revoked_token_and_a_closed_session_are_refused,
     a_deleted_account_keeps_its_games_under_deleted,
     an_accepted_challenge_starts_a_rated_game_on_both_streams,
+    an_unrated_challenge_is_played_unrated,
     the_bot_example_accepts_a_challenge_and_plays_it_to_the_end,
     bad_input_gets_a_clear_error_and_changes_nothing,
     sign_ins_from_one_address_are_rate_limited,

@@ -417,42 +417,6 @@ impl Store {
         Ok(inserted == 1)
     }
 
-    /// Carries a finished game's seat holders to its rematch, where each plays the other side
-    /// (the rematch swaps the seats: player 0 of the rematch is player 1 of the original), and its
-    /// being unrated. `sides` are the rematch's side names by player index. Deleted accounts stay
-    /// behind: their seat of the rematch has no holder.
-    pub async fn carry_to_rematch(
-        &self,
-        original: &GameId,
-        rematch: &GameId,
-        sides: [&str; 2],
-    ) -> Result<(), StoreError> {
-        on_backend!(self, pool => {
-            let mut tx = pool.begin().await?;
-            sqlx::query(
-                "INSERT INTO seat_owners (game_id, player, side, account_id) \
-                 SELECT $1, 1 - seat_owners.player, CASE seat_owners.player WHEN 0 THEN $3 ELSE $4 END, seat_owners.account_id \
-                 FROM seat_owners JOIN accounts ON accounts.id = seat_owners.account_id \
-                 WHERE seat_owners.game_id = $2 AND NOT accounts.deleted",
-            )
-            .bind(rematch.as_str()).bind(original.as_str()).bind(sides[1]).bind(sides[0])
-            .execute(&mut *tx).await?;
-            sqlx::query("INSERT INTO unrated_games (game_id) SELECT $1 FROM unrated_games WHERE game_id = $2")
-                .bind(rematch.as_str()).bind(original.as_str())
-                .execute(&mut *tx).await?;
-            tx.commit().await?;
-        });
-        Ok(())
-    }
-
-    /// Marks an online game as created with `"rated": false`.
-    pub async fn mark_unrated(&self, game_id: &GameId) -> Result<(), StoreError> {
-        on_backend!(self, pool => {
-            sqlx::query("INSERT INTO unrated_games (game_id) VALUES ($1)").bind(game_id.as_str()).execute(pool).await?;
-        });
-        Ok(())
-    }
-
     /// The games whose seats these token hashes open.
     pub async fn seats_of_tokens(
         &self,

@@ -109,6 +109,30 @@ pub struct NewGame {
     pub listed: bool,
     /// The instance that runs the game's timers (Postgres, several instances); none on SQLite.
     pub owner: Option<String>,
+    /// The accounts holding its seats from the start, and whether it is rated.
+    pub holders: Holders,
+}
+
+/// Who holds a new game's seats, and whether it counts for ratings: written in the game's own
+/// transaction, so that no crash leaves a game without the accounts that made it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Holders {
+    /// A new game: the signed-in creator's account and seat, if any, and whether it is rated
+    /// (online games between two accounts are, unless created with `"rated": false`).
+    New {
+        creator: Option<AccountSeat>,
+        rated: bool,
+    },
+    /// A rematch of a finished game: its holders, each on the other side (the rematch swaps the
+    /// seats), rated as it was. Deleted accounts stay behind: their seat has no holder.
+    RematchOf(GameId),
+}
+
+/// An account holding one seat of a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AccountSeat {
+    pub account_id: String,
+    pub player: Player,
 }
 
 /// A game as stored.
@@ -422,6 +446,39 @@ impl Store {
             .await?;
             for event in events {
                 insert_event!(tx, game.id.as_str(), event);
+            }
+            match &game.holders {
+                Holders::New { creator, rated } => {
+                    if let Some(seat) = creator {
+                        sqlx::query(accounts::INSERT_SEAT_OWNER)
+                            .bind(game.id.as_str())
+                            .bind(seat.player.index() as i64)
+                            .bind(game.variant.side(seat.player).name())
+                            .bind(&seat.account_id)
+                            .execute(&mut *tx)
+                            .await?;
+                    }
+                    if !rated {
+                        sqlx::query("INSERT INTO unrated_games (game_id) VALUES ($1)")
+                            .bind(game.id.as_str())
+                            .execute(&mut *tx)
+                            .await?;
+                    }
+                }
+                Holders::RematchOf(original) => {
+                    let [first, second] = game.variant.sides().map(Side::name);
+                    sqlx::query(
+                        "INSERT INTO seat_owners (game_id, player, side, account_id) \
+                         SELECT $1, 1 - seat_owners.player, CASE seat_owners.player WHEN 0 THEN $3 ELSE $4 END, seat_owners.account_id \
+                         FROM seat_owners JOIN accounts ON accounts.id = seat_owners.account_id \
+                         WHERE seat_owners.game_id = $2 AND NOT accounts.deleted",
+                    )
+                    .bind(game.id.as_str()).bind(original.as_str()).bind(second).bind(first)
+                    .execute(&mut *tx).await?;
+                    sqlx::query("INSERT INTO unrated_games (game_id) SELECT $1 FROM unrated_games WHERE game_id = $2")
+                        .bind(game.id.as_str()).bind(original.as_str())
+                        .execute(&mut *tx).await?;
+                }
             }
             tx.commit().await?;
         });

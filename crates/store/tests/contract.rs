@@ -6,8 +6,8 @@
 use ludus_engine::dice::ServerSeed;
 use ludus_engine::{Player, Side, Termination, Variant};
 use ludus_store::{
-    Appender, EventRow, GameId, Mode, NewGame, Redeemed, SecretHash, Status, StatusChange, Store,
-    StoreError, StoredResult,
+    AccountSeat, Appender, EventRow, GameId, Holders, Mode, NewGame, Redeemed, SecretHash, Status,
+    StatusChange, Store, StoreError, StoredResult,
 };
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -140,6 +140,10 @@ fn new_game(id: &GameId, invite: Option<&SecretHash>, created_at: i64) -> NewGam
         created_at,
         listed: false,
         owner: None,
+        holders: Holders::New {
+            creator: None,
+            rated: true,
+        },
     }
 }
 
@@ -510,20 +514,39 @@ mod accounts {
         row
     }
 
-    /// A game being played between seats the two accounts hold (player 0 light, 1 dark).
-    async fn held_game(store: &Store, mode: Mode, light: &AccountRow, dark: &AccountRow) -> GameId {
+    /// Holders of a new game created by `account`'s player 0 (light).
+    fn created_by(account: &AccountRow, rated: bool) -> Holders {
+        Holders::New {
+            creator: Some(AccountSeat {
+                account_id: account.id.clone(),
+                player: Player::First,
+            }),
+            rated,
+        }
+    }
+
+    /// The seats' holders of a game, as (side, username).
+    async fn holder_names(store: &Store, id: &GameId) -> Vec<(String, String)> {
+        let holders = store.seat_holders(id).await.unwrap();
+        holders.into_iter().map(|h| (h.side, h.username)).collect()
+    }
+
+    /// A game being played between seats the two accounts hold (player 0 light, the creator, and
+    /// 1 dark).
+    async fn held_game(
+        store: &Store,
+        mode: Mode,
+        rated: bool,
+        light: &AccountRow,
+        dark: &AccountRow,
+    ) -> GameId {
         let id = new_id();
         let game = NewGame {
             mode,
+            holders: created_by(light, rated),
             ..new_game(&id, None, 5)
         };
         store.create_game(&game, &[]).await.unwrap();
-        assert!(
-            store
-                .own_seat(&id, owner(0, "light", &light.id))
-                .await
-                .unwrap()
-        );
         assert!(
             store
                 .own_seat(&id, owner(1, "dark", &dark.id))
@@ -590,7 +613,7 @@ mod accounts {
         store: Store,
     ) {
         let (ann, bob) = (account(&store, "ann").await, account(&store, "bob").await);
-        let rated = held_game(&store, Mode::Online, &ann, &bob).await;
+        let rated = held_game(&store, Mode::Online, true, &ann, &bob).await;
         assert!(
             !store
                 .own_seat(&rated, owner(1, "dark", &ann.id))
@@ -612,9 +635,8 @@ mod accounts {
         assert_eq!(played[0].rating_after, Some(ann_rating.rating));
 
         // Unrated and shared-screen games leave ratings alone.
-        let unrated = held_game(&store, Mode::Online, &ann, &bob).await;
-        store.mark_unrated(&unrated).await.unwrap();
-        let local = held_game(&store, Mode::Local, &ann, &bob).await;
+        let unrated = held_game(&store, Mode::Online, false, &ann, &bob).await;
+        let local = held_game(&store, Mode::Local, true, &ann, &bob).await;
         for game in [&unrated, &local] {
             finish_won_by(&store, game, Side::Dark).await;
         }
@@ -623,6 +645,50 @@ mod accounts {
             store.played_games(&ann.id, 10, None).await.unwrap().len(),
             2,
             "the unrated game counts in results, the local one nowhere"
+        );
+    }
+
+    pub(super) async fn a_new_game_is_written_with_its_holders_and_a_rematch_with_the_originals(
+        store: Store,
+    ) {
+        let (ann, bob) = (account(&store, "ann").await, account(&store, "bob").await);
+        let original = held_game(&store, Mode::Online, false, &ann, &bob).await;
+        let pair = |light: &str, dark: &str| {
+            vec![
+                ("light".to_string(), light.to_string()),
+                ("dark".to_string(), dark.to_string()),
+            ]
+        };
+        assert_eq!(holder_names(&store, &original).await, pair("ann", "bob"));
+        // A game that cannot be stored (its id is taken) writes none of its holders either.
+        let again = NewGame {
+            holders: created_by(&bob, true),
+            ..new_game(&original, None, 6)
+        };
+        assert!(store.create_game(&again, &[]).await.is_err());
+        assert_eq!(holder_names(&store, &original).await, pair("ann", "bob"));
+
+        let rematch = new_id();
+        let game = NewGame {
+            holders: Holders::RematchOf(original.clone()),
+            ..new_game(&rematch, None, 7)
+        };
+        store.create_game(&game, &[]).await.unwrap();
+        assert_eq!(holder_names(&store, &rematch).await, pair("bob", "ann"));
+        // Unrated as the original: finishing it leaves both ratings alone.
+        finish_won_by(&store, &rematch, Side::Light).await;
+        assert!(store.ratings_of(&bob.id).await.unwrap().is_empty());
+        // A deleted account stays behind: its seat of the next rematch has no holder.
+        store.delete_account(&ann.id).await.unwrap();
+        let second = new_id();
+        let game = NewGame {
+            holders: Holders::RematchOf(rematch.clone()),
+            ..new_game(&second, None, 8)
+        };
+        store.create_game(&game, &[]).await.unwrap();
+        assert_eq!(
+            holder_names(&store, &second).await,
+            vec![("dark".to_string(), "bob".to_string())]
         );
     }
 
@@ -711,6 +777,7 @@ mod accounts {
         a_redemption_records_the_joiner_s_account_with_it,
         a_name_is_taken_in_any_case_and_secrets_are_found_by_hash_only,
         finishing_an_online_game_between_two_accounts_rates_both_in_its_variant,
+        a_new_game_is_written_with_its_holders_and_a_rematch_with_the_originals,
         a_challenge_is_answered_once_and_not_after_it_lapsed,
     );
 }

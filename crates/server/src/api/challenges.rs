@@ -5,7 +5,6 @@
 
 use super::accounts::Identity;
 use super::games::{CreateBody, async_stream, line, ndjson_response, validate};
-use super::players::take_seat;
 use super::{ApiJson, AppState};
 use crate::error::ApiError;
 use crate::players::credentials::new_id;
@@ -44,6 +43,9 @@ fn creation(variant: &str, terms: &Value) -> Result<CreateBody, ApiError> {
     if let Some(side) = terms["side"].as_str() {
         body["side"] = json!(side);
     }
+    if let Some(rated) = terms["rated"].as_bool() {
+        body["rated"] = json!(rated);
+    }
     serde_json::from_value(body).map_err(|e| ApiError::BadRequest(format!("the challenge: {e}")))
 }
 
@@ -61,7 +63,7 @@ pub async fn create(
         "side": body.side.unwrap_or_else(|| "random".into()),
         "rated": body.rated.unwrap_or(true),
     });
-    let request = validate(creation(&body.variant, &terms)?)?;
+    let request = validate(creation(&body.variant, &terms)?, None)?;
     let challenged = store
         .account_named(&body.username)
         .await?
@@ -217,7 +219,11 @@ pub async fn accept(
     let challenge = challenge_for(&state, &id, &identity, Answer::Accept).await?;
     answer(&state, &challenge, Answer::Accept).await?;
     let terms: Value = serde_json::from_str(&challenge.terms).unwrap_or_else(|_| json!({}));
-    let request = validate(creation(&challenge.variant, &terms)?)?;
+    // The challenger holds the creator's seat, the challenged takes the other by the invite.
+    let request = validate(
+        creation(&challenge.variant, &terms)?,
+        Some(&challenge.challenger_id),
+    )?;
     let variant = request.variant;
     let registry = &state.registry;
     let created = registry.create(request).await?;
@@ -232,19 +238,10 @@ pub async fn accept(
     let joiner = variant
         .player(joined.side)
         .expect("the joiner's side is the variant's");
-    let store = registry.store();
-    if terms["rated"] == json!(false) {
-        store.mark_unrated(&game_id).await?;
-    }
-    take_seat(
-        &state,
-        Some(&challenge.challenger_id),
-        &game_id,
-        variant,
-        created.side,
-    )
-    .await?;
-    store.set_challenge_game(&challenge.id, &game_id).await?;
+    registry
+        .store()
+        .set_challenge_game(&challenge.id, &game_id)
+        .await?;
     let now = registry.now_ms();
     let seat = |player, token: &str| json!({ "side": variant.side(player), "token": token });
     let start = |player, token: &str| json!({ "type": "game_start", "game_id": game_id, "challenge_id": challenge.id, "seat": seat(player, token) });

@@ -2,7 +2,6 @@
 
 use super::accounts::MaybeIdentity;
 use super::docs::ErrorBody;
-use super::players::take_seat;
 use super::{ApiJson, AppState, Bearer, ClientAddress, GamePath};
 use crate::error::ApiError;
 use crate::game::actor::{Acted, Action, Command, Published, Subscription};
@@ -19,6 +18,7 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use ludus_ai::Level;
 use ludus_engine::{Player, Side, Variant};
+use ludus_store::{AccountSeat, Holders};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::time::Duration;
@@ -73,7 +73,12 @@ fn entropy(text: Option<String>) -> Result<String, ApiError> {
     Ok(text)
 }
 
-pub(super) fn validate(body: CreateBody) -> Result<NewGameRequest, ApiError> {
+/// The game `body` asks for, created by the signed-in `account` if any (it holds the creator's
+/// seat from the start).
+pub(super) fn validate(
+    body: CreateBody,
+    account: Option<&str>,
+) -> Result<NewGameRequest, ApiError> {
     let variant: Variant = body
         .variant
         .parse()
@@ -124,6 +129,13 @@ pub(super) fn validate(body: CreateBody) -> Result<NewGameRequest, ApiError> {
         },
         entropy: entropy(body.entropy)?,
         listed: body.listed,
+        holders: Holders::New {
+            creator: account.map(|account_id| AccountSeat {
+                account_id: account_id.to_string(),
+                player: creator,
+            }),
+            rated: body.rated != Some(false),
+        },
     })
 }
 
@@ -199,19 +211,9 @@ pub async fn create(
     ApiJson(body): ApiJson<CreateBody>,
 ) -> Result<(StatusCode, Json<Created>), ApiError> {
     rate_limited(state.create_limiter.check(address, state.registry.now_ms()))?;
-    let unrated = body.rated == Some(false);
-    let request = validate(body)?;
+    let request = validate(body, identity.as_ref().map(|i| i.account.id.as_str()))?;
     let variant = request.variant;
     let created = state.registry.create(request).await?;
-    let account = identity.as_ref().map(|i| i.account.id.as_str());
-    take_seat(&state, account, &created.game_id, variant, created.side).await?;
-    if unrated {
-        state
-            .registry
-            .store()
-            .mark_unrated(&created.game_id)
-            .await?;
-    }
     let base = &state.public_url;
     Ok((
         StatusCode::CREATED,

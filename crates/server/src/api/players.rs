@@ -23,24 +23,6 @@ const LEADERBOARD_SIZE: i64 = 100;
 /// The most seat tokens attached in one request.
 const MAX_ATTACH: usize = 200;
 
-/// Gives the seat of `player` in a new or joined game to the identified account, if any.
-pub async fn take_seat(
-    state: &AppState,
-    account_id: Option<&str>,
-    game_id: &GameId,
-    variant: Variant,
-    player: Player,
-) -> Result<(), ApiError> {
-    if let Some(account_id) = account_id {
-        state
-            .registry
-            .store()
-            .own_seat(game_id, seat_owner(account_id, variant, player))
-            .await?;
-    }
-    Ok(())
-}
-
 /// `account_id` holding `player`'s seat in a game of `variant`.
 pub fn seat_owner(account_id: &str, variant: Variant, player: Player) -> SeatOwner<'_> {
     SeatOwner {

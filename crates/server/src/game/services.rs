@@ -11,7 +11,7 @@ use crate::metrics::Metrics;
 use ludus_ai::Level;
 use ludus_engine::dice::ServerSeed;
 use ludus_engine::{AnyGame, AnyMove, Variant};
-use ludus_store::{Appender, Backend, NewGame, SecretHash, Store};
+use ludus_store::{Appender, Backend, Holders, NewGame, SecretHash, Store};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -61,6 +61,8 @@ pub struct NewGameRequest {
     pub entropy: String,
     /// Whether the game is listed for anyone to watch while it is live.
     pub listed: bool,
+    /// The accounts holding its seats from the start, and whether it is rated.
+    pub holders: Holders,
 }
 
 /// A game just stored.
@@ -212,6 +214,7 @@ impl Services {
             created_at: now,
             listed: request.listed,
             owner: self.instance.as_ref().map(|i| i.id().to_string()),
+            holders: request.holders,
         };
         self.store.create_game(&row, &rows).await?;
         if let Some(instance) = &self.instance {
@@ -244,13 +247,9 @@ impl Services {
             entropy: String::new(),
             // The players choose again whether a new game is watched.
             listed: false,
+            holders: Holders::RematchOf(game.id.clone()),
         };
-        let rematch = self.create_game(request, swapped, None).await?.id;
-        let sides = game.variant.sides().map(|side| side.name());
-        self.store
-            .carry_to_rematch(&game.id, &rematch, sides)
-            .await?;
-        Ok(rematch)
+        Ok(self.create_game(request, swapped, None).await?.id)
     }
 }
 
