@@ -14,6 +14,7 @@ pub use board::{
 };
 pub use notation::MoveText;
 
+use crate::bitset::nth_bit;
 use crate::game::{Game, Outcome, Phase, Termination};
 use crate::notation::NotationError;
 use crate::{Player, zobrist};
@@ -99,21 +100,15 @@ impl Position {
             slide_targets(movers, empty, Direction::South),
             slide_targets(movers, empty, Direction::West),
         ];
-        let total = targets[0].count_ones()
-            + targets[1].count_ones()
-            + targets[2].count_ones()
-            + targets[3].count_ones();
+        let counts = targets.map(u64::count_ones);
+        let total = counts[0] + counts[1] + counts[2] + counts[3];
         if total == 0 {
             return None;
         }
         let mut index = pick(total as usize) as u32;
-        for (direction, mut set) in Direction::ALL.into_iter().zip(targets) {
-            let count = set.count_ones();
+        for ((direction, set), count) in Direction::ALL.into_iter().zip(targets).zip(counts) {
             if index < count {
-                for _ in 0..index {
-                    set &= set - 1;
-                }
-                let to = Square::from_index(set.trailing_zeros());
+                let to = Square::from_index(nth_bit(set, index));
                 let from = nearest(to, direction.opposite(), movers)
                     .expect("a reached square has its piece behind it");
                 return Some(Move { from, to });
