@@ -101,21 +101,31 @@ impl Position {
             slide_targets(movers, empty, Direction::West),
         ];
         let counts = targets.map(u64::count_ones);
-        let total = counts[0] + counts[1] + counts[2] + counts[3];
+        // The first index of each direction's moves.
+        let starts = [
+            0,
+            counts[0],
+            counts[0] + counts[1],
+            counts[0] + counts[1] + counts[2],
+        ];
+        let total = starts[3] + counts[3];
         if total == 0 {
             return None;
         }
-        let mut index = pick(total as usize) as u32;
-        for ((direction, set), count) in Direction::ALL.into_iter().zip(targets).zip(counts) {
-            if index < count {
-                let to = Square::from_index(nth_bit(set, index));
-                let from = nearest(to, direction.opposite(), movers)
-                    .expect("a reached square has its piece behind it");
-                return Some(Move { from, to });
-            }
-            index -= count;
-        }
-        panic!("pick({total}) must return an index below {total}");
+        let index = pick(total as usize) as u32;
+        assert!(
+            index < total,
+            "pick({total}) must return an index below {total}"
+        );
+        // The direction is the number of later starts the index has reached: worked out without
+        // branching on it, since a random index would mispredict every branch.
+        let d = usize::from(index >= starts[1])
+            + usize::from(index >= starts[2])
+            + usize::from(index >= starts[3]);
+        let to = Square::from_index(nth_bit(targets[d], index - starts[d]));
+        let from = nearest(to, Direction::ALL[d].opposite(), movers)
+            .expect("a reached square has its piece behind it");
+        Some(Move { from, to })
     }
 
     /// Plays `mv`, which must be legal here, and returns the captured squares: the board, the side
