@@ -238,6 +238,14 @@ fn best(board: &Board, player: Player, dice: Dice) -> Score {
         return 0;
     }
     let ceiling = full(dice);
+    if let [die] = *dice.faces() {
+        // The last die: any move of it plays every die there is.
+        return if board.origins(player, die) != 0 {
+            ceiling
+        } else {
+            0
+        };
+    }
     let reach = Reach::new(board, player, dice);
     let reserve = board.reserve(player);
     if reach.all_dice_apart(dice.faces())
@@ -248,12 +256,6 @@ fn best(board: &Board, player: Player, dice: Dice) -> Score {
     let mut best = 0;
     for die in dice.distinct() {
         let origins = reach.origins[die as usize - 1];
-        if origins == 0 {
-            continue;
-        }
-        if dice.len == 1 {
-            return ceiling;
-        }
         for origin in bits(origins) {
             let found = after(board, player, dice, die, origin);
             best = best.max(found);
