@@ -5,6 +5,7 @@
 //! Positions and moves parse from and print to the notations of docs/RULES.md; inside, everything is typed.
 
 mod any_game;
+mod bitset;
 pub mod dice;
 pub mod duodecim;
 mod game;

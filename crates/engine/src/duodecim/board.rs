@@ -26,6 +26,7 @@ const BEFORE_EXIT: u64 = ((1u64 << (EXIT_TABLE - 1)) - 1) << 1;
 pub struct Step(u8);
 
 impl Step {
+    #[inline]
     pub fn new(n: u8) -> Option<Step> {
         (1..=ROUTE_LEN).contains(&n).then_some(Step(n))
     }

@@ -16,6 +16,7 @@ pub use faces::Face;
 pub use notation::MoveText;
 pub use sequences::{Dice, ROLLS, THROWS};
 
+use crate::bitset::nth_bit;
 use crate::game::{Chance, Game, Odds, Outcome, Phase, Termination, Threat, Threats};
 use crate::notation::NotationError;
 use crate::{Player, RollError};
@@ -41,6 +42,7 @@ impl Origin {
         }
     }
 
+    #[inline]
     fn from_index(index: u8) -> Origin {
         Step::new(index).map_or(Origin::Reserve, Origin::Route)
     }
@@ -406,13 +408,9 @@ impl Game for Duodecim {
         let mut index = pick((plays + decline) as usize) as u32;
         for ((face, &origins), count) in (1u8..).zip(&self.allowed).zip(counts) {
             if index < count {
-                let mut set = origins;
-                for _ in 0..index {
-                    set &= set - 1;
-                }
                 return Some(Move::Play {
                     die: face,
-                    from: Origin::from_index(set.trailing_zeros() as u8),
+                    from: Origin::from_index(nth_bit(origins, index) as u8),
                 });
             }
             index -= count;

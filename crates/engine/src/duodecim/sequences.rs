@@ -238,6 +238,14 @@ fn best(board: &Board, player: Player, dice: Dice) -> Score {
         return 0;
     }
     let ceiling = full(dice);
+    if let [die] = *dice.faces() {
+        // The last die: any move of it plays every die there is.
+        return if board.origins(player, die) != 0 {
+            ceiling
+        } else {
+            0
+        };
+    }
     let reach = Reach::new(board, player, dice);
     let reserve = board.reserve(player);
     if reach.all_dice_apart(dice.faces())
@@ -248,12 +256,6 @@ fn best(board: &Board, player: Player, dice: Dice) -> Score {
     let mut best = 0;
     for die in dice.distinct() {
         let origins = reach.origins[die as usize - 1];
-        if origins == 0 {
-            continue;
-        }
-        if dice.len == 1 {
-            return ceiling;
-        }
         for origin in bits(origins) {
             let found = after(board, player, dice, die, origin);
             best = best.max(found);
@@ -278,20 +280,57 @@ fn after(board: &Board, player: Player, dice: Dice, die: u8, origin: u8) -> Scor
 /// The first moves of the maximal sequences: for each face (index face − 1), the set of origins
 /// (bit 0 the reserve, bit s step s) whose move by that face begins one. All empty when no die
 /// can be played.
+#[inline]
 pub fn maximal_first_moves(board: &Board, player: Player, dice: Dice) -> [u64; 6] {
+    let mobility = board.mobility(player);
+    let mut single = [0u64; 6];
+    // Each die has at least as many origins as there are dice: whichever piece a first move
+    // takes, every other die keeps one origin per die left, so each die can be given its own.
+    let mut roomy = true;
+    for &die in dice.faces() {
+        let origins = mobility.origins(die);
+        single[die as usize - 1] = origins;
+        roomy &= at_least(origins, u32::from(dice.len));
+    }
     let entering_all = usize::from(board.reserve(player)) >= dice.faces().len()
         && dice
             .faces()
             .iter()
             .all(|&die| board.entry_open(player, die));
-    if dice.len == 1 || entering_all {
+    if roomy || dice.len == 1 || entering_all {
         // Every move of the last die plays all the dice there are; and where each die enters a
         // piece of its own, every entry begins a sequence that plays them all.
-        return single_moves(board, player, dice);
+        return single;
+    }
+    searched_first_moves(board, player, dice, single)
+}
+
+/// [`maximal_first_moves`] where no die is sure to have a piece of its own: `single` holds the
+/// single moves of each face.
+#[inline(never)]
+fn searched_first_moves(board: &Board, player: Player, dice: Dice, single: [u64; 6]) -> [u64; 6] {
+    let reserve = board.reserve(player);
+    if reserve > 0 {
+        // Only entries can begin (reserve first). When the entry of each die that can enter
+        // leaves the other dice playable, every entry begins a sequence that plays them all.
+        let mut entries = [0u64; 6];
+        let all_full = dice.distinct().all(|die| {
+            let entry = single[die as usize - 1];
+            entries[die as usize - 1] = entry;
+            entry == 0 || entries_then_apart(board, player, dice.without(die).faces(), reserve - 1)
+        });
+        if all_full {
+            return entries;
+        }
     }
     let mut allowed = [0u64; 6];
     let mut top = 0;
-    let mut reach = Reach::new(board, player, dice);
+    let mut reach = Reach {
+        board,
+        player,
+        origins: single,
+        taken: None,
+    };
     let mut record = |found: Score, die: u8, origins: u64| {
         if found > top {
             top = found;

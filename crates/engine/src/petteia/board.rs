@@ -106,12 +106,8 @@ impl Direction {
     ];
 
     pub fn opposite(self) -> Direction {
-        match self {
-            Direction::North => Direction::South,
-            Direction::East => Direction::West,
-            Direction::South => Direction::North,
-            Direction::West => Direction::East,
-        }
+        // Two places on in `ALL`: a lookup, where a match compiled to a jump on the direction.
+        Direction::ALL[(self as usize + 2) % 4]
     }
 
     const fn step(self) -> (i8, i8) {
@@ -173,11 +169,13 @@ pub fn slide_targets(movers: Bitboard, empty: Bitboard, direction: Direction) ->
 /// The piece in `occupied` nearest to `at` in `direction`, if there is one.
 pub fn nearest(at: Square, direction: Direction, occupied: Bitboard) -> Option<Square> {
     let hit = RAYS[direction as usize][at.0 as usize] & occupied;
-    match direction {
-        _ if hit == 0 => None,
-        Direction::North | Direction::East => Some(Square::from_index(hit.trailing_zeros())),
-        Direction::South | Direction::West => Some(Square::from_index(63 - hit.leading_zeros())),
+    if hit == 0 {
+        return None;
     }
+    // North and east rise through the bits, south and west fall: the lowest or the highest bit,
+    // selected rather than branched to, since random playouts give a random direction.
+    let ends = [hit.trailing_zeros(), 63 - hit.leading_zeros()];
+    Some(Square::from_index(ends[direction as usize / 2]))
 }
 
 /// The frame squares orthogonally next to any square of `set`.

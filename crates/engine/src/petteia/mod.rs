@@ -14,6 +14,7 @@ pub use board::{
 };
 pub use notation::MoveText;
 
+use crate::bitset::nth_bit;
 use crate::game::{Game, Outcome, Phase, Termination};
 use crate::notation::NotationError;
 use crate::{Player, zobrist};
@@ -99,28 +100,32 @@ impl Position {
             slide_targets(movers, empty, Direction::South),
             slide_targets(movers, empty, Direction::West),
         ];
-        let total = targets[0].count_ones()
-            + targets[1].count_ones()
-            + targets[2].count_ones()
-            + targets[3].count_ones();
+        let counts = targets.map(u64::count_ones);
+        // The first index of each direction's moves.
+        let starts = [
+            0,
+            counts[0],
+            counts[0] + counts[1],
+            counts[0] + counts[1] + counts[2],
+        ];
+        let total = starts[3] + counts[3];
         if total == 0 {
             return None;
         }
-        let mut index = pick(total as usize) as u32;
-        for (direction, mut set) in Direction::ALL.into_iter().zip(targets) {
-            let count = set.count_ones();
-            if index < count {
-                for _ in 0..index {
-                    set &= set - 1;
-                }
-                let to = Square::from_index(set.trailing_zeros());
-                let from = nearest(to, direction.opposite(), movers)
-                    .expect("a reached square has its piece behind it");
-                return Some(Move { from, to });
-            }
-            index -= count;
-        }
-        panic!("pick({total}) must return an index below {total}");
+        let index = pick(total as usize) as u32;
+        assert!(
+            index < total,
+            "pick({total}) must return an index below {total}"
+        );
+        // The direction is the number of later starts the index has reached: worked out without
+        // branching on it, since a random index would mispredict every branch.
+        let d = usize::from(index >= starts[1])
+            + usize::from(index >= starts[2])
+            + usize::from(index >= starts[3]);
+        let to = Square::from_index(nth_bit(targets[d], index - starts[d]));
+        let from = nearest(to, Direction::ALL[d].opposite(), movers)
+            .expect("a reached square has its piece behind it");
+        Some(Move { from, to })
     }
 
     /// Plays `mv`, which must be legal here, and returns the captured squares: the board, the side
