@@ -9,7 +9,7 @@ use super::games::run_action;
 use super::limits::{Bucket, Rate};
 use super::{AppState, GamePath};
 use crate::error::{ApiError, ErrorObject};
-use crate::game::actor::{Action, Command, Published, Subscription};
+use crate::game::actor::{Action, Command, Mailbox, Published, Subscription};
 use crate::game::event::{GameEvent, VersionedEvent};
 use crate::game::token::SeatToken;
 use crate::game::view::Snapshot;
@@ -28,7 +28,7 @@ use tokio::sync::broadcast::{
     self,
     error::{RecvError, TryRecvError},
 };
-use tokio::sync::{mpsc, watch};
+use tokio::sync::watch;
 
 /// The first message must arrive within this time.
 const HELLO_WITHIN: Duration = Duration::from_secs(10);
@@ -304,7 +304,7 @@ struct Session {
     token: Option<SeatToken>,
     seat: Seat,
     /// The game's actor, told when the socket closes (presence).
-    actor: mpsc::Sender<Command>,
+    actor: Mailbox,
     events: broadcast::Receiver<Arc<Published>>,
     last_version: u64,
     shape: ViewShape,
@@ -414,7 +414,7 @@ impl Session {
     async fn leave(&mut self) {
         let _ = self
             .actor
-            .send(Command::Unsubscribe { seat: self.seat })
+            .send(Box::new(Command::Unsubscribe { seat: self.seat }))
             .await;
     }
 

@@ -144,6 +144,11 @@ async fn heard(registry: &Registry, sweep_now: &Notify, notification: Notificati
             else {
                 return;
             };
+            // This instance's own reports come back too: its actors know them already.
+            let mine = registry.services().instance.as_ref().map(|i| i.id());
+            if mine == Some(message.instance()) {
+                return;
+            }
             let game = message.game().clone();
             registry.tell(&game, Command::Presence(Box::new(message)));
         }

@@ -94,6 +94,15 @@ impl Default for Instance {
 }
 
 impl PresenceMessage {
+    /// The instance that sent the message.
+    pub fn instance(&self) -> &str {
+        match self {
+            PresenceMessage::Report { instance, .. } | PresenceMessage::Ask { instance, .. } => {
+                instance
+            }
+        }
+    }
+
     /// The game the message is about.
     pub fn game(&self) -> &GameId {
         match self {

@@ -2,7 +2,7 @@
 //! and stops every actor at shutdown. The map is locked only to find or add a game's slot; a
 //! game is loaded under its own slot's lock, so loading one game never waits for another.
 
-use super::actor::{Acted, Action, Command, GameActor, Join, Subscription};
+use super::actor::{Acted, Action, Command, GameActor, Join, Mailbox, Subscription};
 use super::error::{GameError, error_chain};
 use super::event::VersionedEvent;
 use super::restore::restore;
@@ -20,7 +20,7 @@ use tokio::sync::{OnceCell, mpsc, oneshot};
 
 /// A game's place in the registry: its actor's handle, set once by whoever loads it first
 /// (the others wait for that load instead of starting a second actor).
-type Slot = Arc<OnceCell<mpsc::Sender<Command>>>;
+type Slot = Arc<OnceCell<Mailbox>>;
 type Games = Arc<Mutex<HashMap<GameId, Slot>>>;
 
 /// A suggested move, for the version it was searched at.
@@ -294,16 +294,16 @@ impl Registry {
         game_id: &GameId,
         token: Option<&SeatToken>,
         since: Option<u64>,
-    ) -> Result<(Subscription, mpsc::Sender<Command>), GameError> {
+    ) -> Result<(Subscription, Mailbox), GameError> {
         let token = token.map(SeatToken::hash);
         let handle = self.handle(game_id, 0).await?;
         let (reply, answer) = oneshot::channel();
         handle
-            .send(Command::Subscribe {
+            .send(Box::new(Command::Subscribe {
                 token,
                 since,
                 reply,
-            })
+            }))
             .await
             .map_err(|_| GameError::Stopped)?;
         let subscription = answer.await.map_err(|_| GameError::Stopped)??;
@@ -320,7 +320,7 @@ impl Registry {
         for _ in 0..2 {
             let handle = self.handle(game_id, 0).await?;
             let (reply, answer) = oneshot::channel();
-            if handle.send(command(reply)).await.is_err() {
+            if handle.send(Box::new(command(reply))).await.is_err() {
                 continue;
             }
             if let Ok(result) = answer.await {
@@ -331,11 +331,7 @@ impl Registry {
     }
 
     /// The game's running actor, started from the store if it has none.
-    async fn handle(
-        &self,
-        game_id: &GameId,
-        flag_not_before: i64,
-    ) -> Result<mpsc::Sender<Command>, GameError> {
+    async fn handle(&self, game_id: &GameId, flag_not_before: i64) -> Result<Mailbox, GameError> {
         loop {
             let slot = self
                 .games
@@ -364,7 +360,7 @@ impl Registry {
         game_id: &GameId,
         slot: &Slot,
         flag_not_before: i64,
-    ) -> Result<mpsc::Sender<Command>, GameError> {
+    ) -> Result<Mailbox, GameError> {
         let restored = restore(&self.services, game_id).await?;
         let (games, id, slot) = (
             Arc::downgrade(&self.games),
@@ -396,7 +392,7 @@ impl Registry {
         let Some(handle) = handle else {
             return false;
         };
-        if let Err(mpsc::error::TrySendError::Full(command)) = handle.try_send(command) {
+        if let Err(mpsc::error::TrySendError::Full(command)) = handle.try_send(Box::new(command)) {
             tokio::spawn(async move { handle.send(command).await });
         }
         true
@@ -449,7 +445,7 @@ impl Registry {
             .collect();
         let handles: Vec<_> = slots.iter().filter_map(|s| s.get().cloned()).collect();
         for handle in &handles {
-            let _ = handle.send(Command::Stop).await;
+            let _ = handle.send(Box::new(Command::Stop)).await;
         }
         let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
         for handle in handles {

@@ -44,10 +44,10 @@ impl GameActor {
                 .await;
             if let (Some(mv), Some(me)) = (choice, me.upgrade()) {
                 let _ = me
-                    .send(Command::ComputerMove {
+                    .send(Box::new(Command::ComputerMove {
                         version,
                         notation: mv.to_string(),
-                    })
+                    }))
                     .await;
             }
         });

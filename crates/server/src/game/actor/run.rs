@@ -12,7 +12,7 @@ use ludus_store::SecretHash;
 use std::time::Duration;
 
 impl GameActor {
-    pub(super) async fn run(mut self) {
+    pub(super) async fn run(mut self: Box<Self>) {
         self.schedule_computer();
         loop {
             let deadline = self.flag_deadline();
@@ -23,7 +23,7 @@ impl GameActor {
             let idle = self.events.receiver_count() == 0 && deadline.is_none();
             let idle_after = self.idle_after();
             tokio::select! {
-                command = self.commands.recv() => match command {
+                command = self.commands.recv() => match command.map(|command| *command) {
                     None | Some(Command::Stop) => break,
                     // Boxed, as the writes below: the write path's future (a store transaction,
                     // a reload) is large, and inline it would make every idle actor's task as
