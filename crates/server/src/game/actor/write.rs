@@ -36,7 +36,7 @@ impl GameActor {
             }
             catch_ups += 1;
             // A conflict already caught up (the version moved); a refusal looks at the log.
-            if self.game.version == from && !self.catch_up(None).await {
+            if self.game.version == from && !Box::pin(self.catch_up(None)).await {
                 return result;
             }
         }
@@ -86,7 +86,8 @@ impl GameActor {
                 let away_since = seen.away_since(player.other(), now);
                 game.decide_claim(seat, away_since.map(|since| now - since), seen.window_ms)?
             }
-            Action::Rematch => return self.rematch(seat).await,
+            // Boxed, as every rare path of the write: the rematch's creation is a large future.
+            Action::Rematch => return Box::pin(self.rematch(seat)).await,
         };
         self.commit(vec![event], None).await
     }
@@ -119,7 +120,7 @@ impl GameActor {
             return Err(match error {
                 StoreError::Conflict => {
                     // Another writer got there first: catch up from the store.
-                    self.reload().await;
+                    Box::pin(self.reload()).await;
                     Refusal::Stale {
                         version: self.game.version,
                     }
@@ -185,12 +186,14 @@ impl GameActor {
         self.take_snapshot();
     }
 
-    /// The snapshot of the game as it stands, its move list already brought up to date. A game
-    /// that has ended needs no instance's timers any more.
+    /// The snapshot of the game as it stands, its move list already brought up to date; the
+    /// registry learns the version. A game that has ended needs no instance's timers any more.
     fn take_snapshot(&mut self) {
         self.snapshot = self
             .snapshot
             .after(&self.game, &self.move_list, self.seen());
+        self.published_version
+            .store(self.game.version, std::sync::atomic::Ordering::Release);
         if self.game.status.is_over()
             && let Some(instance) = &self.services.instance
         {
