@@ -9,6 +9,7 @@ use crate::pente_grammai::{self, PenteGrammai, Rules};
 use crate::petteia::{self, Petteia, Size};
 use crate::{Player, Variant};
 use std::fmt;
+use std::ops::Range;
 
 /// A game of any variant.
 #[derive(Clone, Debug)]
@@ -151,10 +152,17 @@ impl AnyGame {
 
     /// The position in canonical notation.
     pub fn position(&self) -> String {
+        // Sized for any variant's position at once, rather than grown as it is written.
+        fn text(position: impl fmt::Display) -> String {
+            use std::fmt::Write;
+            let mut text = String::with_capacity(96);
+            write!(text, "{position}").expect("a String takes any text");
+            text
+        }
         match self {
-            AnyGame::Petteia(game) => game.position().to_string(),
-            AnyGame::PenteGrammai(game) => game.position().to_string(),
-            AnyGame::Duodecim(game) => game.position().to_string(),
+            AnyGame::Petteia(game) => text(game.position()),
+            AnyGame::PenteGrammai(game) => text(game.position()),
+            AnyGame::Duodecim(game) => text(game.position()),
         }
     }
 
@@ -198,16 +206,42 @@ impl AnyGame {
     /// The legal moves' notations, in the order of `legal_moves`: for a caller that only writes
     /// them, without writing each notation twice (once to sort, once to show).
     pub fn legal_notations(&self) -> Vec<String> {
-        fn notations<G: Game>(game: &G) -> Vec<String> {
-            collect(game).iter().map(|mv| mv.to_string()).collect()
+        let mut text = String::new();
+        let spans = self.write_legal_notations(&mut text);
+        spans
+            .into_iter()
+            .map(|span| text[span].to_string())
+            .collect()
+    }
+
+    /// Writes the legal moves' notations one after another into `text` and returns where each
+    /// is, in the order of `legal_moves`: one buffer rather than a string per move (the server
+    /// writes them at every version of a game).
+    pub fn write_legal_notations(&self, text: &mut String) -> Vec<Range<usize>> {
+        fn write<G: Game>(game: &G, text: &mut String) -> Vec<(u64, Range<usize>)> {
+            use std::fmt::Write;
+            let moves = collect(game);
+            text.reserve(8 * moves.len());
+            moves
+                .iter()
+                .map(|mv| {
+                    let start = text.len();
+                    write!(text, "{mv}").expect("a String takes any text");
+                    (sort_key(&text[start..]), start..text.len())
+                })
+                .collect()
         }
-        let mut notations = match self {
-            AnyGame::Petteia(game) => notations(game),
-            AnyGame::PenteGrammai(game) => notations(game),
-            AnyGame::Duodecim(game) => notations(game),
+        let mut spans = match self {
+            AnyGame::Petteia(game) => write(game, text),
+            AnyGame::PenteGrammai(game) => write(game, text),
+            AnyGame::Duodecim(game) => write(game, text),
         };
-        notations.sort_unstable();
-        notations
+        spans.sort_unstable_by(|(key_a, a), (key_b, b)| {
+            key_a
+                .cmp(key_b)
+                .then_with(|| text[a.clone()].cmp(&text[b.clone()]))
+        });
+        spans.into_iter().map(|(_, span)| span).collect()
     }
 
     /// Reads a move in the variant's (lenient) notation and checks that it is legal here.
@@ -331,6 +365,15 @@ impl AnyGame {
             AnyGame::Duodecim(game) => game.threats(),
         }
     }
+}
+
+/// The first 8 bytes of a notation as a number that orders as the text does (a notation holds
+/// no NUL byte, so the zeros after a short one order it first): most comparisons stop there.
+fn sort_key(notation: &str) -> u64 {
+    let mut bytes = [0; 8];
+    let len = notation.len().min(8);
+    bytes[..len].copy_from_slice(&notation.as_bytes()[..len]);
+    u64::from_be_bytes(bytes)
 }
 
 fn collect<G: Game>(game: &G) -> Vec<G::Move> {

@@ -93,7 +93,15 @@ impl Seed {
 
 /// Lower-case hex, the form seeds and commitments take in records and the API.
 pub fn to_hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+    // By table, into one buffer: a seat token's hash is written at every request (a `format!`
+    // per byte was a string allocated per byte).
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut hex = String::with_capacity(2 * bytes.len());
+    for &b in bytes {
+        hex.push(DIGITS[usize::from(b >> 4)] as char);
+        hex.push(DIGITS[usize::from(b & 0xf)] as char);
+    }
+    hex
 }
 
 /// Reads exactly 32 bytes of hex (either case).

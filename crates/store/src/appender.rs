@@ -53,7 +53,9 @@ impl Appender {
         change: Option<&StatusChange>,
     ) -> Result<(), StoreError> {
         if change.is_some() {
-            return self.store.append_events(game_id, &events, change).await;
+            // Boxed: a transaction's future is large, and this one is awaited inside every
+            // append's future.
+            return Box::pin(self.store.append_events(game_id, &events, change)).await;
         }
         let (done, answer) = oneshot::channel();
         let append = Append {

@@ -72,12 +72,9 @@ impl SecretHash {
     /// The hash of `secret`.
     pub fn of(secret: &str) -> SecretHash {
         use sha2::{Digest, Sha256};
-        SecretHash(
-            Sha256::digest(secret.as_bytes())
-                .iter()
-                .map(|b| format!("{b:02x}"))
-                .collect(),
-        )
+        SecretHash(ludus_engine::dice::to_hex(&Sha256::digest(
+            secret.as_bytes(),
+        )))
     }
 
     pub fn as_str(&self) -> &str {

@@ -63,11 +63,19 @@ impl Square {
     pub fn on(self, size: Size) -> bool {
         self.file() < size.n() && self.rank() < size.n()
     }
+
+    /// The square's name, a file letter and a rank digit ("A1"; a board has at most 8 ranks).
+    /// Without the formatting machinery: the server writes every legal move's name at every
+    /// version of a game.
+    pub(crate) fn name(self) -> [u8; 2] {
+        [b'A' + self.file(), b'1' + self.rank()]
+    }
 }
 
 impl fmt::Display for Square {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", (b'A' + self.file()) as char, self.rank() + 1)
+        let name = self.name();
+        f.write_str(std::str::from_utf8(&name).expect("a square's name is ASCII"))
     }
 }
 

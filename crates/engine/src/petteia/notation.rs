@@ -35,7 +35,10 @@ impl Square {
 
 impl fmt::Display for Move {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}-{}", self.from, self.to)
+        // "A1-A4", in one write (see `Square::name`).
+        let ([a, b], [c, d]) = (self.from.name(), self.to.name());
+        let text = [a, b, b'-', c, d];
+        f.write_str(std::str::from_utf8(&text).expect("a move's notation is ASCII"))
     }
 }
 
@@ -196,7 +199,11 @@ fn parse_board(field: &str) -> Result<Board, NotationError> {
 
 impl fmt::Display for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // The board into one buffer (at most 8 ranks of 8 characters and 7 slashes), written at
+        // once: the server writes a position at every version of a game.
         let n = self.board.size.n();
+        let mut board = [0; 71];
+        let mut len = 0;
         for rank in (0..n).rev() {
             let mut empty = 0;
             for file in 0..n {
@@ -205,20 +212,25 @@ impl fmt::Display for Position {
                     None => empty += 1,
                     Some(player) => {
                         if empty > 0 {
-                            write!(f, "{empty}")?;
+                            board[len] = b'0' + empty;
+                            len += 1;
                             empty = 0;
                         }
-                        f.write_str(if player == Player::First { "L" } else { "D" })?;
+                        board[len] = if player == Player::First { b'L' } else { b'D' };
+                        len += 1;
                     }
                 }
             }
             if empty > 0 {
-                write!(f, "{empty}")?;
+                board[len] = b'0' + empty;
+                len += 1;
             }
             if rank > 0 {
-                f.write_str("/")?;
+                board[len] = b'/';
+                len += 1;
             }
         }
+        f.write_str(std::str::from_utf8(&board[..len]).expect("a board's text is ASCII"))?;
         let side = if self.to_move == Player::First {
             'l'
         } else {

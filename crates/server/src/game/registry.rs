@@ -14,13 +14,23 @@ use ludus_ai::Level;
 use ludus_engine::{AnyGame, AnyMove, Player, Side};
 use ludus_store::Store;
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::{OnceCell, mpsc, oneshot};
 
-/// A game's place in the registry: its actor's handle, set once by whoever loads it first
-/// (the others wait for that load instead of starting a second actor).
-type Slot = Arc<OnceCell<Mailbox>>;
+/// A game's place in the registry.
+#[derive(Debug, Default)]
+struct SlotState {
+    /// The actor's handle, set once by whoever loads it first (the others wait for that load
+    /// instead of starting a second actor).
+    actor: OnceCell<Mailbox>,
+    /// The version the actor has applied and published: a notification of a version it already
+    /// has (this instance's own commit, heard back from Postgres) wakes nobody.
+    version: Arc<AtomicU64>,
+}
+
+type Slot = Arc<SlotState>;
 type Games = Arc<Mutex<HashMap<GameId, Slot>>>;
 
 /// A suggested move, for the version it was searched at.
@@ -333,14 +343,16 @@ impl Registry {
     /// The game's running actor, started from the store if it has none.
     async fn handle(&self, game_id: &GameId, flag_not_before: i64) -> Result<Mailbox, GameError> {
         loop {
-            let slot = self
-                .games
-                .lock()
-                .expect("registry lock")
-                .entry(game_id.clone())
-                .or_default()
-                .clone();
+            let slot = {
+                let mut games = self.games.lock().expect("registry lock");
+                // Looked up before it is inserted: the key's copy is made only for a new slot.
+                match games.get(game_id) {
+                    Some(slot) => slot.clone(),
+                    None => games.entry(game_id.clone()).or_default().clone(),
+                }
+            };
             let loaded = slot
+                .actor
                 .get_or_try_init(|| self.load(game_id, &slot, flag_not_before))
                 .await;
             match loaded {
@@ -362,6 +374,7 @@ impl Registry {
         flag_not_before: i64,
     ) -> Result<Mailbox, GameError> {
         let restored = restore(&self.services, game_id).await?;
+        let slot_version = slot.version.clone();
         let (games, id, slot) = (
             Arc::downgrade(&self.games),
             game_id.clone(),
@@ -376,6 +389,7 @@ impl Registry {
             restored,
             self.services.clone(),
             flag_not_before,
+            slot_version,
             on_stop,
         ))
     }
@@ -388,7 +402,7 @@ impl Registry {
             .lock()
             .expect("registry lock")
             .get(game_id)
-            .and_then(|slot| slot.get().cloned());
+            .and_then(|slot| slot.actor.get().cloned());
         let Some(handle) = handle else {
             return false;
         };
@@ -415,6 +429,17 @@ impl Registry {
     /// Another instance appended to a game's log up to `seq`: its actor here catches up; a game
     /// this instance owns but had let go from memory is loaded, so its timers run.
     pub async fn appended(&self, game_id: &GameId, seq: i64) {
+        // Every commit of this instance comes back too: most notifications are of versions the
+        // actor already has, and cost a look here rather than a wake-up of the actor.
+        let known = self
+            .games
+            .lock()
+            .expect("registry lock")
+            .get(game_id)
+            .map(|slot| slot.version.load(Ordering::Acquire));
+        if known.is_some_and(|version| seq <= version as i64) {
+            return;
+        }
         if !self.tell(game_id, Command::CatchUp { seq: Some(seq) })
             && self.services.leads(game_id)
             && let Err(error) = self.handle(game_id, 0).await
@@ -443,7 +468,10 @@ impl Registry {
             .drain()
             .map(|(_, slot)| slot)
             .collect();
-        let handles: Vec<_> = slots.iter().filter_map(|s| s.get().cloned()).collect();
+        let handles: Vec<_> = slots
+            .iter()
+            .filter_map(|s| s.actor.get().cloned())
+            .collect();
         for handle in &handles {
             let _ = handle.send(Box::new(Command::Stop)).await;
         }

@@ -319,15 +319,18 @@ fn push_notation(json: &mut String, mv: impl std::fmt::Display) {
     );
 }
 
-/// Notations as a JSON array.
-fn notations_json(notations: &[String]) -> Arc<str> {
-    let mut json = String::with_capacity(2 + notations.iter().map(|n| n.len() + 3).sum::<usize>());
+/// The legal moves of `game` as a JSON array of notations, in the order of `legal_moves`: each
+/// notation written once, into one buffer (this runs at every version of every game).
+fn legal_moves_json(game: &ludus_engine::AnyGame) -> Arc<str> {
+    let mut notations = String::new();
+    let spans = game.write_legal_notations(&mut notations);
+    let mut json = String::with_capacity(2 + notations.len() + 3 * spans.len());
     json.push('[');
-    for (i, notation) in notations.iter().enumerate() {
+    for (i, span) in spans.into_iter().enumerate() {
         if i > 0 {
             json.push(',');
         }
-        push_notation(&mut json, notation);
+        push_notation(&mut json, &notations[span]);
     }
     json.push(']');
     json.into()
@@ -346,7 +349,7 @@ impl Snapshot {
             commitment: dice_game
                 .then(|| ludus_engine::dice::to_hex(&game.server_seed.commitment())),
         };
-        Snapshot::with_fixed(game, moves, presence, inner_json(&fixed).into(), None)
+        Snapshot::with_fixed(game, moves, presence, inner_json(&fixed), None)
     }
 
     /// The snapshot of the next version of the same game: the fields that never change are kept.
@@ -390,7 +393,7 @@ impl Snapshot {
                 .map(|_| ludus_engine::dice::to_hex(&game.server_seed.0)),
         };
         let legal_moves_json = if playing {
-            notations_json(&game.engine.legal_notations())
+            legal_moves_json(&game.engine)
         } else {
             "[]".into()
         };
@@ -404,7 +407,7 @@ impl Snapshot {
             creator: game.creator(),
             presence,
             fixed,
-            changing: inner_json(&changing).into(),
+            changing: inner_json(&changing),
             moves_json: moves_json.unwrap_or_else(|| format!("{}]", moves.json).into()),
             move_count: moves.moves.len(),
             moves_revision: moves.revision,
@@ -496,7 +499,7 @@ impl Snapshot {
             spectators: self.presence.spectators,
         };
         text.push(',');
-        text.push_str(&inner_json(&own));
+        push_inner_json(text, &own);
         if seat != Seat::Spectator {
             let mine = self.status == Status::Playing
                 && seat.speaks_for(self.to_move)
@@ -513,9 +516,17 @@ impl Snapshot {
 }
 
 /// A struct's JSON object without its braces, to be joined with others into one object.
-fn inner_json<T: Serialize>(value: &T) -> String {
-    let mut json = serde_json::to_string(value).expect("the view serialises");
-    json.pop();
-    json.remove(0);
-    json
+fn inner_json<T: Serialize>(value: &T) -> Arc<str> {
+    let json = serde_json::to_string(value).expect("the view serialises");
+    Arc::from(without_braces(&json))
+}
+
+/// Appends a struct's JSON object without its braces to `text`.
+fn push_inner_json<T: Serialize>(text: &mut String, value: &T) {
+    let json = serde_json::to_string(value).expect("the view serialises");
+    text.push_str(without_braces(&json));
+}
+
+fn without_braces(object: &str) -> &str {
+    &object[1..object.len() - 1]
 }

@@ -40,6 +40,7 @@ use super::view::{MoveList, Presence, Snapshot};
 use ludus_store::SecretHash;
 use std::collections::HashMap;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 use tokio::sync::{broadcast, mpsc};
 
@@ -77,6 +78,8 @@ pub struct GameActor {
     /// Who is connected through the other instances, by instance: the latest report's stamp
     /// and the report.
     remote_presence: HashMap<String, (u64, PresenceReport)>,
+    /// The version applied and published, for the registry (shared with the game's slot).
+    published_version: Arc<AtomicU64>,
 }
 
 impl std::fmt::Debug for GameActor {
@@ -94,6 +97,7 @@ impl GameActor {
         restored: Restored,
         services: Arc<Services>,
         flag_not_before: i64,
+        published_version: Arc<AtomicU64>,
         on_stop: OnStop,
     ) -> Mailbox {
         let (sender, commands) = mpsc::channel(64);
@@ -104,6 +108,7 @@ impl GameActor {
         let services_leads = services.leads(&restored.game.id);
         let mut move_list = MoveList::default();
         move_list.update(&restored.game);
+        published_version.store(restored.game.version, Ordering::Release);
         // Boxed: the task's future then holds a pointer, where inline it held the actor twice
         // (captured, and inside `run`'s future).
         let actor = Box::new(GameActor {
@@ -121,6 +126,7 @@ impl GameActor {
             flag_not_before,
             leads: services_leads,
             remote_presence: HashMap::new(),
+            published_version,
         });
         tokio::spawn(async move {
             actor.ask_presence();

@@ -187,19 +187,21 @@ impl GameActor {
     async fn handle(&mut self, command: Command) {
         // Several instances: what is read here must be as recent as the log (a player may have
         // just acted through another instance), and a token may be of a seat taken there.
+        // The rare paths that read or write much (a catch-up, a join) are boxed: this future is
+        // moved into a box for every command, so its size is paid by every move.
         if self.services.instance.is_some()
             && matches!(
                 command,
                 Command::Subscribe { .. } | Command::View { .. } | Command::Events { .. }
             )
         {
-            self.catch_up(None).await;
+            Box::pin(self.catch_up(None)).await;
         }
         if let Command::Act { token, .. } = &command
             && self.services.instance.is_some()
             && self.seat(Some(token)).is_err()
         {
-            self.catch_up(None).await;
+            Box::pin(self.catch_up(None)).await;
         }
         match command {
             Command::Subscribe {
@@ -274,7 +276,8 @@ impl GameActor {
                     account,
                     reply,
                 } => {
-                    let _ = reply.send(self.join(invite, seat, entropy, account.as_deref()).await);
+                    let joined = Box::pin(self.join(invite, seat, entropy, account.as_deref()));
+                    let _ = reply.send(joined.await);
                 }
             },
             Command::Record { reply } => {
@@ -295,7 +298,7 @@ impl GameActor {
                 self.play_computer(version, notation).await
             }
             Command::CatchUp { seq } => {
-                self.catch_up(seq).await;
+                Box::pin(self.catch_up(seq)).await;
             }
             Command::Lead(leads) => self.lead(leads),
             Command::Presence(message) => self.heard_presence(*message),

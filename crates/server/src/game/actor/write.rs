@@ -36,7 +36,7 @@ impl GameActor {
             }
             catch_ups += 1;
             // A conflict already caught up (the version moved); a refusal looks at the log.
-            if self.game.version == from && !self.catch_up(None).await {
+            if self.game.version == from && !Box::pin(self.catch_up(None)).await {
                 return result;
             }
         }
@@ -86,7 +86,8 @@ impl GameActor {
                 let away_since = seen.away_since(player.other(), now);
                 game.decide_claim(seat, away_since.map(|since| now - since), seen.window_ms)?
             }
-            Action::Rematch => return self.rematch(seat).await,
+            // Boxed, as every rare path of the write: the rematch's creation is a large future.
+            Action::Rematch => return Box::pin(self.rematch(seat)).await,
         };
         self.commit(vec![event], None).await
     }
@@ -99,11 +100,12 @@ impl GameActor {
         move_id: Option<String>,
     ) -> Result<u64, GameError> {
         let now = self.services.clock.now_ms();
-        let before = self.game.clone();
+        let undoes = events.iter().any(|e| matches!(e, GameEvent::Undo { .. }));
+        let before = Rollback::of(&mut self.game, undoes);
         let batch = self.advance_from(&before, events, now)?;
-        let rows = event_rows(&batch, before.version, now, move_id.as_deref());
-        let change =
-            (self.game.status != before.status).then(|| status_change(&before, &self.game, now));
+        let rows = event_rows(&batch, before.game.version, now, move_id.as_deref());
+        let change = (self.game.status != before.game.status)
+            .then(|| status_change(&before.game, &self.game, now));
         let started = std::time::Instant::now();
         let stored = self
             .services
@@ -115,11 +117,11 @@ impl GameActor {
             .store_latency
             .observe(started.elapsed());
         if let Err(error) = stored {
-            self.game = before;
+            before.put_back(&mut self.game);
             return Err(match error {
                 StoreError::Conflict => {
                     // Another writer got there first: catch up from the store.
-                    self.reload().await;
+                    Box::pin(self.reload()).await;
                     Refusal::Stale {
                         version: self.game.version,
                     }
@@ -128,7 +130,7 @@ impl GameActor {
                 other => other.into(),
             });
         }
-        self.record(batch, before.version, now, move_id);
+        self.record(batch, before.game.version, now, move_id);
         Ok(self.game.version)
     }
 
@@ -136,12 +138,12 @@ impl GameActor {
     /// `before` (a decided event that does not apply is a fault of the server, not the request).
     fn advance_from(
         &mut self,
-        before: &LiveGame,
+        before: &Rollback,
         events: Vec<GameEvent>,
         now: i64,
     ) -> Result<Vec<GameEvent>, GameError> {
         self.game.advance(events, now).map_err(|source| {
-            self.game = before.clone();
+            before.put_back(&mut self.game);
             GameError::Replay {
                 game: self.game.id.clone(),
                 source,
@@ -185,12 +187,14 @@ impl GameActor {
         self.take_snapshot();
     }
 
-    /// The snapshot of the game as it stands, its move list already brought up to date. A game
-    /// that has ended needs no instance's timers any more.
+    /// The snapshot of the game as it stands, its move list already brought up to date; the
+    /// registry learns the version. A game that has ended needs no instance's timers any more.
     fn take_snapshot(&mut self) {
         self.snapshot = self
             .snapshot
             .after(&self.game, &self.move_list, self.seen());
+        self.published_version
+            .store(self.game.version, std::sync::atomic::Ordering::Release);
         if self.game.status.is_over()
             && let Some(instance) = &self.services.instance
         {
@@ -247,11 +251,11 @@ impl GameActor {
         }
         let now = self.services.clock.now_ms();
         let joiner = self.game.creator().other();
-        let before = self.game.clone();
+        let before = Rollback::of(&mut self.game, false);
         self.game.joiner_entropy = entropy.clone();
         let joined = self.game.decide_join();
         let batch = self.advance_from(&before, joined, now)?;
-        let rows = event_rows(&batch, before.version, now, None);
+        let rows = event_rows(&batch, before.game.version, now, None);
         let owner = account.map(|account_id| SeatOwner {
             account_id,
             player: joiner.index() as i64,
@@ -267,20 +271,20 @@ impl GameActor {
                 self.seats[joiner.index()] = Some(seat);
                 // Both just showed up: the joiner joined, the creator is waiting for them.
                 self.presence.last_request = [Some(now); 2];
-                self.record(batch, before.version, now, None);
+                self.record(batch, before.game.version, now, None);
                 Ok(self.game.variant.side(joiner))
             }
             Ok(Redeemed::AlreadyUsed) => {
-                self.game = before;
+                before.put_back(&mut self.game);
                 self.reload().await;
                 Err(Refusal::SeatTaken.into())
             }
             Ok(Redeemed::NotFound) => {
-                self.game = before;
+                before.put_back(&mut self.game);
                 Err(GameError::NoInvite)
             }
             Err(error) => {
-                self.game = before;
+                before.put_back(&mut self.game);
                 Err(error.into())
             }
         }
@@ -311,6 +315,43 @@ impl GameActor {
     }
 }
 
+/// The game before a batch, to put back if the batch does not apply or is not committed. Its
+/// actions are not copied when the batch can only add to them (anything but an undo): putting
+/// back truncates them instead. In a long game they were most of the copy made at every move.
+struct Rollback {
+    /// The game as it was, without its actions when `actions` says how many it had.
+    game: LiveGame,
+    actions: Option<usize>,
+}
+
+impl Rollback {
+    fn of(game: &mut LiveGame, undoes: bool) -> Rollback {
+        if undoes {
+            return Rollback {
+                game: game.clone(),
+                actions: None,
+            };
+        }
+        let actions = std::mem::take(&mut game.actions);
+        let copy = game.clone();
+        game.actions = actions;
+        Rollback {
+            actions: Some(game.actions.len()),
+            game: copy,
+        }
+    }
+
+    /// Puts `game` back as it was (a rare path: a fault, or a store that did not commit).
+    fn put_back(&self, game: &mut LiveGame) {
+        let mut before = self.game.clone();
+        if let Some(len) = self.actions {
+            before.actions = std::mem::take(&mut game.actions);
+            before.actions.truncate(len);
+        }
+        *game = before;
+    }
+}
+
 /// The scope of a seat's move ids.
 fn seat_key(variant: ludus_engine::Variant, seat: Seat) -> &'static str {
     match seat {
@@ -326,5 +367,73 @@ fn status_change(before: &LiveGame, after: &LiveGame, now: i64) -> StatusChange 
         from: before.status,
         finished_at: after.status.is_over().then_some(now),
         result: after.result.map(|r| after.sided(r.outcome)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Rollback;
+    use crate::game::live::{Creation, LiveGame};
+    use crate::game::{Mode, PlayerIndex, Seat, Settings};
+    use ludus_engine::dice::ServerSeed;
+    use ludus_engine::{Player, Variant};
+
+    fn played(moves: usize) -> LiveGame {
+        let mut game = LiveGame::new(Creation {
+            id: "g".parse().unwrap(),
+            variant: Variant::Petteia8,
+            mode: Mode::Local,
+            settings: Settings {
+                clock: None,
+                level: None,
+                creator: PlayerIndex(Player::First),
+            },
+            server_seed: ServerSeed([7; 32]),
+            creator_entropy: String::new(),
+            created_at: 0,
+            seated: true,
+        });
+        for _ in 0..moves {
+            play_first_legal(&mut game);
+        }
+        game
+    }
+
+    fn play_first_legal(game: &mut LiveGame) {
+        let notation = game.engine.legal_notations()[0].clone();
+        let event = game
+            .decide_move(Seat::Both, &notation, game.version, 0)
+            .unwrap();
+        game.advance(vec![event], 0).unwrap();
+    }
+
+    /// Without copying the actions, putting back still gives the game as it was: the same
+    /// version, position, moves and record.
+    #[test]
+    fn a_rollback_puts_the_game_back_as_it_was() {
+        for undoes in [false, true] {
+            let mut game = played(4);
+            let expected = (
+                game.version,
+                game.engine.position(),
+                game.record().to_string(),
+            );
+            let before = Rollback::of(&mut game, undoes);
+            assert_eq!(
+                game.actions.len(),
+                4,
+                "taking the rollback keeps the actions"
+            );
+            play_first_legal(&mut game);
+            play_first_legal(&mut game);
+            before.put_back(&mut game);
+            let now = (
+                game.version,
+                game.engine.position(),
+                game.record().to_string(),
+            );
+            assert_eq!(now, expected);
+            assert_eq!(game.actions.len(), 4);
+        }
     }
 }
