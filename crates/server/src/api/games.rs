@@ -459,7 +459,7 @@ pub async fn events(
         let seat = subscription.seat;
         stream_events(subscription, query.since, sender, shutdown).await;
         // The stream is closed: its player is no longer present by it.
-        let _ = actor.send(Box::new(Command::Unsubscribe { seat })).await;
+        let _ = actor.send(Command::Unsubscribe { seat }).await;
     });
     Ok(ndjson_response(stream))
 }

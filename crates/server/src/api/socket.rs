@@ -414,7 +414,7 @@ impl Session {
     async fn leave(&mut self) {
         let _ = self
             .actor
-            .send(Box::new(Command::Unsubscribe { seat: self.seat }))
+            .send(Command::Unsubscribe { seat: self.seat })
             .await;
     }
 

@@ -17,7 +17,7 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
-use tokio::sync::{OnceCell, mpsc, oneshot};
+use tokio::sync::{OnceCell, oneshot};
 
 /// A game's place in the registry.
 #[derive(Debug, Default)]
@@ -309,13 +309,12 @@ impl Registry {
         let handle = self.handle(game_id, 0).await?;
         let (reply, answer) = oneshot::channel();
         handle
-            .send(Box::new(Command::Subscribe {
+            .send(Command::Subscribe {
                 token,
                 since,
                 reply,
-            }))
-            .await
-            .map_err(|_| GameError::Stopped)?;
+            })
+            .await?;
         let subscription = answer.await.map_err(|_| GameError::Stopped)??;
         Ok((subscription, handle))
     }
@@ -330,7 +329,7 @@ impl Registry {
         for _ in 0..2 {
             let handle = self.handle(game_id, 0).await?;
             let (reply, answer) = oneshot::channel();
-            if handle.send(Box::new(command(reply))).await.is_err() {
+            if handle.send(command(reply)).await.is_err() {
                 continue;
             }
             if let Ok(result) = answer.await {
@@ -406,9 +405,7 @@ impl Registry {
         let Some(handle) = handle else {
             return false;
         };
-        if let Err(mpsc::error::TrySendError::Full(command)) = handle.try_send(Box::new(command)) {
-            tokio::spawn(async move { handle.send(command).await });
-        }
+        handle.tell(command);
         true
     }
 
@@ -473,7 +470,7 @@ impl Registry {
             .filter_map(|s| s.actor.get().cloned())
             .collect();
         for handle in &handles {
-            let _ = handle.send(Box::new(Command::Stop)).await;
+            let _ = handle.send(Command::Stop).await;
         }
         let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
         for handle in handles {

@@ -15,10 +15,39 @@ mod write;
 
 pub use protocol::{Acted, Action, Command, Hinted, Join, Published, Subscription};
 
-/// Where a game's actor hears its commands. Boxed: tokio's channel allocates room for its
-/// messages 32 at a time and keeps the blocks for the channel's life (a busy game two), ~1.8 KB
-/// each with the commands inline, ~300 bytes with a pointer each.
-pub type Mailbox = mpsc::Sender<Box<Command>>;
+/// Where a game's actor hears its commands; cheap to clone. The commands wait in the queue
+/// boxed: tokio's channel allocates room for its messages 32 at a time and keeps the blocks for
+/// the channel's life (a busy game two), ~1.8 KB each with the commands inline, ~300 bytes with
+/// a pointer each.
+#[derive(Clone, Debug)]
+pub struct Mailbox(mpsc::Sender<Box<Command>>);
+
+impl Mailbox {
+    /// Waits for room in the queue; fails once the actor has stopped.
+    pub async fn send(&self, command: Command) -> Result<(), GameError> {
+        self.0
+            .send(Box::new(command))
+            .await
+            .map_err(|_| GameError::Stopped)
+    }
+
+    /// Without waiting: a full queue hands the command to a task that waits for room.
+    pub fn tell(&self, command: Command) {
+        if let Err(mpsc::error::TrySendError::Full(command)) = self.0.try_send(Box::new(command)) {
+            let queue = self.0.clone();
+            tokio::spawn(async move { queue.send(command).await });
+        }
+    }
+
+    pub fn is_closed(&self) -> bool {
+        self.0.is_closed()
+    }
+
+    /// Once the actor has stopped.
+    pub async fn closed(&self) {
+        self.0.closed().await
+    }
+}
 
 /// What a player did that tells whether they are present.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -31,6 +60,7 @@ pub enum Touch {
     Closed,
 }
 
+use super::error::GameError;
 use super::event::VersionedEvent;
 use super::instance::PresenceReport;
 use super::live::LiveGame;
@@ -133,6 +163,6 @@ impl GameActor {
             actor.run().await;
             on_stop();
         });
-        sender
+        Mailbox(sender)
     }
 }
