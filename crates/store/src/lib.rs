@@ -599,75 +599,9 @@ impl Store {
 
     /// Appends the events of several games with one statement: all of them or, on any error (a
     /// `Conflict` for a version or move id already written), none. The group commit of
-    /// [`Appender`] writes a batch this way.
+    /// [`Appender`] writes a batch this way, on a connection each of its writers holds.
     pub async fn append_many(&self, appends: &[(&GameId, &[EventRow])]) -> Result<(), StoreError> {
-        let mut rows: Vec<(&str, &EventRow)> = Vec::new();
-        for (game_id, events) in appends {
-            rows.extend(events.iter().map(|event| (game_id.as_str(), event)));
-        }
-        if rows.is_empty() {
-            return Ok(());
-        }
-        let result = match self {
-            Store::Sqlite(pool) => {
-                let placeholders: Vec<String> = (0..rows.len())
-                    .map(|i| {
-                        let n = 5 * i;
-                        format!(
-                            "(${}, ${}, ${}, ${}, ${})",
-                            n + 1,
-                            n + 2,
-                            n + 3,
-                            n + 4,
-                            n + 5
-                        )
-                    })
-                    .collect();
-                // Only numbered placeholders are formatted into the text; every value is bound.
-                let sql = sqlx::AssertSqlSafe(format!(
-                    "INSERT INTO game_events (game_id, seq, at, body, move_id) VALUES {}",
-                    placeholders.join(", ")
-                ));
-                let mut query = sqlx::query(sql);
-                for (game_id, event) in rows {
-                    query = query
-                        .bind(game_id)
-                        .bind(event.seq)
-                        .bind(event.at)
-                        .bind(&event.body)
-                        .bind(&event.move_id);
-                }
-                query.execute(pool).await.map(|_| ())
-            }
-            // One statement text whatever the count, so Postgres plans it once per connection. It
-            // notifies each game's last version too: the notifications leave at the commit.
-            Store::Postgres(pool) => {
-                let (mut ids, mut seqs, mut ats, mut bodies, mut move_ids) =
-                    (vec![], vec![], vec![], vec![], vec![]);
-                for (game_id, event) in rows {
-                    ids.push(game_id);
-                    seqs.push(event.seq);
-                    ats.push(event.at);
-                    bodies.push(event.body.as_str());
-                    move_ids.push(event.move_id.as_deref());
-                }
-                sqlx::query(
-                    "WITH appended AS (INSERT INTO game_events (game_id, seq, at, body, move_id) \
-                     SELECT * FROM UNNEST($1::text[], $2::bigint[], $3::bigint[], $4::text[], $5::text[]) \
-                     RETURNING game_id, seq) \
-                     SELECT pg_notify('ludus_games', game_id || ' ' || MAX(seq)) FROM appended GROUP BY game_id",
-                )
-                .bind(ids)
-                .bind(seqs)
-                .bind(ats)
-                .bind(bodies)
-                .bind(move_ids)
-                .execute(pool)
-                .await
-                .map(|_| ())
-            }
-        };
-        conflict_if_taken(result)
+        self.connection().await?.append_many(appends).await
     }
 
     pub async fn load_game(&self, game_id: &GameId) -> Result<Option<GameRow>, StoreError> {

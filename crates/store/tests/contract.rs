@@ -326,6 +326,33 @@ async fn the_appender_lands_concurrent_appends_and_refuses_only_a_conflicting_on
     assert_eq!(row.status, Status::Finished);
 }
 
+/// The appender's writers each hold a connection: closing the store takes them back while the
+/// appender lives on (a server closes its store before its games' actors are gone), and an
+/// append after the close is refused rather than left waiting.
+async fn the_store_closes_while_its_appender_holds_connections(store: Store) {
+    use std::time::Duration;
+    let appender = Appender::start(store.clone());
+    let id = new_id();
+    store
+        .create_game(&new_game(&id, None, 5), &[])
+        .await
+        .unwrap();
+    appender
+        .append(&id, vec![event(1, "1", None)], None)
+        .await
+        .unwrap();
+    tokio::time::timeout(Duration::from_secs(10), store.close())
+        .await
+        .expect("the store closes with its appender alive");
+    let late = tokio::time::timeout(
+        Duration::from_secs(10),
+        appender.append(&id, vec![event(2, "2", None)], None),
+    )
+    .await
+    .expect("an append after the close is answered");
+    assert!(late.is_err(), "an append after the close is refused");
+}
+
 /// A new waiting game with an invite: its id and the invite's hash.
 async fn invited_game(store: &Store) -> (GameId, SecretHash) {
     let id = new_id();
@@ -483,6 +510,7 @@ on_both_backends!(
     a_version_is_written_once_and_a_move_id_once,
     the_events_of_several_games_append_together_or_not_at_all,
     the_appender_lands_concurrent_appends_and_refuses_only_a_conflicting_one,
+    the_store_closes_while_its_appender_holds_connections,
     an_invite_is_redeemed_exactly_once_even_when_joins_race,
     a_game_is_finished_by_one_writer_only,
     finished_games_list_newest_first_with_paging,

@@ -18,7 +18,7 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use ludus_ai::Level;
 use ludus_engine::{Player, Side, Variant};
-use ludus_store::{AccountSeat, Holders};
+use ludus_store::{AccountSeat, Holders, SecretHash};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::time::Duration;
@@ -302,7 +302,7 @@ pub struct MoveBody {
 pub async fn run_action(
     state: &AppState,
     id: &GameId,
-    token: &SeatToken,
+    token: &SecretHash,
     action: Action,
 ) -> Result<Acted, ApiError> {
     let is_move = matches!(action, Action::Move { .. });
@@ -339,7 +339,7 @@ pub async fn play_move(
         version: body.version,
         id: body.id,
     };
-    let acted = run_action(&state, &id, &bearer.required()?, action).await?;
+    let acted = run_action(&state, &id, &bearer.required()?.hash(), action).await?;
     Ok(ViewJson(acted.view(state.registry.now_ms())))
 }
 
@@ -351,7 +351,7 @@ macro_rules! action_endpoint {
                 (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
                 (status = 404, body = ErrorBody), (status = 409, description = "game_over", body = ErrorBody)))]
         pub async fn $name(State(state): State<AppState>, GamePath(id): GamePath, bearer: Bearer) -> Result<ViewJson, ApiError> {
-            let acted = run_action(&state, &id, &bearer.required()?, $action).await?;
+            let acted = run_action(&state, &id, &bearer.required()?.hash(), $action).await?;
             Ok(ViewJson(acted.view(state.registry.now_ms())))
         }
     )*};

@@ -18,6 +18,7 @@ use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgr
 use axum::extract::{Query, State};
 use axum::response::Response;
 use futures_util::SinkExt;
+use ludus_store::SecretHash;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use std::ops::ControlFlow;
@@ -302,6 +303,8 @@ struct Session {
     state: AppState,
     game_id: GameId,
     token: Option<SeatToken>,
+    /// The token's hash, which every action presents: hashed once, not at every move.
+    token_hash: Option<SecretHash>,
     seat: Seat,
     /// The game's actor, told when the socket closes (presence).
     actor: Mailbox,
@@ -361,6 +364,7 @@ impl Session {
             socket,
             state,
             game_id,
+            token_hash: token.as_ref().map(SeatToken::hash),
             token,
             seat,
             actor,
@@ -628,7 +632,7 @@ impl Session {
             ClientMessage::Claim { id } => (Action::Claim, id),
             ClientMessage::Rematch { id } => (Action::Rematch, id),
         };
-        let Some(token) = &self.token else {
+        let Some(token) = &self.token_hash else {
             return error_message(id.as_deref(), &ApiError::Unauthorized);
         };
         match run_action(&self.state, &self.game_id, token, action).await {

@@ -12,7 +12,7 @@ use super::{GameId, Mode};
 use crate::metrics::Metrics;
 use ludus_ai::Level;
 use ludus_engine::{AnyGame, AnyMove, Player, Side};
-use ludus_store::Store;
+use ludus_store::{SecretHash, Store};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -218,13 +218,13 @@ impl Registry {
         .await
     }
 
+    /// `token` is the seat token's hash: a socket hashes its token once, not at every move.
     pub async fn act(
         &self,
         game_id: &GameId,
-        token: &SeatToken,
+        token: &SecretHash,
         action: Action,
     ) -> Result<Acted, GameError> {
-        let token = token.hash();
         self.request(game_id, |reply| Command::Act {
             token: token.clone(),
             action: Box::new(action.clone()),

@@ -299,24 +299,24 @@ impl MoveList {
         if !self.moves.is_empty() {
             self.json.push(',');
         }
-        push_notation(&mut self.json, mv);
+        push_notation(&mut self.json, &mv.to_string());
         self.revision += 1;
         self.moves.push(*mv);
         self.ends.push(self.json.len());
     }
 }
 
-/// Appends a move as a JSON string, written straight from its notation: a notation is letters,
-/// digits and signs (docs/RULES.md), never a character JSON escapes.
-fn push_notation(json: &mut String, mv: impl std::fmt::Display) {
-    use std::fmt::Write;
-    let start = json.len();
-    write!(json, "\"{mv}\"").expect("a String takes any text");
+/// Appends a move's notation as a JSON string, copied as it is: a notation is letters, digits
+/// and signs (docs/RULES.md), never a character JSON escapes. (No formatting machinery: this runs
+/// for every legal move at every version.)
+fn push_notation(json: &mut String, notation: &str) {
     debug_assert!(
-        !json[start + 1..json.len() - 1]
-            .contains(|c: char| c == '"' || c == '\\' || c.is_control()),
+        !notation.contains(|c: char| c == '"' || c == '\\' || c.is_control()),
         "a notation needs no escaping"
     );
+    json.push('"');
+    json.push_str(notation);
+    json.push('"');
 }
 
 /// The legal moves of `game` as a JSON array of notations, in the order of `legal_moves`: each
