@@ -14,7 +14,7 @@ pub use board::{
 };
 pub use notation::MoveText;
 
-use crate::bitset::nth_bit;
+use crate::bitset::RankedBits;
 use crate::game::{Game, Outcome, Phase, Termination};
 use crate::notation::NotationError;
 use crate::{Player, zobrist};
@@ -91,16 +91,28 @@ impl Position {
     /// counted per direction, where each reachable square is one move (see [`slide_targets`]):
     /// the index picks a direction and a square, and the piece is the nearest one behind it.
     pub fn pick_legal_move(&self, pick: impl FnOnce(usize) -> usize) -> Option<Move> {
-        let (movers, empty) = (self.board.of(self.to_move), self.board.empty());
+        // One copy of the body per board size, each with its own fill (see `slide_targets`): the
+        // size is branched on once a ply, the same way all through a game.
+        match self.board.size {
+            Size::Six => self.pick_legal_move_on(Size::Six, pick),
+            Size::Eight => self.pick_legal_move_on(Size::Eight, pick),
+        }
+    }
+
+    /// [`Position::pick_legal_move`] on a board of `size`, the board's own.
+    #[inline(always)]
+    fn pick_legal_move_on(&self, size: Size, pick: impl FnOnce(usize) -> usize) -> Option<Move> {
+        let movers = self.board.of(self.to_move);
+        let empty = size.squares() & !self.board.occupied();
         // Written out rather than mapped over `Direction::ALL`: the compiler then keeps each
         // direction's shifts constant, where a map sometimes left it calling a closure per direction.
         let targets = [
-            slide_targets(movers, empty, Direction::North),
-            slide_targets(movers, empty, Direction::East),
-            slide_targets(movers, empty, Direction::South),
-            slide_targets(movers, empty, Direction::West),
+            RankedBits::new(slide_targets(movers, empty, Direction::North, size)),
+            RankedBits::new(slide_targets(movers, empty, Direction::East, size)),
+            RankedBits::new(slide_targets(movers, empty, Direction::South, size)),
+            RankedBits::new(slide_targets(movers, empty, Direction::West, size)),
         ];
-        let counts = targets.map(u64::count_ones);
+        let counts = targets.map(|set| set.len());
         // The first index of each direction's moves.
         let starts = [
             0,
@@ -122,7 +134,7 @@ impl Position {
         let d = usize::from(index >= starts[1])
             + usize::from(index >= starts[2])
             + usize::from(index >= starts[3]);
-        let to = Square::from_index(nth_bit(targets[d], index - starts[d]));
+        let to = Square::from_index(targets[d].nth(index - starts[d]));
         let from = nearest(to, Direction::ALL[d].opposite(), movers)
             .expect("a reached square has its piece behind it");
         Some(Move { from, to })
