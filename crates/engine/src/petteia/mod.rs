@@ -166,30 +166,54 @@ impl Position {
 /// The size of the repetition filter in 64-bit words (1024 bits).
 const FILTER_WORDS: usize = 16;
 
+/// The most positions since the last capture: the game is drawn once `NO_CAPTURE_LIMIT` plies
+/// pass without one, so no move is played after the 100th quiet ply.
+const HISTORY_LIMIT: usize = NO_CAPTURE_LIMIT as usize + 1;
+
 /// The hashes of the positions since the last capture, which is all the history threefold
 /// repetition needs (a capture is irreversible), with a 1024-bit filter of them: a position whose
 /// bit is clear has not occurred, and most positions are new, so the list is seldom scanned. With
 /// up to 100 positions in it, 256 bits let a third of the new ones through to a scan; 1024, a tenth.
-#[derive(Clone, Debug)]
+///
+/// The hashes live in a boxed array of the most there can be, not a vector: recording one is then
+/// a store, with no capacity check and no call to grow, which leaves a playout's `apply` without
+/// calls (and without saving registers for them). Boxed, so that every game of the `AnyGame` enum
+/// stays as small as before.
+#[derive(Clone)]
 struct History {
-    /// Oldest first, the current position last.
-    hashes: Vec<u64>,
+    /// `hashes[..len]`, oldest first, the current position last.
+    hashes: Box<[u64; HISTORY_LIMIT]>,
+    len: usize,
     filter: [u64; FILTER_WORDS],
+}
+
+impl fmt::Debug for History {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("History")
+            .field("hashes", &self.recorded())
+            .field("filter", &self.filter)
+            .finish()
+    }
 }
 
 impl History {
     fn new(hash: u64) -> History {
         let mut history = History {
-            hashes: Vec::with_capacity(NO_CAPTURE_LIMIT as usize + 1),
+            hashes: Box::new([0; HISTORY_LIMIT]),
+            len: 0,
             filter: [0; FILTER_WORDS],
         };
         history.record(hash);
         history
     }
 
+    fn recorded(&self) -> &[u64] {
+        &self.hashes[..self.len]
+    }
+
     /// Forgets every position: after a capture none of them can occur again.
     fn clear(&mut self) {
-        self.hashes.clear();
+        self.len = 0;
         self.filter = [0; FILTER_WORDS];
     }
 
@@ -199,12 +223,13 @@ impl History {
         let (word, bit) = (slot / 64, 1u64 << (slot % 64));
         let seen = self.filter[word] & bit != 0;
         self.filter[word] |= bit;
-        self.hashes.push(hash);
+        self.hashes[self.len] = hash;
+        self.len += 1;
         if !seen {
             return 1;
         }
         // The same side is to move every other ply: only those positions can be equal.
-        self.hashes
+        self.recorded()
             .iter()
             .rev()
             .step_by(2)
