@@ -480,7 +480,14 @@ impl Game for Petteia {
             self.history.clear();
         }
         self.occurrences = self.history.record(self.position.hash);
-        self.outcome = self.judge(mover);
+        // A move is only played in a game still going, so the outcome is written only when the game
+        // ends. Writing `None` back every ply cost a playout dearly: the compiler stored its two
+        // bytes one by one, and the `phase` read right after, one wider load, cannot take its value
+        // from two pending stores, so it waited for them to reach the cache.
+        debug_assert!(self.outcome.is_none(), "a move played in a finished game");
+        if let Some(outcome) = self.judge(mover) {
+            self.outcome = Some(outcome);
+        }
     }
 
     fn pick_legal_move(&self, pick: impl FnOnce(usize) -> usize) -> Option<Move> {
