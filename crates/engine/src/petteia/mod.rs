@@ -176,9 +176,9 @@ const HISTORY_LIMIT: usize = NO_CAPTURE_LIMIT as usize + 1;
 /// up to 100 positions in it, 256 bits let a third of the new ones through to a scan; 1024, a tenth.
 ///
 /// The hashes live in a boxed array of the most there can be, not a vector: recording one is then
-/// a store, with no capacity check and no call to grow, which leaves a playout's `apply` without
-/// calls (and without saving registers for them). Boxed, so that every game of the `AnyGame` enum
-/// stays as small as before.
+/// a store, with no capacity check and no call to grow, which leaves a playout's `apply` no call
+/// but the bounds checks' cold panics (and half the registers to save). Boxed, so that every game
+/// of the `AnyGame` enum stays as small as before.
 #[derive(Clone)]
 struct History {
     /// `hashes[..len]`, oldest first, the current position last.
