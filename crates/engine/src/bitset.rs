@@ -26,26 +26,52 @@ const fn rank_in_byte() -> [[u8; 8]; 256] {
     table
 }
 
-/// The position of the member of rank `k` (0 for the lowest) of `set`, which has more than `k`
-/// members.
-pub fn nth_bit(set: u64, k: u32) -> u32 {
-    debug_assert!(
-        k < set.count_ones(),
-        "rank {k} of a set of {}",
-        set.count_ones()
-    );
-    // Bits per byte, then (multiplying by ONES) byte i holds the bits of bytes 0..=i.
-    let pairs = set - ((set >> 1) & 0x5555_5555_5555_5555);
-    let nibbles = (pairs & 0x3333_3333_3333_3333) + ((pairs >> 2) & 0x3333_3333_3333_3333);
-    let bytes = (nibbles + (nibbles >> 4)) & 0x0f0f_0f0f_0f0f_0f0f;
-    let up_to = bytes.wrapping_mul(ONES);
-    // High bit of each byte whose running count is at most k: the bytes wholly below the member
-    // (counts stay below 128, so no byte borrows from the next).
-    let below = (((u64::from(k) * ONES) | HIGH_BITS) - up_to) & HIGH_BITS;
-    let shift = (((below >> 7).wrapping_mul(ONES) >> 56) * 8) as u32;
-    let before = ((up_to << 8) >> shift) & 0xff;
-    let byte = (set >> shift) & 0xff;
-    shift + u32::from(RANK_IN_BYTE[byte as usize][(u64::from(k) - before) as usize])
+/// A bit set with the running count of its members byte by byte: its size and the member of any
+/// rank both follow from that count, so a playout that sizes several sets and then picks from one
+/// of them counts each set's bits once.
+#[derive(Clone, Copy, Debug)]
+pub struct RankedBits {
+    set: u64,
+    /// Byte i holds the number of members in bytes 0..=i (at most 64, so no byte overflows).
+    up_to: u64,
+}
+
+impl RankedBits {
+    pub const EMPTY: RankedBits = RankedBits { set: 0, up_to: 0 };
+
+    #[inline(always)]
+    pub fn new(set: u64) -> RankedBits {
+        // Bits per byte, then (multiplying by ONES) byte i holds the bits of bytes 0..=i. The
+        // bytes are summed with two masks where one would do: with one, the compiler recognises a
+        // population count in `len` and computes it a second time on its own.
+        let pairs = set - ((set >> 1) & 0x5555_5555_5555_5555);
+        let nibbles = (pairs & 0x3333_3333_3333_3333) + ((pairs >> 2) & 0x3333_3333_3333_3333);
+        let bytes = (nibbles & 0x0f0f_0f0f_0f0f_0f0f) + ((nibbles >> 4) & 0x0f0f_0f0f_0f0f_0f0f);
+        RankedBits {
+            set,
+            up_to: bytes.wrapping_mul(ONES),
+        }
+    }
+
+    /// The number of members (the running count's last byte).
+    #[inline(always)]
+    pub fn len(&self) -> u32 {
+        (self.up_to >> 56) as u32
+    }
+
+    /// The position of the member of rank `k` (0 for the lowest); the set has more than `k`
+    /// members.
+    #[inline(always)]
+    pub fn nth(&self, k: u32) -> u32 {
+        debug_assert!(k < self.len(), "rank {k} of a set of {}", self.len());
+        // High bit of each byte whose running count is at most k: the bytes wholly below the
+        // member (counts stay below 128, so no byte borrows from the next).
+        let below = (((u64::from(k) * ONES) | HIGH_BITS) - self.up_to) & HIGH_BITS;
+        let shift = (((below >> 7).wrapping_mul(ONES) >> 56) * 8) as u32;
+        let before = ((self.up_to << 8) >> shift) & 0xff;
+        let byte = (self.set >> shift) & 0xff;
+        shift + u32::from(RANK_IN_BYTE[byte as usize][(u64::from(k) - before) as usize])
+    }
 }
 
 #[cfg(test)]
@@ -65,9 +91,11 @@ mod tests {
         ];
         for set in sets {
             let members: Vec<u32> = (0..64).filter(|&b| set & (1 << b) != 0).collect();
+            let ranked = RankedBits::new(set);
             for (k, &member) in members.iter().enumerate() {
-                assert_eq!(nth_bit(set, k as u32), member, "rank {k} of {set:#x}");
+                assert_eq!(ranked.nth(k as u32), member, "rank {k} of {set:#x}");
             }
+            assert_eq!(ranked.len(), members.len() as u32);
         }
     }
 }

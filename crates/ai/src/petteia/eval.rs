@@ -44,7 +44,7 @@ fn reach(board: &Board, player: Player) -> Reach {
             count: 0,
         },
         |reach, d| {
-            let targets = slide_targets(pieces, empty, d);
+            let targets = slide_targets(pieces, empty, d, board.size);
             Reach {
                 squares: reach.squares | targets,
                 count: reach.count + targets.count_ones() as i32,

@@ -16,7 +16,7 @@ pub use faces::Face;
 pub use notation::MoveText;
 pub use sequences::{Dice, ROLLS, THROWS};
 
-use crate::bitset::nth_bit;
+use crate::bitset::RankedBits;
 use crate::game::{Chance, Game, Odds, Outcome, Phase, Termination, Threat, Threats};
 use crate::notation::NotationError;
 use crate::{Player, RollError};
@@ -388,17 +388,18 @@ impl Game for Duodecim {
 
     /// Counts the origin sets computed for this state; nothing is listed. At most three faces
     /// have origins, so only those are counted (without the `popcnt` instruction, which the
-    /// baseline x86-64 target lacks, each count costs a dozen instructions).
+    /// baseline x86-64 target lacks, each count costs a dozen instructions), and the picked one is
+    /// not counted again to find its member.
     fn pick_legal_move(&self, pick: impl FnOnce(usize) -> usize) -> Option<Move> {
         if self.outcome.is_some() {
             return None;
         }
-        let mut counts = [0u32; 6];
+        let mut ranked_origins = [RankedBits::EMPTY; 6];
         let mut plays = 0;
-        for (count, &origins) in counts.iter_mut().zip(&self.allowed) {
+        for (ranked, &origins) in ranked_origins.iter_mut().zip(&self.allowed) {
             if origins != 0 {
-                *count = origins.count_ones();
-                plays += *count;
+                *ranked = RankedBits::new(origins);
+                plays += ranked.len();
             }
         }
         let decline = u32::from(!self.position.bonus.is_empty());
@@ -406,14 +407,14 @@ impl Game for Duodecim {
             return None;
         }
         let mut index = pick((plays + decline) as usize) as u32;
-        for ((face, &origins), count) in (1u8..).zip(&self.allowed).zip(counts) {
-            if index < count {
+        for (face, origins) in (1u8..).zip(ranked_origins) {
+            if index < origins.len() {
                 return Some(Move::Play {
                     die: face,
-                    from: Origin::from_index(nth_bit(origins, index) as u8),
+                    from: Origin::from_index(origins.nth(index) as u8),
                 });
             }
-            index -= count;
+            index -= origins.len();
         }
         Some(Move::Decline)
     }

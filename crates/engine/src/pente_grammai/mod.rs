@@ -445,11 +445,17 @@ impl Game for PenteGrammai {
         let won = self.position.apply(mv);
         self.die = None;
         self.plies += 1;
-        self.outcome = match won {
+        // Written only when the game ends (a move is only played in a game still going): see
+        // Petteia's `apply` for what writing `None` back every ply cost a playout.
+        debug_assert!(self.outcome.is_none(), "a move played in a finished game");
+        let outcome = match won {
             Some(termination) => Some(Outcome::win(mover, termination)),
             None if self.plies >= MOVE_LIMIT => Some(Outcome::draw(Termination::MoveLimit)),
             None => None,
         };
+        if outcome.is_some() {
+            self.outcome = outcome;
+        }
     }
 
     fn pick_legal_move(&self, pick: impl FnOnce(usize) -> usize) -> Option<Move> {

@@ -142,20 +142,34 @@ pub fn shift(set: Bitboard, direction: Direction) -> Bitboard {
 }
 
 /// The empty squares that some piece of `movers` reaches by sliding in `direction` through
-/// `empty` (a Kogge-Stone fill: three doubling steps instead of one step a square).
+/// `empty` (the empty squares of a board of `size`): a Kogge-Stone fill, doubling steps instead of
+/// one step a square.
 ///
 /// No two pieces reach one square in the same direction, since the nearer one stands in the other's
 /// way: each square of the set is exactly one move, and the four sets together count them all.
+///
+/// Inlined with a constant `size`, each board gets its own fill: a 6×6 slide is at most 5 squares,
+/// which steps of 1, 2 and 2 cover with the one "two squares open" set, where 8×8 needs steps of
+/// 1, 2 and 4 (7 squares) and a "four squares open" set; and on 6×6 the frame's files G and H are
+/// walls, never empty, so a step east or west that would wrap around the frame lands on a wall and
+/// stops there without the file masks 8×8 needs.
 #[inline(always)]
-pub fn slide_targets(movers: Bitboard, empty: Bitboard, direction: Direction) -> Bitboard {
+pub fn slide_targets(
+    movers: Bitboard,
+    empty: Bitboard,
+    direction: Direction,
+    size: Size,
+) -> Bitboard {
     const NOT_FILE_A: Bitboard = 0xfefe_fefe_fefe_fefe;
     const NOT_FILE_H: Bitboard = 0x7f7f_7f7f_7f7f_7f7f;
     // A step east must not land on file A (nor west on file H): that would be a wrap.
-    let (unit, rising, enterable) = match direction {
-        Direction::North => (8, true, !0),
-        Direction::East => (1, true, NOT_FILE_A),
-        Direction::South => (8, false, !0),
-        Direction::West => (1, false, NOT_FILE_H),
+    let (unit, rising, enterable) = match (direction, size) {
+        (Direction::North, _) => (8, true, !0),
+        (Direction::East, Size::Six) => (1, true, !0),
+        (Direction::East, Size::Eight) => (1, true, NOT_FILE_A),
+        (Direction::South, _) => (8, false, !0),
+        (Direction::West, Size::Six) => (1, false, !0),
+        (Direction::West, Size::Eight) => (1, false, NOT_FILE_H),
     };
     let step = |set: Bitboard, squares: u32| {
         if rising {
@@ -164,14 +178,18 @@ pub fn slide_targets(movers: Bitboard, empty: Bitboard, direction: Direction) ->
             set >> (unit * squares)
         }
     };
-    let mut reached = movers;
-    let mut open = empty & enterable;
-    reached |= open & step(reached, 1);
-    open &= step(open, 1);
-    reached |= open & step(reached, 2);
-    open &= step(open, 2);
-    reached |= open & step(reached, 4);
-    step(reached, 1) & enterable & empty
+    // `open_n`: the squares entered by a step of n squares, each with the n - 1 before it empty.
+    let open_1 = empty & enterable;
+    let open_2 = open_1 & step(open_1, 1);
+    // Pieces, then the squares they reach within 1, then within 3.
+    let mut reached = movers | (open_1 & step(movers, 1));
+    reached |= open_2 & step(reached, 2);
+    reached |= match size {
+        Size::Six => open_2 & step(reached, 2),
+        Size::Eight => open_2 & step(open_2, 2) & step(reached, 4),
+    };
+    // Everything reached but the pieces themselves.
+    reached ^ movers
 }
 
 /// The piece in `occupied` nearest to `at` in `direction`, if there is one.
@@ -213,6 +231,30 @@ const RAYS: [[Bitboard; 64]; 4] = {
         d += 1;
     }
     rays
+};
+
+/// `AT_DISTANCE[k - 1][sq]`: the frame squares exactly `k` squares from `sq` along its rank or
+/// file, for k = 1 and 2.
+const AT_DISTANCE: [[Bitboard; 64]; 2] = {
+    let mut at = [[0; 64]; 2];
+    let mut k = 1;
+    while k <= 2 {
+        let mut d = 0;
+        while d < 4 {
+            let (df, dr) = Direction::ALL[d].step();
+            let mut sq = 0;
+            while sq < 64 {
+                let (file, rank) = ((sq % 8) as i8 + df * k, (sq / 8) as i8 + dr * k);
+                if file >= 0 && file < 8 && rank >= 0 && rank < 8 {
+                    at[k as usize - 1][sq] |= 1 << (rank * 8 + file);
+                }
+                sq += 1;
+            }
+            d += 1;
+        }
+        k += 1;
+    }
+    at
 };
 
 /// The squares a rook-like slide from `from` reaches through empty squares; `blockers` holds every
@@ -283,13 +325,17 @@ impl Board {
 
     /// The enemy pieces a piece of `mover` arriving on `to` would capture, judged on this board with
     /// the mover already on `to`: an enemy next to `to` with a friend right behind it.
+    ///
+    /// The friends two squares from `to` in a straight line flank whatever lies between: the
+    /// square next to both `to` and such a friend, since no square next to `to` is next to a friend
+    /// two squares away along another line. Steps from the flankers need no file masks: a step that
+    /// wraps around the frame lands two files or more from `to`, never next to it.
     #[inline]
     pub fn captures_at(&self, mover: Player, to: Square) -> Bitboard {
         let (us, them) = (self.of(mover), self.of(mover.other()));
-        Direction::ALL.into_iter().fold(0, |captured, d| {
-            // The enemy one step from `to`, if the square one step further holds a friend.
-            captured | (shift(to.bit(), d) & them & shift(us, d.opposite()))
-        })
+        let flankers = AT_DISTANCE[1][to.0 as usize] & us;
+        let beside_flankers = flankers << 1 | flankers >> 1 | flankers << 8 | flankers >> 8;
+        AT_DISTANCE[0][to.0 as usize] & them & beside_flankers
     }
 
     /// Moves `mover`'s piece and removes what it captures; returns the captured set.
@@ -330,31 +376,57 @@ mod tests {
     fn direction_targets_count_every_slide_once() {
         // Scattered boards of both sizes: the per-direction sets hold each (piece, square) slide
         // exactly once, and the piece behind each square is the one that slides there.
-        let mut state = 0x5eed_u64;
-        for size in [Size::Six, Size::Eight] {
-            for _ in 0..500 {
-                let mut next = || {
-                    state = crate::zobrist::splitmix64(state);
-                    state & state >> 7 & size.squares()
-                };
-                let light = next();
-                let board = Board {
-                    size,
-                    pieces: [light, next() & !light],
-                };
-                let (movers, empty) = (board.pieces[0], board.empty());
-                let mut pairs = 0;
-                for d in Direction::ALL {
-                    for to in squares(slide_targets(movers, empty, d)) {
-                        let from = nearest(to, d.opposite(), movers).expect("a piece behind");
-                        assert_ne!(slides(from, board.blockers()) & to.bit(), 0);
-                        pairs += 1;
-                    }
+        for board in scattered_boards(0x5eed, 500, |bits| bits & bits >> 7) {
+            let (movers, empty) = (board.pieces[0], board.empty());
+            let mut pairs = 0;
+            for d in Direction::ALL {
+                for to in squares(slide_targets(movers, empty, d, board.size)) {
+                    let from = nearest(to, d.opposite(), movers).expect("a piece behind");
+                    assert_ne!(slides(from, board.blockers()) & to.bit(), 0);
+                    pairs += 1;
                 }
-                let expected: u32 = squares(movers)
-                    .map(|from| slides(from, board.blockers()).count_ones())
-                    .sum();
-                assert_eq!(pairs, expected);
+            }
+            let expected: u32 = squares(movers)
+                .map(|from| slides(from, board.blockers()).count_ones())
+                .sum();
+            assert_eq!(pairs, expected);
+        }
+    }
+
+    /// `count` boards of each size, seeded: each player's pieces are the bits `thin` keeps of a
+    /// pseudo-random word, within the board (Dark's where Light has none).
+    fn scattered_boards(seed: u64, count: usize, thin: fn(u64) -> u64) -> Vec<Board> {
+        let mut state = seed;
+        let mut next = |size: Size| {
+            state = crate::zobrist::splitmix64(state);
+            thin(state) & size.squares()
+        };
+        [Size::Six, Size::Eight]
+            .into_iter()
+            .flat_map(|size| std::iter::repeat_n(size, count))
+            .map(|size| {
+                let light = next(size);
+                Board {
+                    size,
+                    pieces: [light, next(size) & !light],
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn captures_are_the_enemies_between_the_arrival_and_a_friend() {
+        // Scattered boards of both sizes, every arrival square: the flanker shortcut of
+        // `captures_at` against the rule stated direction by direction.
+        for board in scattered_boards(0xca97, 300, |bits| bits) {
+            for to in squares(board.size.squares()) {
+                for mover in Player::BOTH {
+                    let (us, them) = (board.of(mover), board.of(mover.other()));
+                    let expected = Direction::ALL.into_iter().fold(0, |captured, d| {
+                        captured | (shift(to.bit(), d) & them & shift(us, d.opposite()))
+                    });
+                    assert_eq!(board.captures_at(mover, to), expected, "{to} {mover:?}");
+                }
             }
         }
     }

@@ -14,7 +14,7 @@ pub use board::{
 };
 pub use notation::MoveText;
 
-use crate::bitset::nth_bit;
+use crate::bitset::RankedBits;
 use crate::game::{Game, Outcome, Phase, Termination};
 use crate::notation::NotationError;
 use crate::{Player, zobrist};
@@ -91,16 +91,28 @@ impl Position {
     /// counted per direction, where each reachable square is one move (see [`slide_targets`]):
     /// the index picks a direction and a square, and the piece is the nearest one behind it.
     pub fn pick_legal_move(&self, pick: impl FnOnce(usize) -> usize) -> Option<Move> {
-        let (movers, empty) = (self.board.of(self.to_move), self.board.empty());
+        // One copy of the body per board size, each with its own fill (see `slide_targets`): the
+        // size is branched on once a ply, the same way all through a game.
+        match self.board.size {
+            Size::Six => self.pick_legal_move_on(Size::Six, pick),
+            Size::Eight => self.pick_legal_move_on(Size::Eight, pick),
+        }
+    }
+
+    /// [`Position::pick_legal_move`] on a board of `size`, the board's own.
+    #[inline(always)]
+    fn pick_legal_move_on(&self, size: Size, pick: impl FnOnce(usize) -> usize) -> Option<Move> {
+        let movers = self.board.of(self.to_move);
+        let empty = size.squares() & !self.board.occupied();
         // Written out rather than mapped over `Direction::ALL`: the compiler then keeps each
         // direction's shifts constant, where a map sometimes left it calling a closure per direction.
         let targets = [
-            slide_targets(movers, empty, Direction::North),
-            slide_targets(movers, empty, Direction::East),
-            slide_targets(movers, empty, Direction::South),
-            slide_targets(movers, empty, Direction::West),
+            RankedBits::new(slide_targets(movers, empty, Direction::North, size)),
+            RankedBits::new(slide_targets(movers, empty, Direction::East, size)),
+            RankedBits::new(slide_targets(movers, empty, Direction::South, size)),
+            RankedBits::new(slide_targets(movers, empty, Direction::West, size)),
         ];
-        let counts = targets.map(u64::count_ones);
+        let counts = targets.map(|set| set.len());
         // The first index of each direction's moves.
         let starts = [
             0,
@@ -122,7 +134,7 @@ impl Position {
         let d = usize::from(index >= starts[1])
             + usize::from(index >= starts[2])
             + usize::from(index >= starts[3]);
-        let to = Square::from_index(nth_bit(targets[d], index - starts[d]));
+        let to = Square::from_index(targets[d].nth(index - starts[d]));
         let from = nearest(to, Direction::ALL[d].opposite(), movers)
             .expect("a reached square has its piece behind it");
         Some(Move { from, to })
@@ -154,30 +166,54 @@ impl Position {
 /// The size of the repetition filter in 64-bit words (1024 bits).
 const FILTER_WORDS: usize = 16;
 
+/// The most positions since the last capture: the game is drawn once `NO_CAPTURE_LIMIT` plies
+/// pass without one, so no move is played after the 100th quiet ply.
+const HISTORY_LIMIT: usize = NO_CAPTURE_LIMIT as usize + 1;
+
 /// The hashes of the positions since the last capture, which is all the history threefold
 /// repetition needs (a capture is irreversible), with a 1024-bit filter of them: a position whose
 /// bit is clear has not occurred, and most positions are new, so the list is seldom scanned. With
 /// up to 100 positions in it, 256 bits let a third of the new ones through to a scan; 1024, a tenth.
-#[derive(Clone, Debug)]
+///
+/// The hashes live in a boxed array of the most there can be, not a vector: recording one is then
+/// a store, with no capacity check and no call to grow, which leaves a playout's `apply` no call
+/// but the bounds checks' cold panics (and half the registers to save). Boxed, so that every game
+/// of the `AnyGame` enum stays as small as before.
+#[derive(Clone)]
 struct History {
-    /// Oldest first, the current position last.
-    hashes: Vec<u64>,
+    /// `hashes[..len]`, oldest first, the current position last.
+    hashes: Box<[u64; HISTORY_LIMIT]>,
+    len: usize,
     filter: [u64; FILTER_WORDS],
+}
+
+impl fmt::Debug for History {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("History")
+            .field("hashes", &self.recorded())
+            .field("filter", &self.filter)
+            .finish()
+    }
 }
 
 impl History {
     fn new(hash: u64) -> History {
         let mut history = History {
-            hashes: Vec::with_capacity(NO_CAPTURE_LIMIT as usize + 1),
+            hashes: Box::new([0; HISTORY_LIMIT]),
+            len: 0,
             filter: [0; FILTER_WORDS],
         };
         history.record(hash);
         history
     }
 
+    fn recorded(&self) -> &[u64] {
+        &self.hashes[..self.len]
+    }
+
     /// Forgets every position: after a capture none of them can occur again.
     fn clear(&mut self) {
-        self.hashes.clear();
+        self.len = 0;
         self.filter = [0; FILTER_WORDS];
     }
 
@@ -187,12 +223,13 @@ impl History {
         let (word, bit) = (slot / 64, 1u64 << (slot % 64));
         let seen = self.filter[word] & bit != 0;
         self.filter[word] |= bit;
-        self.hashes.push(hash);
+        self.hashes[self.len] = hash;
+        self.len += 1;
         if !seen {
             return 1;
         }
         // The same side is to move every other ply: only those positions can be equal.
-        self.hashes
+        self.recorded()
             .iter()
             .rev()
             .step_by(2)
@@ -443,7 +480,14 @@ impl Game for Petteia {
             self.history.clear();
         }
         self.occurrences = self.history.record(self.position.hash);
-        self.outcome = self.judge(mover);
+        // A move is only played in a game still going, so the outcome is written only when the game
+        // ends. Writing `None` back every ply cost a playout dearly: the compiler stored its two
+        // bytes one by one, and the `phase` read right after, one wider load, cannot take its value
+        // from two pending stores, so it waited for them to reach the cache.
+        debug_assert!(self.outcome.is_none(), "a move played in a finished game");
+        if let Some(outcome) = self.judge(mover) {
+            self.outcome = Some(outcome);
+        }
     }
 
     fn pick_legal_move(&self, pick: impl FnOnce(usize) -> usize) -> Option<Move> {

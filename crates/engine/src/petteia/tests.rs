@@ -164,6 +164,26 @@ fn a_hundred_quiet_plies_draw_and_a_capture_resets_the_count() {
 }
 
 #[test]
+fn the_history_holds_every_position_of_a_hundred_quiet_plies() {
+    // Seeded random games until one is drawn by the no-capture rule: its history then holds the
+    // position of the last capture (or the start) and the hundred after it, the most there can be.
+    let mut state = 0x9_u64;
+    let drawn = loop {
+        let mut game = Petteia::new(Size::Eight);
+        while let Some(mv) = game.pick_legal_move(|n| {
+            state = zobrist::splitmix64(state);
+            (state % n as u64) as usize
+        }) {
+            game.play_listed(mv);
+        }
+        if game.outcome() == Some(Outcome::draw(Termination::NoCapture)) {
+            break game;
+        }
+    };
+    assert_eq!(drawn.history.recorded().len(), HISTORY_LIMIT);
+}
+
+#[test]
 fn the_move_number_goes_up_after_dark_moves() {
     let mut g = Petteia::new(Size::Six);
     play(&mut g, "A1-A2");
