@@ -672,10 +672,13 @@ mod relay {
         at: u128,
     }
 
-    /// A game: its channel, and its length in moves.
+    /// A game: its channel, its present version, and its length in moves.
     #[derive(Clone, Debug)]
     struct Game {
         moves: broadcast::Sender<Arc<Relayed>>,
+        /// A socket that connects after the first move starts from the present, as in `ludus`
+        /// (else the second player could miss the move that makes it its turn).
+        version: Arc<AtomicU64>,
         length: u64,
     }
 
@@ -712,6 +715,7 @@ mod relay {
         let id = relay.next_id.fetch_add(1, Ordering::Relaxed);
         let game = Game {
             moves: broadcast::channel(BROADCAST_CAPACITY).0,
+            version: Arc::new(AtomicU64::new(FIRST_VERSION)),
             length: rand::rng().random_range(1..=LONGEST_GAME),
         };
         relay.games.lock().expect("games").insert(id, game);
@@ -772,63 +776,110 @@ mod relay {
             return;
         };
         let seat = usize::from(hello.token.ends_with(".1"));
-        let mut events = game.moves.subscribe();
-        if socket.send(text(snapshot(&game, id, seat))).await.is_err() {
+        // Subscribed first: a move after the version is read is received; one before is in the
+        // snapshot (and skipped if also received).
+        let events = game.moves.subscribe();
+        let last_version = game.version.load(Ordering::Acquire);
+        if socket
+            .send(text(snapshot(&game, id, last_version, seat)))
+            .await
+            .is_err()
+        {
             return;
         }
+        let mut session = Session {
+            socket,
+            events,
+            last_version,
+            game,
+            seat,
+        };
         loop {
             let sent = tokio::select! {
-                incoming = socket.recv() => {
-                    let Some(Ok(message)) = incoming else { break };
-                    let Message::Text(message) = message else { continue };
-                    let Ok(played) = serde_json::from_str::<Move>(&message) else { continue };
-                    let relayed = Relayed {
-                        version: played.version + 1,
-                        mover: seat,
-                        notation: played.notation,
-                        at: std::time::SystemTime::now()
-                            .duration_since(std::time::UNIX_EPOCH)
-                            .map_or(0, |since| since.as_millis()),
-                    };
-                    if relayed.version >= FIRST_VERSION + game.length {
-                        relay.games.lock().expect("games").remove(&id);
-                    }
-                    let version = relayed.version;
-                    let _ = game.moves.send(Arc::new(relayed));
-                    // As `ludus`: the ack, then the events already published, in one write.
-                    match socket.feed(text(ack(played.id.as_deref(), version))).await {
-                        Ok(()) => feed_relayed(&mut socket, &mut events, &game, seat).await,
-                        Err(error) => Err(error),
-                    }
-                }
-                relayed = events.recv() => match relayed {
-                    Ok(relayed) => match socket.feed(text(event(&relayed, &game, seat))).await {
-                        Ok(()) => feed_relayed(&mut socket, &mut events, &game, seat).await,
-                        Err(error) => Err(error),
-                    },
+                incoming = session.socket.recv() => match incoming {
+                    Some(Ok(Message::Text(message))) => session.on_move(&message, &relay, id).await,
+                    Some(Ok(_)) => continue,
+                    Some(Err(_)) | None => break,
+                },
+                relayed = session.events.recv() => match relayed {
+                    Ok(relayed) => session.on_relayed(&relayed).await,
                     Err(broadcast::error::RecvError::Lagged(_)) => continue,
                     Err(broadcast::error::RecvError::Closed) => break,
                 },
             };
-            if sent.is_err() || socket.flush().await.is_err() {
+            if sent.is_err() || session.socket.flush().await.is_err() {
                 break;
             }
         }
     }
 
-    /// Queues the moves relayed and not yet written.
-    async fn feed_relayed(
-        socket: &mut WebSocket,
-        events: &mut broadcast::Receiver<Arc<Relayed>>,
-        game: &Game,
+    /// A socket after its hello and snapshot.
+    struct Session {
+        socket: WebSocket,
+        events: broadcast::Receiver<Arc<Relayed>>,
+        /// The version of the last view sent.
+        last_version: u64,
+        game: Game,
         seat: usize,
-    ) -> Result<(), axum::Error> {
-        loop {
-            match events.try_recv() {
-                Ok(relayed) => socket.feed(text(event(&relayed, game, seat))).await?,
-                Err(TryRecvError::Lagged(_)) => continue,
-                Err(TryRecvError::Empty | TryRecvError::Closed) => return Ok(()),
+    }
+
+    impl Session {
+        /// A move from the client: relayed, then the ack and the events already relayed queued
+        /// (one write, as in `ludus`).
+        async fn on_move(
+            &mut self,
+            message: &str,
+            relay: &Relay,
+            id: u64,
+        ) -> Result<(), axum::Error> {
+            let Ok(played) = serde_json::from_str::<Move>(message) else {
+                return Ok(());
+            };
+            let version = played.version + 1;
+            if version >= FIRST_VERSION + self.game.length {
+                relay.games.lock().expect("games").remove(&id);
             }
+            self.game.version.store(version, Ordering::Release);
+            let relayed = Relayed {
+                version,
+                mover: self.seat,
+                notation: played.notation,
+                at: std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(0, |since| since.as_millis()),
+            };
+            let _ = self.game.moves.send(Arc::new(relayed));
+            self.socket
+                .feed(text(ack(played.id.as_deref(), version)))
+                .await?;
+            self.feed_relayed_now().await
+        }
+
+        /// A move relayed to this socket, and whatever else was relayed since: one write.
+        async fn on_relayed(&mut self, relayed: &Relayed) -> Result<(), axum::Error> {
+            self.feed_event(relayed).await?;
+            self.feed_relayed_now().await
+        }
+
+        /// Queues the moves relayed and not yet written.
+        async fn feed_relayed_now(&mut self) -> Result<(), axum::Error> {
+            loop {
+                match self.events.try_recv() {
+                    Ok(relayed) => self.feed_event(&relayed).await?,
+                    Err(TryRecvError::Lagged(_)) => continue,
+                    Err(TryRecvError::Empty | TryRecvError::Closed) => return Ok(()),
+                }
+            }
+        }
+
+        /// Queues the event of a move unless the socket already has it (in its snapshot).
+        async fn feed_event(&mut self, relayed: &Relayed) -> Result<(), axum::Error> {
+            if relayed.version <= self.last_version {
+                return Ok(());
+            }
+            self.last_version = relayed.version;
+            let event = event(relayed, &self.game, self.seat);
+            self.socket.feed(text(event)).await
         }
     }
 
@@ -865,11 +916,11 @@ mod relay {
         .expect("a String takes any text");
     }
 
-    fn snapshot(game: &Game, id: u64, seat: usize) -> String {
+    fn snapshot(game: &Game, id: u64, version: u64, seat: usize) -> String {
         let mut message = format!(
             r#"{{"type":"snapshot","game":{{"game_id":"{id}","variant":"petteia-8","mode":"online","sides":["light","dark"],"moves":[],"#
         );
-        write_changing(&mut message, game, FIRST_VERSION, seat);
+        write_changing(&mut message, game, version, seat);
         message.push_str("}}");
         message
     }
