@@ -14,8 +14,15 @@
 //! each game are on different instances (the creator on one, the joiner on the other), so every
 //! move crosses from one instance to the other through the database's notifications.
 //!
+//! With `--bare-relay`, the same players play against a bare relay instead of `ludus`: this program
+//! again, in a process of its own (`--serve-relay`, hidden), so that its CPU is measured as the
+//! server's is. It answers the routes and socket messages the players use, with messages of the
+//! real server's sizes written the real server's way, but validates nothing and stores nothing:
+//! the floor of a relayed move's cost on this machine (see `relay`).
+//!
 //! Build and run: `cargo build --release -p ludus-server -p ludus-tests` then
-//! `target/release/ludus-bench-server --games 500 --seconds 20 --database-url postgres://…`.
+//! `target/release/ludus-bench-server --games 500 --seconds 20 --database-url postgres://…`
+//! (or `--bare-relay` instead of `--database-url`).
 
 use clap::Parser;
 use futures_util::{SinkExt, StreamExt};
@@ -23,6 +30,8 @@ use ludus_tests::Api;
 use rand::Rng;
 use serde::Deserialize;
 use serde_json::json;
+use std::net::SocketAddr;
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -56,6 +65,15 @@ struct Args {
     /// players are on different instances.
     #[arg(long, default_value_t = 1)]
     instances: usize,
+    /// Play against a bare relay (no validation, no storage) instead of the real server: the
+    /// floor of a relayed move's CPU on this machine.
+    #[arg(long, conflicts_with_all = ["database_url", "variant", "memory", "instances"])]
+    bare_relay: bool,
+    /// Be the bare relay, on --listen (what --bare-relay starts).
+    #[arg(long, hide = true, requires = "listen")]
+    serve_relay: bool,
+    #[arg(long, hide = true)]
+    listen: Option<SocketAddr>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -175,20 +193,33 @@ fn resident_kib(pid: u32) -> u64 {
         .unwrap_or(0)
 }
 
+/// Starts `binary` with `args`, quietly.
+fn spawn_server(binary: &Path, args: &[&str]) -> Child {
+    Command::new(binary)
+        .args(args)
+        .env("RUST_LOG", "warn")
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap_or_else(|e| {
+            panic!(
+                "cannot start {}: {e} (build it with cargo build --release -p ludus-server)",
+                binary.display()
+            )
+        })
+}
+
 /// Starts `ludus serve` with at most `connections` to Postgres.
 fn start_server(database_url: &str, port: u16, connections: u32) -> Child {
-    let binary = std::env::current_exe()
-        .expect("this program's path")
-        .with_file_name("ludus");
-    Command::new(&binary)
-        .args([
+    let this = std::env::current_exe().expect("this program's path");
+    let connections = connections.to_string();
+    spawn_server(
+        &this.with_file_name("ludus"),
+        &[
             "serve",
             "--listen",
             &format!("127.0.0.1:{port}"),
             "--database-url",
             database_url,
-        ])
-        .args([
             "--create-per-minute",
             "1000000",
             "--join-per-minute",
@@ -200,17 +231,18 @@ fn start_server(database_url: &str, port: u16, connections: u32) -> Child {
             "--connections-per-address",
             "1000000",
             "--database-connections",
-            &connections.to_string(),
-        ])
-        .env("RUST_LOG", "warn")
-        .stdout(Stdio::null())
-        .spawn()
-        .unwrap_or_else(|e| {
-            panic!(
-                "cannot start {}: {e} (build it with cargo build --release -p ludus-server)",
-                binary.display()
-            )
-        })
+            &connections,
+        ],
+    )
+}
+
+/// Starts the bare relay: this program with `--serve-relay`.
+fn start_relay(port: u16) -> Child {
+    let this = std::env::current_exe().expect("this program's path");
+    spawn_server(
+        &this,
+        &["--serve-relay", "--listen", &format!("127.0.0.1:{port}")],
+    )
 }
 
 /// One player's socket: answers every view in which it is to move with a random legal move, at
@@ -444,14 +476,28 @@ async fn measure_memory(args: &Args, state: GameState, api: &Api, server: &Child
     );
 }
 
-#[tokio::main]
-async fn main() {
+fn main() {
     let args = Args::parse();
+    // `ludus`'s runtime (tokio's default multi-thread one), for the relay as for the generator.
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    match args.listen.filter(|_| args.serve_relay) {
+        Some(listen) => runtime.block_on(relay::serve(listen)),
+        None => runtime.block_on(generate(args)),
+    }
+}
+
+async fn generate(args: Args) {
     // A fresh database either way: a Postgres URL names the server, and a new database is made on it.
     let database_url = match &args.database_url {
-        Some(url) if url.starts_with("postgres") => ludus_tests::fresh_postgres_database(url).await,
-        Some(url) => url.clone(),
-        None => format!("sqlite://{}", ludus_tests::temp_path("bench.db").display()),
+        _ if args.bare_relay => None,
+        Some(url) if url.starts_with("postgres") => {
+            Some(ludus_tests::fresh_postgres_database(url).await)
+        }
+        Some(url) => Some(url.clone()),
+        None => Some(format!(
+            "sqlite://{}",
+            ludus_tests::temp_path("bench.db").display()
+        )),
     };
     let mut servers = Vec::new();
     let mut apis = Vec::new();
@@ -463,7 +509,10 @@ async fn main() {
             .port();
         // The instances share one pool's worth of Postgres connections (its limit is 100).
         let connections = 64 / args.instances.max(1) as u32;
-        servers.push(start_server(&database_url, port, connections));
+        servers.push(match &database_url {
+            Some(url) => start_server(url, port, connections),
+            None => start_relay(port),
+        });
         let api = Api::new(&format!("http://127.0.0.1:{port}"));
         api.wait_until_ready().await;
         apis.push(api);
@@ -524,7 +573,12 @@ async fn main() {
     let connections = (2 * args.games) as f64;
     println!(
         "database:        {}",
-        database_url.split('@').next_back().unwrap_or(&database_url)
+        database_url
+            .as_deref()
+            .map_or("none: the bare relay", |url| url
+                .split('@')
+                .next_back()
+                .unwrap_or(url))
     );
     println!(
         "instances:       {} (each game's players on {})",
@@ -563,4 +617,327 @@ async fn main() {
         loaded_kib,
         (loaded_kib.saturating_sub(idle_kib)) as f64 / connections
     );
+}
+
+/// The bare relay (`--serve-relay`): what the players above use of the server, and nothing else.
+/// No validation and no storage: a game is a broadcast channel between its two sockets, as in the
+/// real server (where the game's actor publishes on it); a move is acknowledged and relayed as it
+/// comes. The messages have the real server's shape and about its sizes for Petteia-8 (a fixed
+/// position and a fixed list of legal moves), each socket writes its own, and the writes follow
+/// `ludus`'s: the mover's ack and event in one write, the opponent's event in another, with
+/// `ludus`'s socket buffer settings and TCP_NODELAY.
+mod relay {
+    use axum::extract::ws::{Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
+    use axum::extract::{Path, State};
+    use axum::http::StatusCode;
+    use axum::response::{IntoResponse, Response};
+    use axum::routing::{get, post};
+    use axum::{Json, Router};
+    use futures_util::SinkExt;
+    use rand::Rng;
+    use serde::Deserialize;
+    use serde_json::json;
+    use std::collections::HashMap;
+    use std::fmt::Write;
+    use std::net::SocketAddr;
+    use std::sync::atomic::{AtomicU64, Ordering};
+    use std::sync::{Arc, Mutex};
+    use tokio::sync::broadcast::{self, error::TryRecvError};
+
+    /// The version of a game once both players are in, as in `ludus`.
+    const FIRST_VERSION: u64 = 1;
+    /// Each game finishes after a number of moves drawn from 1 to this: random games of
+    /// Petteia-8 on `ludus` last about 250 moves on average (457 finished in 126,000 moves with
+    /// 100 games), and lengths spread out keep the games from all ending at once, so games are
+    /// replaced (created, joined, connected) about as often as with the real server.
+    const LONGEST_GAME: u64 = 500;
+    const SIDES: [&str; 2] = ["light", "dark"];
+    /// A Petteia-8 position in the middle of a game, and its legal moves (54): `ludus` sends
+    /// 37-byte acks, 450-byte events to the mover and 850 to 870-byte events with the legal moves
+    /// to the opponent on average; these make 37, 448 and 879 bytes.
+    const POSITION: &str = "DDD1DDDD/3D4/8/1D6/5L2/8/L1L5/1LLLLLL1 l 2 9";
+    const LEGAL_MOVES: &str = r#"["A2-A3","A2-A4","A2-A5","A2-A6","A2-A7","A2-A1","A2-B2","C2-C3","C2-C4","C2-C5","C2-C6","C2-C7","C2-B2","C2-D2","C2-E2","C2-F2","C2-G2","C2-H2","F4-F5","F4-F6","F4-F7","F4-F3","F4-F2","F4-E4","F4-D4","F4-C4","F4-B4","F4-A4","F4-G4","F4-H4","B1-B2","B1-B3","B1-B4","B1-A1","D1-D2","D1-D3","D1-D4","D1-D5","D1-D6","E1-E2","E1-E3","E1-E4","E1-E5","E1-E6","E1-E7","F1-F2","F1-F3","G1-G2","G1-G3","G1-G4","G1-G5","G1-G6","G1-G7","G1-H1"]"#;
+    /// `ludus`'s socket buffers (crates/server/src/api/socket.rs).
+    const READ_BUFFER_BYTES: usize = 256;
+    const BUFFER_BYTES: usize = 4096;
+    /// `ludus`'s broadcast channel per game.
+    const BROADCAST_CAPACITY: usize = 16;
+
+    /// A move as relayed to both sockets of its game; each writes its own message from it.
+    #[derive(Debug)]
+    struct Relayed {
+        version: u64,
+        mover: usize,
+        notation: String,
+        at: u128,
+    }
+
+    /// A game: its channel, its present version, and its length in moves.
+    #[derive(Clone, Debug)]
+    struct Game {
+        moves: broadcast::Sender<Arc<Relayed>>,
+        /// A socket that connects after the first move starts from the present, as in `ludus`
+        /// (else the second player could miss the move that makes it its turn).
+        version: Arc<AtomicU64>,
+        length: u64,
+    }
+
+    #[derive(Clone, Debug, Default)]
+    struct Relay {
+        games: Arc<Mutex<HashMap<u64, Game>>>,
+        next_id: Arc<AtomicU64>,
+    }
+
+    /// A seat's token: the game and the seat, readable (nothing checks it).
+    fn token(game: u64, seat: usize) -> String {
+        format!("{game}.{seat}")
+    }
+
+    pub async fn serve(listen: SocketAddr) {
+        use axum::serve::ListenerExt;
+        let app = Router::new()
+            .route("/readyz", get(|| async { Json(json!({ "status": "ok" })) }))
+            .route("/api/v1/games", post(create))
+            .route("/api/v1/invites/{invite}/join", post(join))
+            .route("/api/v1/games/{id}/ws", get(upgrade))
+            .with_state(Relay::default());
+        let listener = tokio::net::TcpListener::bind(listen)
+            .await
+            .expect("the relay's address is free")
+            // As `ludus`: without it, Nagle holds an event written after an ack.
+            .tap_io(|stream| {
+                let _ = stream.set_nodelay(true);
+            });
+        axum::serve(listener, app).await.expect("the relay serves");
+    }
+
+    async fn create(State(relay): State<Relay>) -> Response {
+        let id = relay.next_id.fetch_add(1, Ordering::Relaxed);
+        let game = Game {
+            moves: broadcast::channel(BROADCAST_CAPACITY).0,
+            version: Arc::new(AtomicU64::new(FIRST_VERSION)),
+            length: rand::rng().random_range(1..=LONGEST_GAME),
+        };
+        relay.games.lock().expect("games").insert(id, game);
+        let created = json!({
+            "game_id": id.to_string(),
+            "invite": id.to_string(),
+            "seat": { "token": token(id, 0), "side": SIDES[0] },
+        });
+        (StatusCode::CREATED, Json(created)).into_response()
+    }
+
+    async fn join(Path(invite): Path<String>) -> Response {
+        let Ok(id) = invite.parse::<u64>() else {
+            return StatusCode::NOT_FOUND.into_response();
+        };
+        let joined =
+            json!({ "game_id": invite, "seat": { "token": token(id, 1), "side": SIDES[1] } });
+        Json(joined).into_response()
+    }
+
+    async fn upgrade(
+        State(relay): State<Relay>,
+        Path(id): Path<String>,
+        ws: WebSocketUpgrade,
+    ) -> Response {
+        let game = id
+            .parse::<u64>()
+            .ok()
+            .and_then(|id| Some((id, relay.games.lock().expect("games").get(&id)?.clone())));
+        let Some((id, game)) = game else {
+            return StatusCode::NOT_FOUND.into_response();
+        };
+        ws.read_buffer_size(READ_BUFFER_BYTES)
+            .write_buffer_size(BUFFER_BYTES)
+            .max_write_buffer_size(256 * 1024)
+            .on_upgrade(move |socket| session(socket, relay, id, game))
+    }
+
+    #[derive(Deserialize)]
+    struct Hello {
+        token: String,
+    }
+
+    #[derive(Deserialize)]
+    struct Move {
+        #[serde(rename = "move")]
+        notation: String,
+        version: u64,
+        id: Option<String>,
+    }
+
+    /// One socket: the hello, the snapshot, then moves in and events out until it closes.
+    async fn session(mut socket: WebSocket, relay: Relay, id: u64, game: Game) {
+        let Some(Ok(Message::Text(hello))) = socket.recv().await else {
+            return;
+        };
+        let Ok(hello) = serde_json::from_str::<Hello>(&hello) else {
+            return;
+        };
+        let seat = usize::from(hello.token.ends_with(".1"));
+        // Subscribed first: a move after the version is read is received; one before is in the
+        // snapshot (and skipped if also received).
+        let events = game.moves.subscribe();
+        let last_version = game.version.load(Ordering::Acquire);
+        if socket
+            .send(text(snapshot(&game, id, last_version, seat)))
+            .await
+            .is_err()
+        {
+            return;
+        }
+        let mut session = Session {
+            socket,
+            events,
+            last_version,
+            game,
+            seat,
+        };
+        loop {
+            let sent = tokio::select! {
+                incoming = session.socket.recv() => match incoming {
+                    Some(Ok(Message::Text(message))) => session.on_move(&message, &relay, id).await,
+                    Some(Ok(_)) => continue,
+                    Some(Err(_)) | None => break,
+                },
+                relayed = session.events.recv() => match relayed {
+                    Ok(relayed) => session.on_relayed(&relayed).await,
+                    Err(broadcast::error::RecvError::Lagged(_)) => continue,
+                    Err(broadcast::error::RecvError::Closed) => break,
+                },
+            };
+            if sent.is_err() || session.socket.flush().await.is_err() {
+                break;
+            }
+        }
+    }
+
+    /// A socket after its hello and snapshot.
+    struct Session {
+        socket: WebSocket,
+        events: broadcast::Receiver<Arc<Relayed>>,
+        /// The version of the last view sent.
+        last_version: u64,
+        game: Game,
+        seat: usize,
+    }
+
+    impl Session {
+        /// A move from the client: relayed, then the ack and the events already relayed queued
+        /// (one write, as in `ludus`).
+        async fn on_move(
+            &mut self,
+            message: &str,
+            relay: &Relay,
+            id: u64,
+        ) -> Result<(), axum::Error> {
+            let Ok(played) = serde_json::from_str::<Move>(message) else {
+                return Ok(());
+            };
+            let version = played.version + 1;
+            if version >= FIRST_VERSION + self.game.length {
+                relay.games.lock().expect("games").remove(&id);
+            }
+            self.game.version.store(version, Ordering::Release);
+            let relayed = Relayed {
+                version,
+                mover: self.seat,
+                notation: played.notation,
+                at: std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(0, |since| since.as_millis()),
+            };
+            let _ = self.game.moves.send(Arc::new(relayed));
+            self.socket
+                .feed(text(ack(played.id.as_deref(), version)))
+                .await?;
+            self.feed_relayed_now().await
+        }
+
+        /// A move relayed to this socket, and whatever else was relayed since: one write.
+        async fn on_relayed(&mut self, relayed: &Relayed) -> Result<(), axum::Error> {
+            self.feed_event(relayed).await?;
+            self.feed_relayed_now().await
+        }
+
+        /// Queues the moves relayed and not yet written.
+        async fn feed_relayed_now(&mut self) -> Result<(), axum::Error> {
+            loop {
+                match self.events.try_recv() {
+                    Ok(relayed) => self.feed_event(&relayed).await?,
+                    Err(TryRecvError::Lagged(_)) => continue,
+                    Err(TryRecvError::Empty | TryRecvError::Closed) => return Ok(()),
+                }
+            }
+        }
+
+        /// Queues the event of a move unless the socket already has it (in its snapshot).
+        async fn feed_event(&mut self, relayed: &Relayed) -> Result<(), axum::Error> {
+            if relayed.version <= self.last_version {
+                return Ok(());
+            }
+            self.last_version = relayed.version;
+            let event = event(relayed, &self.game, self.seat);
+            self.socket.feed(text(event)).await
+        }
+    }
+
+    fn text(message: String) -> Message {
+        Message::Text(Utf8Bytes::from(message))
+    }
+
+    fn ack(id: Option<&str>, version: u64) -> String {
+        let id = serde_json::to_string(&id).expect("an id serialises");
+        format!(r#"{{"type":"ack","id":{id},"version":{version}}}"#)
+    }
+
+    /// The fields of a view that change, and the seat's own, for `seat` at `version`.
+    fn write_changing(message: &mut String, game: &Game, version: u64, seat: usize) {
+        let moved = version - FIRST_VERSION;
+        let playing = moved < game.length;
+        let to_move = usize::from(moved % 2 == 1);
+        let (status, to_move_json, result) = if playing {
+            ("playing", format!("\"{}\"", SIDES[to_move]), "null".into())
+        } else {
+            let result = r#"{"winner":"light","termination":"immobilised","finished_at":0}"#;
+            ("finished", "null".into(), result.to_string())
+        };
+        let legal = if playing && to_move == seat {
+            LEGAL_MOVES
+        } else {
+            "[]"
+        };
+        let side = SIDES[seat];
+        write!(
+            message,
+            r#""status":"{status}","version":{version},"position":"{POSITION}","to_move":{to_move_json},"first":"light","result":{result},"draw_offer":null,"undo_offer":null,"rematch_offer":null,"move_count":{moved},"clocks":null,"seat":{{"side":"{side}","bottom":"{side}"}},"opponent_connected":true,"spectators":0,"legal_moves":{legal}"#
+        )
+        .expect("a String takes any text");
+    }
+
+    fn snapshot(game: &Game, id: u64, version: u64, seat: usize) -> String {
+        let mut message = format!(
+            r#"{{"type":"snapshot","game":{{"game_id":"{id}","variant":"petteia-8","mode":"online","sides":["light","dark"],"moves":[],"#
+        );
+        write_changing(&mut message, game, version, seat);
+        message.push_str("}}");
+        message
+    }
+
+    fn event(relayed: &Relayed, game: &Game, seat: usize) -> String {
+        let Relayed {
+            version,
+            mover,
+            notation,
+            at,
+        } = relayed;
+        let mut message = format!(
+            r#"{{"type":"event","version":{version},"event":{{"version":{version},"at":{at},"kind":"move","side":"{}","move":"{notation}"}},"delta":{{"#,
+            SIDES[*mover]
+        );
+        write_changing(&mut message, game, *version, seat);
+        message.push_str("}}");
+        message
+    }
 }
