@@ -54,15 +54,15 @@ async fn every_acknowledged_move_survives_a_sigkill(database: Database) {
             }
         })
     };
+    // The answer of `wait_for` borrows the count: dropped at once, or the player's next
+    // `send_replace` would wait for it (blocking its thread) while the process is killed.
     let enough = tokio::time::timeout(
         std::time::Duration::from_secs(30),
         progress.wait_for(|count| *count >= 5),
     )
-    .await;
-    assert!(
-        matches!(enough, Ok(Ok(_))),
-        "the server acknowledges moves before it is killed"
-    );
+    .await
+    .is_ok_and(|waited| waited.is_ok());
+    assert!(enough, "the server acknowledges moves before it is killed");
     first.kill();
     // Requests to a dead server fail fast; the task returns what was acknowledged.
     let acknowledged = tokio::time::timeout(std::time::Duration::from_secs(10), player)
