@@ -100,6 +100,14 @@ impl Drop for TestDatabase {
     }
 }
 
+/// Drops a database [`fresh_postgres_database`] made (best effort), from the admin URL it was
+/// made with.
+pub async fn remove_postgres_database(admin: &str, url: &str) {
+    if let Ok(mut connection) = <sqlx::PgConnection as sqlx::Connection>::connect(admin).await {
+        drop_database(&mut connection, database_name(url)).await;
+    }
+}
+
 /// The database name at the end of a Postgres URL.
 fn database_name(url: &str) -> &str {
     url.rsplit_once('/').map_or(url, |(_, name)| name)

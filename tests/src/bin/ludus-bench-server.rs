@@ -486,6 +486,19 @@ fn main() {
     }
 }
 
+/// Stops the servers, and drops the Postgres database made for the run.
+async fn stop_servers(servers: &mut [Child], args: &Args, database_url: Option<&str>) {
+    for server in servers {
+        let _ = server.kill();
+        let _ = server.wait();
+    }
+    if let (Some(admin), Some(url)) = (&args.database_url, database_url)
+        && url.starts_with("postgres")
+    {
+        ludus_tests::remove_postgres_database(admin, url).await;
+    }
+}
+
 async fn generate(args: Args) {
     // A fresh database either way: a Postgres URL names the server, and a new database is made on it.
     let database_url = match &args.database_url {
@@ -521,10 +534,7 @@ async fn generate(args: Args) {
     let idle_kib: u64 = server_ids.iter().map(|&id| resident_kib(id)).sum();
     if let Some(state) = args.memory {
         measure_memory(&args, state, &apis[0], &servers[0]).await;
-        for server in &mut servers {
-            let _ = server.kill();
-            let _ = server.wait();
-        }
+        stop_servers(&mut servers, &args, database_url.as_deref()).await;
         return;
     }
 
@@ -566,10 +576,7 @@ async fn generate(args: Args) {
     for s in slots {
         s.abort();
     }
-    for server in &mut servers {
-        let _ = server.kill();
-        let _ = server.wait();
-    }
+    stop_servers(&mut servers, &args, database_url.as_deref()).await;
     let connections = (2 * args.games) as f64;
     println!(
         "database:        {}",
