@@ -664,11 +664,9 @@ mod relay {
     /// to the opponent on average; these make 37, 448 and 879 bytes.
     const POSITION: &str = "DDD1DDDD/3D4/8/1D6/5L2/8/L1L5/1LLLLLL1 l 2 9";
     const LEGAL_MOVES: &str = r#"["A2-A3","A2-A4","A2-A5","A2-A6","A2-A7","A2-A1","A2-B2","C2-C3","C2-C4","C2-C5","C2-C6","C2-C7","C2-B2","C2-D2","C2-E2","C2-F2","C2-G2","C2-H2","F4-F5","F4-F6","F4-F7","F4-F3","F4-F2","F4-E4","F4-D4","F4-C4","F4-B4","F4-A4","F4-G4","F4-H4","B1-B2","B1-B3","B1-B4","B1-A1","D1-D2","D1-D3","D1-D4","D1-D5","D1-D6","E1-E2","E1-E3","E1-E4","E1-E5","E1-E6","E1-E7","F1-F2","F1-F3","G1-G2","G1-G3","G1-G4","G1-G5","G1-G6","G1-G7","G1-H1"]"#;
-    /// `ludus`'s socket buffers (crates/server/src/api/socket.rs).
-    const READ_BUFFER_BYTES: usize = 256;
-    const BUFFER_BYTES: usize = 4096;
-    /// `ludus`'s broadcast channel per game.
-    const BROADCAST_CAPACITY: usize = 16;
+    // `ludus`'s own socket buffers and broadcast channel per game, not copies of them.
+    use ludus_server::api::{BUFFER_BYTES, READ_BUFFER_BYTES};
+    use ludus_server::game::actor::BROADCAST_CAPACITY;
 
     /// A move as relayed to both sockets of its game; each writes its own message from it.
     #[derive(Debug)]

@@ -11,6 +11,9 @@ mod operations;
 mod players;
 mod socket;
 
+/// A socket's buffer sizes (the load test's bare relay uses the same).
+pub use socket::{BUFFER_BYTES, READ_BUFFER_BYTES};
+
 use crate::connections::ConnectionLimits;
 use crate::error::ApiError;
 use crate::game::GameId;

@@ -41,8 +41,8 @@ const MAX_RATE_REFUSALS: u32 = 50;
 /// The read buffer is allocated whole at the start and a client's messages are short (a move is
 /// under 100 bytes, a hello with its 32-character token about 80; a longer message grows it):
 /// 256 bytes.
-const BUFFER_BYTES: usize = 4096;
-const READ_BUFFER_BYTES: usize = 256;
+pub const BUFFER_BYTES: usize = 4096;
+pub const READ_BUFFER_BYTES: usize = 256;
 /// Messages up to this many times the protocol's limit are read and refused; larger ones end the
 /// connection at the transport.
 const TRANSPORT_LIMIT_FACTOR: usize = 16;

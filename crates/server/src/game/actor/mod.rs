@@ -82,7 +82,7 @@ const IDLE_AFTER: Duration = Duration::from_secs(300);
 const FINISHED_IDLE_AFTER: Duration = Duration::from_secs(10);
 /// Events a slow socket may fall behind before it is resynchronised with a snapshot. The channel
 /// holds this many slots from the start, in every live game: 256 cost ~10 KB a game.
-const BROADCAST_CAPACITY: usize = 16;
+pub const BROADCAST_CAPACITY: usize = 16;
 
 /// Called once when an actor stops (the registry forgets its handle).
 pub type OnStop = Box<dyn FnOnce() + Send>;
