@@ -37,6 +37,18 @@ impl fmt::Display for AnyMove {
     }
 }
 
+impl AnyMove {
+    /// Appends the move's notation to `text`, as `Display` writes it, without formatting where
+    /// the game writes it directly ([`Game::push_notation`]).
+    pub fn push_notation(self, text: &mut String) {
+        match self {
+            AnyMove::Petteia(mv) => Petteia::push_notation(mv, text),
+            AnyMove::PenteGrammai(mv) => PenteGrammai::push_notation(mv, text),
+            AnyMove::Duodecim(mv) => Duodecim::push_notation(mv, text),
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PositionError {
     #[error("{0}")]
@@ -219,14 +231,13 @@ impl AnyGame {
     /// writes them at every version of a game).
     pub fn write_legal_notations(&self, text: &mut String) -> Vec<Range<usize>> {
         fn write<G: Game>(game: &G, text: &mut String) -> Vec<(u64, Range<usize>)> {
-            use std::fmt::Write;
             let moves = collect(game);
             text.reserve(8 * moves.len());
             moves
                 .iter()
-                .map(|mv| {
+                .map(|&mv| {
                     let start = text.len();
-                    write!(text, "{mv}").expect("a String takes any text");
+                    G::push_notation(mv, text);
                     (sort_key(&text[start..]), start..text.len())
                 })
                 .collect()

@@ -148,6 +148,14 @@ pub trait Game: Clone {
         Some(moves[pick(moves.len())])
     }
 
+    /// Appends `mv`'s notation to `text`, as its `Display` writes it. A game whose notation has
+    /// a fixed shape writes it directly: the server writes every legal move at every version of
+    /// every game it serves, and the formatting machinery was most of that.
+    fn push_notation(mv: Self::Move, text: &mut String) {
+        use std::fmt::Write;
+        write!(text, "{mv}").expect("a String takes any text");
+    }
+
     fn outcome(&self) -> Option<Outcome> {
         match self.phase() {
             Phase::Over(outcome) => Some(outcome),

@@ -468,6 +468,10 @@ impl Game for Petteia {
         }
     }
 
+    fn push_notation(mv: Move, text: &mut String) {
+        text.push_str(Move::notation_str(&mv.notation()));
+    }
+
     fn check(&self, mv: Move) -> Result<(), Illegal> {
         self.check_reason(mv)
             .map_err(|reason| Illegal { mv, reason })

@@ -33,12 +33,21 @@ impl Square {
     }
 }
 
+impl Move {
+    /// "A1-A4" (see `Square::name`).
+    pub(crate) fn notation(self) -> [u8; 5] {
+        let ([a, b], [c, d]) = (self.from.name(), self.to.name());
+        [a, b, b'-', c, d]
+    }
+
+    pub(crate) fn notation_str(notation: &[u8; 5]) -> &str {
+        std::str::from_utf8(notation).expect("a move's notation is ASCII")
+    }
+}
+
 impl fmt::Display for Move {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        // "A1-A4", in one write (see `Square::name`).
-        let ([a, b], [c, d]) = (self.from.name(), self.to.name());
-        let text = [a, b, b'-', c, d];
-        f.write_str(std::str::from_utf8(&text).expect("a move's notation is ASCII"))
+        f.write_str(Move::notation_str(&self.notation()))
     }
 }
 

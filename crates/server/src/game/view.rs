@@ -8,7 +8,7 @@ use ludus_engine::{AnyMove, Player, Side, Termination, Variant};
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::BTreeMap;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use utoipa::ToSchema;
 
 /// Who is present. A player is present while a socket or event stream of theirs is open, or
@@ -83,11 +83,9 @@ pub struct Snapshot {
     /// shared (a change of presence keeps them, the moves' array is kept while no move is played)
     /// and exactly their size: a live game holds its present snapshot all along.
     changing: Arc<str>,
-    /// The moves' JSON array, and how many there are.
-    moves_json: Arc<str>,
+    /// The moves' JSON array without its closing bracket, and how many there are.
+    moves_json: MovesText,
     move_count: usize,
-    /// The `MoveList::revision` the moves' array was written from.
-    moves_revision: u64,
     legal_moves_json: Arc<str>,
 }
 
@@ -233,16 +231,50 @@ struct SeatView {
 /// The JSON array of a game's moves, kept from version to version: a view is written at every
 /// version, and writing every notation of a long game each time was most of the server's work
 /// per move. Only the moves after the part still in common with the game are written again.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct MoveList {
     moves: Vec<AnyMove>,
     /// Where each move's notation ends in `json`.
     ends: Vec<usize>,
-    /// The array without its closing bracket.
-    json: String,
-    /// Counts the changes to the list: a snapshot keeps the array of the previous one while it is
-    /// the same.
-    revision: u64,
+    /// The array without its closing bracket, shared with the snapshots (see `MovesText`).
+    json: MovesText,
+}
+
+/// A prefix of a text that only grows, shared: the moves' array of one version is a prefix of
+/// the next version's, so each snapshot keeps the one text and its length then, where copying
+/// the array at every version cost as much as a long game's move list. The text is never
+/// changed before its end: a list whose moves change (an undo, a reload) starts a text of its
+/// own, and the snapshots holding the old one keep it as it was.
+#[derive(Clone, Debug)]
+struct MovesText {
+    text: Arc<Mutex<String>>,
+    len: usize,
+}
+
+impl MovesText {
+    fn new(text: &str) -> MovesText {
+        MovesText {
+            text: Arc::new(Mutex::new(text.to_string())),
+            len: text.len(),
+        }
+    }
+
+    fn append(&mut self, write: impl FnOnce(&mut String)) {
+        let mut text = self.text.lock().expect("the moves' text lock");
+        debug_assert_eq!(text.len(), self.len, "only the list appends to its text");
+        write(&mut text);
+        self.len = text.len();
+    }
+
+    /// A text of its own holding this one's first `len` bytes.
+    fn truncated(&self, len: usize) -> MovesText {
+        let text = self.text.lock().expect("the moves' text lock");
+        MovesText::new(&text[..len])
+    }
+
+    fn push_to(&self, out: &mut String) {
+        out.push_str(&self.text.lock().expect("the moves' text lock")[..self.len]);
+    }
 }
 
 impl Default for MoveList {
@@ -250,8 +282,7 @@ impl Default for MoveList {
         MoveList {
             moves: Vec::new(),
             ends: Vec::new(),
-            json: "[".into(),
-            revision: 0,
+            json: MovesText::new("["),
         }
     }
 }
@@ -266,11 +297,10 @@ impl MoveList {
             .take_while(|(kept, played)| kept == played)
             .count();
         if common < self.moves.len() {
-            self.revision += 1;
+            self.moves.truncate(common);
+            self.ends.truncate(common);
+            self.json = self.json.truncated(self.ends.last().copied().unwrap_or(1));
         }
-        self.moves.truncate(common);
-        self.ends.truncate(common);
-        self.json.truncate(self.ends.last().copied().unwrap_or(1));
         for mv in game.moves().skip(common) {
             self.push(mv);
         }
@@ -296,26 +326,29 @@ impl MoveList {
     }
 
     fn push(&mut self, mv: &AnyMove) {
-        if !self.moves.is_empty() {
-            self.json.push(',');
-        }
-        push_notation(&mut self.json, &mv.to_string());
-        self.revision += 1;
+        let first = self.moves.is_empty();
+        self.json.append(|json| {
+            if !first {
+                json.push(',');
+            }
+            push_notation(json, |json| mv.push_notation(json));
+        });
         self.moves.push(*mv);
-        self.ends.push(self.json.len());
+        self.ends.push(self.json.len);
     }
 }
 
-/// Appends a move's notation as a JSON string, copied as it is: a notation is letters, digits
-/// and signs (docs/RULES.md), never a character JSON escapes. (No formatting machinery: this runs
-/// for every legal move at every version.)
-fn push_notation(json: &mut String, notation: &str) {
+/// Appends a move's notation, written by `write`, as a JSON string, copied as it is: a notation
+/// is letters, digits and signs (docs/RULES.md), never a character JSON escapes. (No formatting
+/// machinery: this runs for every legal move at every version.)
+fn push_notation(json: &mut String, write: impl FnOnce(&mut String)) {
+    json.push('"');
+    let start = json.len();
+    write(json);
     debug_assert!(
-        !notation.contains(|c: char| c == '"' || c == '\\' || c.is_control()),
+        !json[start..].contains(|c: char| c == '"' || c == '\\' || c.is_control()),
         "a notation needs no escaping"
     );
-    json.push('"');
-    json.push_str(notation);
     json.push('"');
 }
 
@@ -330,7 +363,7 @@ fn legal_moves_json(game: &ludus_engine::AnyGame) -> Arc<str> {
         if i > 0 {
             json.push(',');
         }
-        push_notation(&mut json, &notations[span]);
+        push_notation(&mut json, |json| json.push_str(&notations[span]));
     }
     json.push(']');
     json.into()
@@ -349,14 +382,12 @@ impl Snapshot {
             commitment: dice_game
                 .then(|| ludus_engine::dice::to_hex(&game.server_seed.commitment())),
         };
-        Snapshot::with_fixed(game, moves, presence, inner_json(&fixed), None)
+        Snapshot::with_fixed(game, moves, presence, inner_json(&fixed))
     }
 
     /// The snapshot of the next version of the same game: the fields that never change are kept.
-    /// The moves' array is kept when no move was played or taken back since.
     pub fn after(&self, game: &LiveGame, moves: &MoveList, presence: Presence) -> Arc<Snapshot> {
-        let kept = (self.moves_revision == moves.revision).then(|| self.moves_json.clone());
-        Snapshot::with_fixed(game, moves, presence, self.fixed.clone(), kept)
+        Snapshot::with_fixed(game, moves, presence, self.fixed.clone())
     }
 
     fn with_fixed(
@@ -364,7 +395,6 @@ impl Snapshot {
         moves: &MoveList,
         presence: Presence,
         fixed: Arc<str>,
-        moves_json: Option<Arc<str>>,
     ) -> Arc<Snapshot> {
         let side = |p: Player| game.variant.side(p);
         let dice_game = game.variant.dice_per_roll() > 0;
@@ -408,9 +438,8 @@ impl Snapshot {
             presence,
             fixed,
             changing: inner_json(&changing),
-            moves_json: moves_json.unwrap_or_else(|| format!("{}]", moves.json).into()),
+            moves_json: moves.json.clone(),
             move_count: moves.moves.len(),
-            moves_revision: moves.revision,
             legal_moves_json,
         })
     }
@@ -440,14 +469,15 @@ impl Snapshot {
     /// for this version; only the seat's own fields and the clocks are written here.
     pub fn render_text(&self, seat: Seat, now: i64) -> String {
         let mut text = String::with_capacity(
-            self.fixed.len() + self.changing.len() + self.moves_json.len() + 400,
+            self.fixed.len() + self.changing.len() + self.moves_json.len + 400,
         );
         text.push('{');
         text.push_str(&self.fixed);
         text.push(',');
         text.push_str(&self.changing);
         text.push_str(",\"moves\":");
-        text.push_str(&self.moves_json);
+        self.moves_json.push_to(&mut text);
+        text.push(']');
         self.push_own(&mut text, seat, now);
         text
     }

@@ -241,6 +241,8 @@ fn the_views_move_list_follows_moves_undo_and_a_rebuilt_history() {
         moves_in_view(&g, &mut list, &mut snapshot),
         ["A1-A2", "A6-A5"]
     );
+    // The snapshots share the moves' text: each keeps showing its own version's moves.
+    let before_undo = snapshot.clone();
     let undo = g.decide_undo(both, 0).unwrap();
     commit(&mut g, vec![undo], 0);
     assert_eq!(moves_in_view(&g, &mut list, &mut snapshot), ["A1-A2"]);
@@ -263,6 +265,14 @@ fn the_views_move_list_follows_moves_undo_and_a_rebuilt_history() {
         moves_in_view(&other, &mut list, &mut snapshot),
         ["B1-B2", "A6-A5"]
     );
+    let kept = before_undo.render(both, 0);
+    assert_eq!(kept["moves"], serde_json::json!(["A1-A2", "A6-A5"]));
+    // A snapshot taken before more moves were appended to the text it shares.
+    let after_one = snapshot.clone();
+    play(&mut other, "B2-B3");
+    moves_in_view(&other, &mut list, &mut snapshot);
+    let kept = after_one.render(both, 0);
+    assert_eq!(kept["moves"], serde_json::json!(["B1-B2", "A6-A5"]));
 }
 
 #[test]
