@@ -388,7 +388,9 @@ fn sort_key(notation: &str) -> u64 {
 }
 
 fn collect<G: Game>(game: &G) -> Vec<G::Move> {
-    let mut moves = Vec::new();
+    // Room for the moves of nearly every position at once: grown from empty, the list was
+    // reallocated four or five times at every version of a served game.
+    let mut moves = Vec::with_capacity(128);
     game.legal_moves(&mut moves);
     moves
 }

@@ -6,11 +6,13 @@ use serde::de::{DeserializeOwned, IntoDeserializer};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
+use std::sync::Arc;
 
-/// A game's public id: what its URLs carry (1 to 64 letters and digits).
+/// A game's public id: what its URLs carry (1 to 64 letters and digits). Shared text: an id is
+/// cloned into every command, append and copy of a game, at every move.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(try_from = "String", into = "String")]
-pub struct GameId(String);
+pub struct GameId(Arc<str>);
 
 impl GameId {
     pub const MAX_LEN: usize = 64;
@@ -35,7 +37,7 @@ impl FromStr for GameId {
         let valid = (1..=GameId::MAX_LEN).contains(&text.len())
             && text.bytes().all(|b| b.is_ascii_alphanumeric());
         if valid {
-            Ok(GameId(text.to_string()))
+            Ok(GameId(text.into()))
         } else {
             Err(Malformed {
                 what: "a game id",
@@ -54,7 +56,7 @@ impl TryFrom<String> for GameId {
 
 impl From<GameId> for String {
     fn from(id: GameId) -> String {
-        id.0
+        id.0.to_string()
     }
 }
 
@@ -65,16 +67,15 @@ impl fmt::Display for GameId {
 }
 
 /// The SHA-256 of a secret, in hex: the database never holds a usable seat token or invite.
+/// Shared text: a seat's hash goes with every action it sends.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct SecretHash(String);
+pub struct SecretHash(Arc<str>);
 
 impl SecretHash {
     /// The hash of `secret`.
     pub fn of(secret: &str) -> SecretHash {
         use sha2::{Digest, Sha256};
-        SecretHash(ludus_engine::dice::to_hex(&Sha256::digest(
-            secret.as_bytes(),
-        )))
+        SecretHash(ludus_engine::dice::to_hex(&Sha256::digest(secret.as_bytes())).into())
     }
 
     pub fn as_str(&self) -> &str {
@@ -87,7 +88,7 @@ impl FromStr for SecretHash {
 
     fn from_str(text: &str) -> Result<SecretHash, Malformed> {
         if text.len() == 64 && text.bytes().all(|b| b.is_ascii_hexdigit()) {
-            Ok(SecretHash(text.to_string()))
+            Ok(SecretHash(text.into()))
         } else {
             Err(Malformed {
                 what: "a secret's hash",

@@ -226,12 +226,16 @@ fn event_message(event: &VersionedEvent, attached: Attached) -> Message {
     Message::Text(Utf8Bytes::from(message))
 }
 
-/// `{"type": "ack", "id", "version"}`, written directly: one is sent for every move.
+/// `{"type": "ack", "id", "version"}`, written directly into one buffer: one is sent for every
+/// move.
 fn ack_message(id: Option<&str>, version: u64) -> Message {
-    let id = serde_json::to_string(&id).expect("an id serialises");
-    Message::Text(Utf8Bytes::from(format!(
-        r#"{{"type":"ack","id":{id},"version":{version}}}"#
-    )))
+    use std::io::Write;
+    let mut message = Vec::with_capacity(64 + id.map_or(0, str::len));
+    message.extend_from_slice(br#"{"type":"ack","id":"#);
+    serde_json::to_writer(&mut message, &id).expect("an id serialises");
+    write!(message, r#","version":{version}}}"#).expect("a Vec takes any bytes");
+    let message = String::from_utf8(message).expect("JSON is UTF-8");
+    Message::Text(Utf8Bytes::from(message))
 }
 
 fn snapshot_message(view: &str) -> Message {

@@ -13,6 +13,7 @@ use ludus_engine::{
     AnyGame, AnyMove, FirstPlayer, Outcome, Phase, Player, Side, Termination, Variant,
 };
 use ludus_store::StoredResult;
+use std::sync::Arc;
 
 /// What a rematch request leads to.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -65,8 +66,9 @@ pub struct LiveGame {
     pub status: Status,
     pub created_at: i64,
     pub server_seed: ServerSeed,
-    pub creator_entropy: String,
-    pub joiner_entropy: String,
+    /// Shared text: a game is copied at every move (to put it back if the move is not committed).
+    pub creator_entropy: Arc<str>,
+    pub joiner_entropy: Arc<str>,
     /// The dice seed, once both players' entropy is in (dice games).
     seed: Option<Seed>,
     pub engine: AnyGame,
@@ -111,8 +113,8 @@ impl LiveGame {
             status: Status::Waiting,
             created_at,
             server_seed,
-            creator_entropy,
-            joiner_entropy: String::new(),
+            creator_entropy: creator_entropy.into(),
+            joiner_entropy: Arc::default(),
             seed: None,
             engine: AnyGame::new(variant, Player::First),
             actions: Vec::new(),
@@ -126,13 +128,13 @@ impl LiveGame {
             version: 0,
         };
         if seated {
-            game.start(String::new());
+            game.start(Arc::default());
         }
         game
     }
 
     /// Both seats are filled: the seed and the first player are known and play begins.
-    fn start(&mut self, joiner_entropy: String) {
+    fn start(&mut self, joiner_entropy: Arc<str>) {
         self.status = Status::Playing;
         let seed = self
             .server_seed
@@ -254,8 +256,7 @@ impl LiveGame {
     pub fn apply(&mut self, event: &GameEvent, at: i64) -> Result<(), ReplayError> {
         match event {
             GameEvent::Joined { .. } => {
-                let entropy = std::mem::take(&mut self.joiner_entropy);
-                self.start(entropy);
+                self.start(self.joiner_entropy.clone());
             }
             GameEvent::ClockStarted { clocks } => {
                 if let Some(c) = &mut self.clocks {
@@ -742,8 +743,8 @@ impl LiveGame {
         if dice_game {
             record.set("Commitment", to_hex(&self.server_seed.commitment()));
         }
-        record.set("CreatorEntropy", self.creator_entropy.clone());
-        record.set("JoinerEntropy", self.joiner_entropy.clone());
+        record.set("CreatorEntropy", self.creator_entropy.to_string());
+        record.set("JoinerEntropy", self.joiner_entropy.to_string());
         if let (true, Some(seed)) = (dice_game, self.revealed_seed()) {
             record.set("ServerSeed", to_hex(&self.server_seed.0));
             record.set("Seed", to_hex(&seed.0));

@@ -51,7 +51,7 @@ fn replay(row: GameRow, events: &[EventRow]) -> Result<Restored, ReplayError> {
             || (row.seats.iter().all(Option::is_some) && !row.invite_redeemed),
     });
     if row.mode == Mode::Online {
-        game.joiner_entropy = row.joiner_entropy;
+        game.joiner_entropy = row.joiner_entropy.into();
     }
     let mut log = Vec::with_capacity(events.len());
     let mut move_answers = HashMap::new();

@@ -7,7 +7,7 @@ use super::{Mode, Seat, Status};
 use ludus_engine::{AnyMove, Player, Side, Termination, Variant};
 use serde::Serialize;
 use serde_json::Value;
-use std::collections::BTreeMap;
+use std::fmt::Write;
 use std::sync::{Arc, Mutex};
 use utoipa::ToSchema;
 
@@ -207,11 +207,29 @@ struct ClockView {
     /// Each side's remaining milliseconds, under the side's name.
     #[serde(flatten)]
     #[schema(value_type = Object, additional_properties)]
-    remaining: BTreeMap<Side, i64>,
+    remaining: Remaining,
     #[schema(value_type = Option<String>)]
     running: Option<Side>,
     initial_ms: u64,
     increment_ms: u64,
+}
+
+/// Each side's remaining milliseconds, a map from the side's name, in the sides' order (as a
+/// `BTreeMap` wrote it, without one allocated at every view).
+#[derive(Debug)]
+struct Remaining([(Side, i64); 2]);
+
+impl Serialize for Remaining {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut sides = self.0;
+        sides.sort_unstable_by_key(|&(side, _)| side);
+        let mut map = serializer.serialize_map(Some(sides.len()))?;
+        for (side, ms) in &sides {
+            map.serialize_entry(side, ms)?;
+        }
+        map.end()
+    }
 }
 
 /// The seat a view is for.
@@ -490,7 +508,7 @@ impl Snapshot {
         text.push('{');
         text.push_str(&self.changing);
         text.push_str(",\"move_count\":");
-        text.push_str(&self.move_count.to_string());
+        write!(text, "{}", self.move_count).expect("a String takes any text");
         self.push_own(&mut text, seat, now);
         text
     }
@@ -502,10 +520,7 @@ impl Snapshot {
             clocks: self.clocks.map(|c| {
                 let remaining = c.clocks.read(now);
                 ClockView {
-                    remaining: Player::BOTH
-                        .iter()
-                        .map(|&p| (side(p), remaining[p.index()]))
-                        .collect(),
+                    remaining: Remaining(Player::BOTH.map(|p| (side(p), remaining[p.index()]))),
                     running: c.clocks.running.map(side),
                     initial_ms: c.clocks.settings.initial_ms,
                     increment_ms: c.clocks.settings.increment_ms,
@@ -551,10 +566,16 @@ fn inner_json<T: Serialize>(value: &T) -> Arc<str> {
     Arc::from(without_braces(&json))
 }
 
-/// Appends a struct's JSON object without its braces to `text`.
+/// Appends a struct's JSON object without its braces to `text`, written in place (this runs for
+/// every socket at every version).
 fn push_inner_json<T: Serialize>(text: &mut String, value: &T) {
-    let json = serde_json::to_string(value).expect("the view serialises");
-    text.push_str(without_braces(&json));
+    let mut bytes = std::mem::take(text).into_bytes();
+    let start = bytes.len();
+    serde_json::to_writer(&mut bytes, value).expect("the view serialises");
+    debug_assert!(bytes[start] == b'{' && bytes.last() == Some(&b'}'));
+    bytes.pop();
+    bytes.remove(start);
+    *text = String::from_utf8(bytes).expect("JSON is UTF-8");
 }
 
 fn without_braces(object: &str) -> &str {

@@ -252,7 +252,7 @@ impl GameActor {
         let now = self.services.clock.now_ms();
         let joiner = self.game.creator().other();
         let before = Rollback::of(&mut self.game, false);
-        self.game.joiner_entropy = entropy.clone();
+        self.game.joiner_entropy = entropy.as_str().into();
         let joined = self.game.decide_join();
         let batch = self.advance_from(&before, joined, now)?;
         let rows = event_rows(&batch, before.game.version, now, None);
