@@ -156,7 +156,16 @@ impl GameActor {
         });
         if changed || stale || touch != Touch::Request {
             self.snapshot = self.snapshot.with_presence(seen);
-            self.report_presence();
+            // The other instances need a request's time only for a player without a socket here:
+            // the socket reported keeps them present there whatever their requests' times, and
+            // its closing is reported with the time it closed.
+            let request_only = match seat {
+                Seat::Player(p) => self.presence.sockets[p.index()] == 0,
+                Seat::Spectator | Seat::Both => true,
+            };
+            if changed || touch != Touch::Request || request_only {
+                self.report_presence();
+            }
         }
         if changed {
             self.publish(Published::Presence {
