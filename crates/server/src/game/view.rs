@@ -80,10 +80,11 @@ pub struct Snapshot {
     /// Written once per game: the fields that never change (`FIXED_FIELDS`), without braces.
     fixed: Arc<str>,
     /// Written once per version: the shared fields that change, without braces. The texts are
-    /// shared (a change of presence keeps them, the moves' array is kept while no move is played)
-    /// and exactly their size: a live game holds its present snapshot all along.
+    /// shared (a change of presence keeps them) and exactly their size: a live game holds its
+    /// present snapshot all along.
     changing: Arc<str>,
-    /// The moves' JSON array without its closing bracket, and how many there are.
+    /// The moves' JSON array without its closing bracket (one text shared by the versions of a
+    /// game, see `MovesText`), and how many there are.
     moves_json: MovesText,
     move_count: usize,
     legal_moves_json: Arc<str>,
