@@ -563,8 +563,9 @@ impl Snapshot {
 
 /// A struct's JSON object without its braces, to be joined with others into one object.
 fn inner_json<T: Serialize>(value: &T) -> Arc<str> {
-    let json = serde_json::to_string(value).expect("the view serialises");
-    Arc::from(without_braces(&json))
+    let mut text = String::new();
+    push_inner_json(&mut text, value);
+    Arc::from(text)
 }
 
 /// Appends a struct's JSON object without its braces to `text`, written in place (this runs for
@@ -577,8 +578,4 @@ fn push_inner_json<T: Serialize>(text: &mut String, value: &T) {
     bytes.pop();
     bytes.remove(start);
     *text = String::from_utf8(bytes).expect("JSON is UTF-8");
-}
-
-fn without_braces(object: &str) -> &str {
-    &object[1..object.len() - 1]
 }
