@@ -218,41 +218,19 @@ impl AnyGame {
     /// The legal moves' notations, in the order of `legal_moves`: for a caller that only writes
     /// them, without writing each notation twice (once to sort, once to show).
     pub fn legal_notations(&self) -> Vec<String> {
-        let mut text = String::new();
-        let spans = self.write_legal_notations(&mut text);
-        spans
-            .into_iter()
-            .map(|span| text[span].to_string())
-            .collect()
+        let mut notations = Vec::new();
+        self.for_each_legal_notation(|notation| notations.push(notation.to_string()));
+        notations
     }
 
-    /// Writes the legal moves' notations one after another into `text` and returns where each
-    /// is, in the order of `legal_moves`: one buffer rather than a string per move (the server
-    /// writes them at every version of a game).
-    pub fn write_legal_notations(&self, text: &mut String) -> Vec<Range<usize>> {
-        fn write<G: Game>(game: &G, text: &mut String) -> Vec<(u64, Range<usize>)> {
-            let moves = collect(game);
-            text.reserve(8 * moves.len());
-            moves
-                .iter()
-                .map(|&mv| {
-                    let start = text.len();
-                    G::push_notation(mv, text);
-                    (sort_key(&text[start..]), start..text.len())
-                })
-                .collect()
+    /// Calls `visit` with each legal move's notation, in the order of `legal_moves`, without a
+    /// string per move (the server writes them at every version of a game).
+    pub fn for_each_legal_notation(&self, mut visit: impl FnMut(&str)) {
+        match self {
+            AnyGame::Petteia(game) => visit_sorted_notations(game, &mut visit),
+            AnyGame::PenteGrammai(game) => visit_sorted_notations(game, &mut visit),
+            AnyGame::Duodecim(game) => visit_sorted_notations(game, &mut visit),
         }
-        let mut spans = match self {
-            AnyGame::Petteia(game) => write(game, text),
-            AnyGame::PenteGrammai(game) => write(game, text),
-            AnyGame::Duodecim(game) => write(game, text),
-        };
-        spans.sort_unstable_by(|(key_a, a), (key_b, b)| {
-            key_a
-                .cmp(key_b)
-                .then_with(|| text[a.clone()].cmp(&text[b.clone()]))
-        });
-        spans.into_iter().map(|(_, span)| span).collect()
     }
 
     /// Reads a move in the variant's (lenient) notation and checks that it is legal here.
@@ -385,6 +363,46 @@ fn sort_key(notation: &str) -> u64 {
     let len = notation.len().min(8);
     bytes[..len].copy_from_slice(&notation.as_bytes()[..len]);
     u64::from_be_bytes(bytes)
+}
+
+/// Visits the notations of `game`'s legal moves in their text's order. A notation of at most
+/// eight bytes (every Petteia move, most others) is its own sort key (`Game::short_notation`),
+/// so the keys alone are sorted and written back; a longer one sends the whole list through the
+/// general path.
+fn visit_sorted_notations<G: Game>(game: &G, visit: &mut dyn FnMut(&str)) {
+    let moves = collect(game);
+    let keys: Option<Vec<u64>> = moves.iter().map(|&mv| G::short_notation(mv)).collect();
+    let Some(mut keys) = keys else {
+        return visit_sorted_long_notations::<G>(&moves, visit);
+    };
+    keys.sort_unstable();
+    for key in keys {
+        let bytes = key.to_be_bytes();
+        let len = 8 - (key.trailing_zeros() / 8) as usize;
+        // A whole notation (each fits in its key), so valid text.
+        visit(std::str::from_utf8(&bytes[..len]).expect("a notation is text"));
+    }
+}
+
+/// The general path: every notation written into one buffer, sorted by key and then by text.
+fn visit_sorted_long_notations<G: Game>(moves: &[G::Move], visit: &mut dyn FnMut(&str)) {
+    let mut text = String::with_capacity(16 * moves.len());
+    let mut spans: Vec<(u64, Range<usize>)> = moves
+        .iter()
+        .map(|&mv| {
+            let start = text.len();
+            G::push_notation(mv, &mut text);
+            (sort_key(&text[start..]), start..text.len())
+        })
+        .collect();
+    spans.sort_unstable_by(|(key_a, a), (key_b, b)| {
+        key_a
+            .cmp(key_b)
+            .then_with(|| text[a.clone()].cmp(&text[b.clone()]))
+    });
+    for (_, span) in spans {
+        visit(&text[span]);
+    }
 }
 
 fn collect<G: Game>(game: &G) -> Vec<G::Move> {

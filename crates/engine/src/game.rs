@@ -156,6 +156,28 @@ pub trait Game: Clone {
         write!(text, "{mv}").expect("a String takes any text");
     }
 
+    /// `mv`'s notation as a number that orders as the text does, when it has at most eight
+    /// bytes: the bytes big-endian, zeros after (a notation holds no NUL byte); `None` when it is
+    /// longer. Lists of legal moves are sorted by it. A game whose notation has a fixed shape
+    /// makes it directly.
+    fn short_notation(mv: Self::Move) -> Option<u64> {
+        /// Up to eight bytes of text; more is an error.
+        struct Short([u8; 8], usize);
+        impl std::fmt::Write for Short {
+            fn write_str(&mut self, text: &str) -> std::fmt::Result {
+                let end = self.1 + text.len();
+                let room = self.0.get_mut(self.1..end).ok_or(std::fmt::Error)?;
+                room.copy_from_slice(text.as_bytes());
+                self.1 = end;
+                Ok(())
+            }
+        }
+        use std::fmt::Write;
+        let mut short = Short([0; 8], 0);
+        write!(short, "{mv}").ok()?;
+        Some(u64::from_be_bytes(short.0))
+    }
+
     fn outcome(&self) -> Option<Outcome> {
         match self.phase() {
             Phase::Over(outcome) => Some(outcome),

@@ -13,6 +13,9 @@ fn displayed_sorted(game: &AnyGame) -> Vec<String> {
 
 #[test]
 fn every_legal_move_is_written_as_display_writes_it() {
+    // `legal_notations` sorts notations of up to eight bytes by their bytes alone, and a list
+    // with a longer one by the general path: both must be met.
+    let (mut short_lists, mut long_lists) = (0, 0);
     for variant in Variant::ALL {
         let mut states = 0;
         common::random_games(variant, 20, 400, |game| {
@@ -21,8 +24,14 @@ fn every_legal_move_is_written_as_display_writes_it() {
                 mv.push_notation(&mut written);
                 assert_eq!(written, format!("[{mv}"), "{variant:?}");
             }
+            let notations = game.legal_notations();
+            match notations.iter().map(String::len).max() {
+                Some(9..) => long_lists += 1,
+                Some(_) => short_lists += 1,
+                None => {}
+            }
             assert_eq!(
-                game.legal_notations(),
+                notations,
                 displayed_sorted(game),
                 "{variant:?}: the legal notations, in text order"
             );
@@ -30,4 +39,8 @@ fn every_legal_move_is_written_as_display_writes_it() {
         });
         assert!(states > 100, "{variant:?}: only {states} states were tried");
     }
+    assert!(
+        short_lists > 100 && long_lists > 100,
+        "lists of short notations: {short_lists}, with a long one: {long_lists}"
+    );
 }

@@ -472,6 +472,11 @@ impl Game for Petteia {
         text.push_str(Move::notation_str(&mv.notation()));
     }
 
+    fn short_notation(mv: Move) -> Option<u64> {
+        let [a, b, c, d, e] = mv.notation();
+        Some(u64::from_be_bytes([a, b, c, d, e, 0, 0, 0]))
+    }
+
     fn check(&self, mv: Move) -> Result<(), Illegal> {
         self.check_reason(mv)
             .map_err(|reason| Illegal { mv, reason })
