@@ -5,6 +5,7 @@ use super::docs::ErrorBody;
 use super::{ApiJson, AppState, Bearer, ClientAddress, GamePath};
 use crate::error::ApiError;
 use crate::game::actor::{Acted, Action, Command, Published, Subscription};
+use crate::game::error::GameError;
 use crate::game::event::VersionedEvent;
 use crate::game::registry::Hint;
 use crate::game::services::NewGameRequest;
@@ -306,12 +307,17 @@ pub async fn run_action(
     action: Action,
 ) -> Result<Acted, ApiError> {
     let is_move = matches!(action, Action::Move { .. });
+    counted(state, is_move, state.registry.act(id, token, action)).await
+}
+
+/// An action's answer, counted in the metrics (moves accepted and their latency, refusals).
+pub async fn counted(
+    state: &AppState,
+    is_move: bool,
+    acting: impl std::future::Future<Output = Result<Acted, GameError>>,
+) -> Result<Acted, ApiError> {
     let started = std::time::Instant::now();
-    let result = state
-        .registry
-        .act(id, token, action)
-        .await
-        .map_err(ApiError::from);
+    let result = acting.await.map_err(ApiError::from);
     if is_move {
         match &result {
             Ok(_) => {

@@ -5,7 +5,7 @@
 //! Small buffers, a message size limit, a message rate per connection and an idle timeout keep
 //! one connection cheap and unable to harm the others.
 
-use super::games::run_action;
+use super::games::counted;
 use super::limits::{Bucket, Rate};
 use super::{AppState, GamePath};
 use crate::error::{ApiError, ErrorObject};
@@ -134,7 +134,7 @@ pub async fn upgrade(
     ws: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
     // Refuse an unknown game before upgrading, with a plain 404.
-    state.registry.view(&id, None).await?;
+    state.registry.find(&id).await?;
     // The transport cuts off far beyond the protocol's limit, so that a message a little too
     // large is read whole and answered with a `too_large` error on an open connection.
     let transport_max = TRANSPORT_LIMIT_FACTOR * state.limits.max_socket_message;
@@ -398,6 +398,10 @@ impl Session {
     async fn run(mut self: Box<Self>) {
         let mut ping = tokio::time::interval(PING_EVERY);
         let mut shutdown: watch::Receiver<bool> = self.state.shutdown.clone();
+        // Made once: a new one at every turn of the loop would join and leave the watch's
+        // waiters at every message.
+        let shutdown = shutdown.changed();
+        tokio::pin!(shutdown);
         loop {
             let flow = tokio::select! {
                 // Boxed: an action's future (through the registry to the store) is large, and
@@ -405,7 +409,7 @@ impl Session {
                 incoming = self.socket.recv() => Box::pin(self.on_incoming(incoming)).await,
                 item = self.events.recv() => Box::pin(self.on_published(item)).await,
                 _ = ping.tick() => self.on_ping().await,
-                _ = shutdown.changed() => self.shut_down().await,
+                _ = &mut shutdown => self.shut_down().await,
             };
             if flow.is_break() {
                 break;
@@ -639,7 +643,8 @@ impl Session {
         let Some(token) = &self.token_hash else {
             return error_message(id.as_deref(), &ApiError::Unauthorized);
         };
-        match run_action(&self.state, &self.game_id, token, action).await {
+        let is_move = matches!(action, Action::Move { .. });
+        match counted(&self.state, is_move, self.actor.act(token, action)).await {
             Ok(acted) => ack_message(id.as_deref(), acted.version),
             Err(error) => error_message(id.as_deref(), &error),
         }

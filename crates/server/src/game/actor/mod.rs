@@ -39,6 +39,20 @@ impl Mailbox {
         }
     }
 
+    /// A seat's action, answered once it is decided and committed. A socket acts through the
+    /// mailbox it subscribed with (the actor cannot stop while the socket is subscribed) rather
+    /// than looking the game up for every move.
+    pub async fn act(&self, token: &SecretHash, action: Action) -> Result<Acted, GameError> {
+        let (reply, answer) = tokio::sync::oneshot::channel();
+        self.send(Command::Act {
+            token: token.clone(),
+            action: Box::new(action),
+            reply,
+        })
+        .await?;
+        answer.await.map_err(|_| GameError::Stopped)?
+    }
+
     pub fn is_closed(&self) -> bool {
         self.0.is_closed()
     }

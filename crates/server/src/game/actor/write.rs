@@ -27,7 +27,7 @@ impl GameActor {
         let mut catch_ups = 0;
         loop {
             let from = self.game.version;
-            let result = self.act_once(seat, action.clone()).await;
+            let result = self.act_once(seat, &action).await;
             if !matches!(result, Err(GameError::Refused(_)))
                 || self.services.instance.is_none()
                 || catch_ups == MAX_CATCH_UPS
@@ -42,7 +42,7 @@ impl GameActor {
         }
     }
 
-    async fn act_once(&mut self, seat: Seat, action: Action) -> Result<u64, GameError> {
+    async fn act_once(&mut self, seat: Seat, action: &Action) -> Result<u64, GameError> {
         let now = self.services.clock.now_ms();
         // A clock that ran out before this request ends the game first.
         if let Some(flag) = self
@@ -63,11 +63,13 @@ impl GameActor {
                     return Err(Refusal::MalformedMoveId.into());
                 }
                 // Move ids are the client's: each seat has its own, so two players' "1" never collide.
-                let key = id.map(|id| format!("{}/{id}", seat_key(game.variant, seat)));
+                let key = id
+                    .as_ref()
+                    .map(|id| format!("{}/{id}", seat_key(game.variant, seat)));
                 if let Some(&answered) = key.as_ref().and_then(|key| self.move_answers.get(key)) {
                     return Ok(answered);
                 }
-                let event = game.decide_move(seat, &text, version, now)?;
+                let event = game.decide_move(seat, text, *version, now)?;
                 return self.commit(vec![event], key).await;
             }
             Action::Resign => game.decide_resign(seat)?,
