@@ -6,11 +6,11 @@
 //! tasks take turns at one queue: the writer holding the queue gathers whatever is waiting while
 //! the others write the batches before it. A batch is atomic; when it fails, each of its appends
 //! is tried again alone, so only an append at fault (a `Conflict`, say) sees an error. Each
-//! writer holds a connection of its own rather than taking one from the pool for each batch.
+//! writer holds a connection of its own (`held`) rather than taking one from the pool for each
+//! batch.
 
+use crate::held::{Connection, Held, next_batch};
 use crate::{Backend, EventRow, GameId, StatusChange, Store, StoreError};
-use sqlx::pool::PoolConnection;
-use sqlx::{Postgres, Sqlite};
 use std::sync::Arc;
 use tokio::sync::{Mutex, mpsc, oneshot};
 
@@ -73,26 +73,19 @@ impl Appender {
     }
 }
 
-/// One writer: takes a batch from the queue, writes it, answers each append, and again.
+/// One writer: takes a batch from the queue, writes it on its held connection, answers each
+/// append, and again.
 async fn write(store: Store, queue: Arc<Mutex<mpsc::Receiver<Append>>>) {
-    let mut held = None;
-    loop {
-        let next = tokio::select! {
-            next = next_batch(&queue) => next,
-            // Closing the pool waits for every connection to come back: give this one back.
-            () = store.close_event(), if held.is_some() => {
-                held = None;
-                continue;
-            }
-        };
-        let Some(mut batch) = next else {
-            return; // every Appender is gone
-        };
+    let mut held = Held::new(store);
+    while let Some(mut batch) = held
+        .wait(async { next_batch(&mut *queue.lock().await, MAX_BATCH).await })
+        .await
+    {
         let appends: Vec<(&GameId, &[EventRow])> = batch
             .iter()
             .map(|a| (&a.game_id, a.events.as_slice()))
             .collect();
-        match append_held(&store, &mut held, &appends).await {
+        match append_held(&mut held, &appends).await {
             Ok(()) => {
                 for append in batch {
                     let _ = append.done.send(Ok(()));
@@ -104,7 +97,7 @@ async fn write(store: Store, queue: Arc<Mutex<mpsc::Receiver<Append>>>) {
             Err(_) => {
                 for append in batch {
                     let one = [(&append.game_id, append.events.as_slice())];
-                    let result = append_held(&store, &mut held, &one).await;
+                    let result = append_held(&mut held, &one).await;
                     let _ = append.done.send(result);
                 }
             }
@@ -112,65 +105,12 @@ async fn write(store: Store, queue: Arc<Mutex<mpsc::Receiver<Append>>>) {
     }
 }
 
-/// Waits for the next append, and takes whatever else is waiting with it.
-async fn next_batch(queue: &Mutex<mpsc::Receiver<Append>>) -> Option<Vec<Append>> {
-    let mut queue = queue.lock().await;
-    let first = queue.recv().await?;
-    let mut batch = vec![first];
-    while batch.len() < MAX_BATCH
-        && let Ok(next) = queue.try_recv()
-    {
-        batch.push(next);
-    }
-    Some(batch)
-}
-
-/// Appends on the writer's connection, taking one from the pool if it holds none. A connection
-/// that failed other than by a conflict may be broken (the database restarted, say): it is let
-/// go, and the next append takes another.
 async fn append_held(
-    store: &Store,
-    held: &mut Option<Connection>,
+    held: &mut Held,
     appends: &[(&GameId, &[EventRow])],
 ) -> Result<(), StoreError> {
-    let connection = match held {
-        Some(connection) => connection,
-        None => held.insert(store.connection().await?),
-    };
-    let result = connection.append_many(appends).await;
-    if result
-        .as_ref()
-        .is_err_and(|e| !matches!(e, StoreError::Conflict))
-    {
-        *held = None;
-    }
-    result
-}
-
-/// A connection taken from the store's pool. Each writer holds one: a batch then costs one round
-/// trip, where a connection taken from the pool for each batch costs three (sqlx pings a
-/// connection as it leaves the pool and again as it comes back).
-#[derive(Debug)]
-pub(crate) enum Connection {
-    Sqlite(PoolConnection<Sqlite>),
-    Postgres(PoolConnection<Postgres>),
-}
-
-impl Store {
-    /// Completes once the pool is closing.
-    fn close_event(&self) -> sqlx::pool::CloseEvent {
-        match self {
-            Store::Sqlite(pool) => pool.close_event(),
-            Store::Postgres(pool) => pool.close_event(),
-        }
-    }
-
-    pub(crate) async fn connection(&self) -> Result<Connection, StoreError> {
-        Ok(match self {
-            Store::Sqlite(pool) => Connection::Sqlite(pool.acquire().await?),
-            Store::Postgres(pool) => Connection::Postgres(pool.acquire().await?),
-        })
-    }
+    let result = held.connection().await?.append_many(appends).await;
+    held.settle(result)
 }
 
 impl Connection {
@@ -218,7 +158,9 @@ impl Connection {
                 query.execute(&mut **connection).await.map(|_| ())
             }
             // One statement text whatever the count, so Postgres plans it once per connection. It
-            // notifies each game's last version too: the notifications leave at the commit.
+            // notifies each game's last version too, a few games a notification (one each cost
+            // the listening side of every instance a message per game): the notifications leave
+            // at the commit.
             Connection::Postgres(connection) => {
                 let (mut ids, mut seqs, mut ats, mut bodies, mut move_ids) =
                     (vec![], vec![], vec![], vec![], vec![]);
@@ -232,14 +174,18 @@ impl Connection {
                 sqlx::query(
                     "WITH appended AS (INSERT INTO game_events (game_id, seq, at, body, move_id) \
                      SELECT * FROM UNNEST($1::text[], $2::bigint[], $3::bigint[], $4::text[], $5::text[]) \
-                     RETURNING game_id, seq) \
-                     SELECT pg_notify('ludus_games', game_id || ' ' || MAX(seq)) FROM appended GROUP BY game_id",
+                     RETURNING game_id, seq), \
+                     last AS (SELECT game_id, MAX(seq) AS seq, row_number() OVER () - 1 AS n \
+                     FROM appended GROUP BY game_id) \
+                     SELECT pg_notify('ludus_games', string_agg(game_id || ' ' || seq, E'\\n')) \
+                     FROM last GROUP BY n / $6::bigint",
                 )
                 .bind(ids)
                 .bind(seqs)
                 .bind(ats)
                 .bind(bodies)
                 .bind(move_ids)
+                .bind(crate::cluster::GAMES_PER_NOTIFICATION as i64)
                 .execute(&mut **connection)
                 .await
                 .map(|_| ())

@@ -3,14 +3,19 @@
 //! commit. Postgres only: on SQLite these answer `StoreError::SingleInstance`.
 //!
 //! The event log stays the one truth; a notification only says "look at the log". Every commit
-//! that appends events also notifies `<game id> <last seq>` on [`GAMES_CHANNEL`], inside its
-//! transaction, so that the notification leaves at the commit and never before it.
+//! that appends events also notifies on [`GAMES_CHANNEL`], inside its transaction, so that the
+//! notification leaves at the commit and never before it: a line `<game id> <last seq>` for each
+//! game it appended to (a group commit's batch notifies its games in a few notifications, not
+//! one each).
 
 use crate::{GameId, Store, StoreError, stored_id};
 use sqlx::postgres::{PgListener, PgPool};
 
-/// Events were appended: the payload is `<game id> <seq of the last one>`.
+/// Events were appended: the payload has a line `<game id> <seq of the last one>` for each game.
 pub const GAMES_CHANNEL: &str = "ludus_games";
+/// The most lines in one notification of [`GAMES_CHANNEL`]: 64 lines of at most 85 bytes (a
+/// 64-character id, a space, a 19-digit seq, a newline) stay within Postgres's 8,000 bytes.
+pub const GAMES_PER_NOTIFICATION: usize = 64;
 /// An instance left (its games are free to take at once): the payload is its id.
 pub const INSTANCES_CHANNEL: &str = "ludus_instances";
 /// Who is connected to a game through one instance (not stored: lost with the instance).
@@ -28,12 +33,27 @@ macro_rules! now_ms {
 /// What another instance (or this one) said.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Notification {
-    /// A game's log grew to `seq`.
-    Appended { game_id: GameId, seq: i64 },
+    /// Games' logs grew: see [`Appended::games`].
+    Appended(Appended),
     /// An instance left: its games are free.
     InstanceGone { instance: String },
     /// An instance's presence in a game (the payload is the server's).
     Presence { payload: String },
+}
+
+/// The games of one commit's notification, each with the seq of its last event.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Appended(String);
+
+impl Appended {
+    /// Each game's id (as text: most are looked up, few need a `GameId`) and last seq; a line
+    /// that is not of that form is skipped.
+    pub fn games(&self) -> impl Iterator<Item = (&str, i64)> {
+        self.0.lines().filter_map(|line| {
+            let (id, seq) = line.split_once(' ')?;
+            Some((id, seq.parse().ok()?))
+        })
+    }
 }
 
 /// The one listening connection of an instance.
@@ -55,12 +75,7 @@ impl Listener {
             };
             let payload = notification.payload();
             let parsed = match notification.channel() {
-                GAMES_CHANNEL => payload.split_once(' ').and_then(|(id, seq)| {
-                    Some(Notification::Appended {
-                        game_id: id.parse().ok()?,
-                        seq: seq.parse().ok()?,
-                    })
-                }),
+                GAMES_CHANNEL => Some(Notification::Appended(Appended(payload.to_string()))),
                 INSTANCES_CHANNEL => Some(Notification::InstanceGone {
                     instance: payload.to_string(),
                 }),
@@ -185,16 +200,6 @@ impl Store {
             .execute(&mut *tx)
             .await?;
         tx.commit().await?;
-        Ok(())
-    }
-
-    /// Tells every instance who is connected to a game through this one.
-    pub async fn notify_presence(&self, payload: &str) -> Result<(), StoreError> {
-        sqlx::query("SELECT pg_notify($1, $2)")
-            .bind(PRESENCE_CHANNEL)
-            .bind(payload)
-            .execute(self.postgres()?)
-            .await?;
         Ok(())
     }
 }

@@ -17,10 +17,15 @@ use std::time::Duration;
 
 mod appender;
 mod cluster;
+mod held;
 mod model;
+mod presence;
+mod reader;
 pub use appender::Appender;
-pub use cluster::{ALIVE_FOR_MS, Listener, Notification};
+pub use cluster::{ALIVE_FOR_MS, Appended, Listener, Notification};
 pub use model::{GameId, Malformed, Mode, SecretHash, Status, UnknownName, parse_name};
+pub use presence::PresenceSender;
+pub use reader::EventReader;
 
 use ludus_engine::dice::{ServerSeed, from_hex, to_hex};
 use ludus_engine::{Player, Side, Termination, Variant};

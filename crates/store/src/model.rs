@@ -22,6 +22,14 @@ impl GameId {
     }
 }
 
+/// A map keyed by ids is searched with the id's text (the derived `Hash` hashes the text alone,
+/// as `str` does).
+impl std::borrow::Borrow<str> for GameId {
+    fn borrow(&self) -> &str {
+        &self.0
+    }
+}
+
 /// Text that cannot be the id (or a hash) it was given as.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{what} {text:?} is malformed")]

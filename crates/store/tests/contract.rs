@@ -6,8 +6,8 @@
 use ludus_engine::dice::ServerSeed;
 use ludus_engine::{Player, Side, Termination, Variant};
 use ludus_store::{
-    AccountSeat, Appender, EventRow, GameId, Holders, Mode, NewGame, Redeemed, SecretHash, Status,
-    StatusChange, Store, StoreError, StoredResult,
+    AccountSeat, Appender, EventReader, EventRow, GameId, Holders, Mode, NewGame, Redeemed,
+    SecretHash, Status, StatusChange, Store, StoreError, StoredResult,
 };
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -353,6 +353,39 @@ async fn the_store_closes_while_its_appender_holds_connections(store: Store) {
     assert!(late.is_err(), "an append after the close is refused");
 }
 
+/// The group read answers each game's read with that game's events after its version, as a
+/// read of its own would, however many are read at once.
+async fn the_reader_answers_each_read_with_its_own_games_events(store: Store) {
+    let reader = EventReader::start(store.clone());
+    let mut games = Vec::new();
+    for n in 1..=12 {
+        let id = new_id();
+        store
+            .create_game(&new_game(&id, None, 5), &[])
+            .await
+            .unwrap();
+        let rows: Vec<EventRow> = (1..=n)
+            .map(|seq| event(seq, &format!("{{\"n\":{seq}}}"), Some(&format!("m{seq}"))))
+            .collect();
+        store.append_events(&id, &rows, None).await.unwrap();
+        games.push((id, n));
+    }
+    let reads = games.iter().flat_map(|(id, n)| {
+        [0, n / 2, *n].map(|since| {
+            let reader = reader.clone();
+            async move { (since, reader.events_since(id, since).await.unwrap()) }
+        })
+    });
+    let answers = futures_util::future::join_all(reads).await;
+    for ((id, _), answers) in games.iter().zip(answers.chunks(3)) {
+        for (since, events) in answers {
+            assert_eq!(events, &store.events_since(id, *since).await.unwrap());
+        }
+        assert_eq!(answers[0].1.len() as i64, answers[0].1.last().unwrap().seq);
+        assert!(answers[2].1.is_empty());
+    }
+}
+
 /// A new waiting game with an invite: its id and the invite's hash.
 async fn invited_game(store: &Store) -> (GameId, SecretHash) {
     let id = new_id();
@@ -511,6 +544,7 @@ on_both_backends!(
     the_events_of_several_games_append_together_or_not_at_all,
     the_appender_lands_concurrent_appends_and_refuses_only_a_conflicting_one,
     the_store_closes_while_its_appender_holds_connections,
+    the_reader_answers_each_read_with_its_own_games_events,
     an_invite_is_redeemed_exactly_once_even_when_joins_race,
     a_game_is_finished_by_one_writer_only,
     finished_games_list_newest_first_with_paging,
@@ -877,19 +911,54 @@ mod instances {
             .await
             .unwrap();
         for seq in [2, 3] {
-            let heard = tokio::time::timeout(std::time::Duration::from_secs(5), listener.next())
-                .await
-                .expect("a notification within 5 s")
-                .unwrap();
-            assert_eq!(
-                heard,
-                Some(Notification::Appended {
-                    game_id: id.clone(),
-                    seq
-                })
-            );
+            assert_eq!(heard(&mut listener).await, [(id.to_string(), seq)]);
         }
         // The listening connection is the pool's: the pool closes once it is given back.
+        drop(listener);
+        database.remove().await;
+    }
+
+    /// What the next notification says of appends: each game with its last seq.
+    async fn heard(listener: &mut ludus_store::Listener) -> Vec<(String, i64)> {
+        let heard = tokio::time::timeout(std::time::Duration::from_secs(5), listener.next())
+            .await
+            .expect("a notification within 5 s")
+            .unwrap();
+        match heard {
+            Some(Notification::Appended(appended)) => appended
+                .games()
+                .map(|(id, seq)| (id.to_string(), seq))
+                .collect(),
+            other => panic!("not an append: {other:?}"),
+        }
+    }
+
+    /// A batch notifies a few games a notification, each game once with its last version, and
+    /// however many games it holds (Postgres refuses a payload over 8,000 bytes).
+    #[tokio::test]
+    #[ignore = "needs TEST_DATABASE_URL (Postgres); run with -- --include-ignored"]
+    async fn a_batch_notifies_every_game_once_with_its_last_version() {
+        let database = TestStore::postgres().await;
+        let store = database.store.clone();
+        let mut listener = store.listen().await.unwrap();
+        let mut ids = Vec::new();
+        for _ in 0..150 {
+            ids.push(owned_game(&store, "a").await);
+        }
+        let rows = [event(1, "{}", None), event(2, "{}", None)];
+        let appends: Vec<_> = ids.iter().map(|id| (id, &rows[..])).collect();
+        store.append_many(&appends).await.unwrap();
+        let mut games = Vec::new();
+        let mut notifications = 0;
+        while games.len() < ids.len() {
+            games.extend(heard(&mut listener).await);
+            notifications += 1;
+        }
+        assert_eq!(notifications, 3, "150 games in notifications of 64 at most");
+        games.sort();
+        let mut expected: Vec<(String, i64)> = ids.iter().map(|id| (id.to_string(), 2)).collect();
+        expected.sort();
+        assert_eq!(games, expected);
         drop(listener);
         database.remove().await;
     }

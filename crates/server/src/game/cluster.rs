@@ -132,7 +132,11 @@ async fn listen(registry: Registry, sweep_now: Arc<Notify>) {
 
 async fn heard(registry: &Registry, sweep_now: &Notify, notification: Notification) {
     match notification {
-        Notification::Appended { game_id, seq } => registry.appended(&game_id, seq).await,
+        Notification::Appended(appended) => {
+            for (game_id, seq) in appended.games() {
+                registry.appended(game_id, seq).await;
+            }
+        }
         Notification::InstanceGone { instance } => {
             sweep_now.notify_one();
             registry.tell_all(|| Command::InstanceGone {

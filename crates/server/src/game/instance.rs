@@ -5,6 +5,7 @@
 //! none: one instance owns everything.
 
 use super::GameId;
+use ludus_store::PresenceSender;
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 use std::sync::Mutex;
@@ -15,8 +16,9 @@ pub struct Instance {
     id: String,
     /// A std mutex: held only to read or change the set, never across an await.
     owned: Mutex<HashSet<GameId>>,
-    /// Orders this instance's presence reports (they are sent from separate tasks).
+    /// Orders this instance's presence reports.
     stamps: AtomicU64,
+    presence: PresenceSender,
 }
 
 /// Who is connected to one game through one instance: what it tells the others.
@@ -45,12 +47,14 @@ pub enum PresenceMessage {
 }
 
 impl Instance {
-    /// A new instance, with an id of its own (random: a restarted process is a new instance).
-    pub fn new() -> Instance {
+    /// A new instance, with an id of its own (random: a restarted process is a new instance),
+    /// that tells the others through `presence`.
+    pub fn new(presence: PresenceSender) -> Instance {
         Instance {
             id: super::token::random_text(16),
             owned: Mutex::default(),
             stamps: AtomicU64::new(0),
+            presence,
         }
     }
 
@@ -85,11 +89,11 @@ impl Instance {
     pub fn next_stamp(&self) -> u64 {
         self.stamps.fetch_add(1, Ordering::Relaxed) + 1
     }
-}
 
-impl Default for Instance {
-    fn default() -> Instance {
-        Instance::new()
+    /// Tells every instance (this one too) what `message` says, without waiting.
+    pub fn say(&self, message: &PresenceMessage) {
+        let payload = serde_json::to_string(message).expect("a presence message serialises");
+        self.presence.send(payload);
     }
 }
 

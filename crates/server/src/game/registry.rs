@@ -5,7 +5,7 @@
 use super::actor::{Acted, Action, Command, GameActor, Join, Mailbox, Subscription};
 use super::error::{GameError, error_chain};
 use super::event::VersionedEvent;
-use super::restore::restore;
+use super::restore::{Restored, restore};
 use super::services::{GameConfig, NewGameRequest, Searcher, Services};
 use super::token::{InviteCode, SeatToken};
 use super::{GameId, Mode};
@@ -156,10 +156,20 @@ impl Registry {
         }
         let stored = self
             .services
-            .create_game(request, seats, invite.as_ref().map(InviteCode::hash))
+            .create_game(
+                request,
+                seats.clone(),
+                invite.as_ref().map(InviteCode::hash),
+            )
             .await?;
-        // Loading the game starts its actor: a computer that moves first starts thinking now.
-        self.handle(&stored.id, 0).await?;
+        // The actor starts now, from the state just stored (not read back): a computer that
+        // moves first starts thinking.
+        self.start(Restored {
+            game: stored.game,
+            seats,
+            log: stored.log,
+            move_answers: HashMap::new(),
+        });
         Ok(CreatedGame {
             game_id: stored.id,
             side: creator,
@@ -203,6 +213,11 @@ impl Registry {
             side,
             token,
         })
+    }
+
+    /// Whether the game exists: its actor is running, or is started from the store.
+    pub async fn find(&self, game_id: &GameId) -> Result<(), GameError> {
+        self.handle(game_id, 0).await.map(drop)
     }
 
     pub async fn view(
@@ -373,10 +388,24 @@ impl Registry {
         flag_not_before: i64,
     ) -> Result<Mailbox, GameError> {
         let restored = restore(&self.services, game_id).await?;
+        Ok(self.spawn(restored, slot, flag_not_before))
+    }
+
+    /// Starts the actor of a game just created, in a slot of its own (a new id has none yet).
+    fn start(&self, created: Restored) {
+        let id = created.game.id.clone();
+        let slot = Slot::default();
+        let actor = self.spawn(created, &slot, 0);
+        slot.actor.set(actor).expect("a new slot holds no actor");
+        self.games.lock().expect("registry lock").insert(id, slot);
+    }
+
+    /// Starts the actor of `restored` for `slot`; when it stops, the slot goes.
+    fn spawn(&self, restored: Restored, slot: &Slot, flag_not_before: i64) -> Mailbox {
         let slot_version = slot.version.clone();
         let (games, id, slot) = (
             Arc::downgrade(&self.games),
-            game_id.clone(),
+            restored.game.id.clone(),
             Arc::downgrade(slot),
         );
         let on_stop = Box::new(move || {
@@ -384,13 +413,13 @@ impl Registry {
                 forget(&games, &id, &slot);
             }
         });
-        Ok(GameActor::spawn(
+        GameActor::spawn(
             restored,
             self.services.clone(),
             flag_not_before,
             slot_version,
             on_stop,
-        ))
+        )
     }
 
     /// Tells a loaded game's actor `command` (without waiting for room in its queue); whether
@@ -425,7 +454,7 @@ impl Registry {
 
     /// Another instance appended to a game's log up to `seq`: its actor here catches up; a game
     /// this instance owns but had let go from memory is loaded, so its timers run.
-    pub async fn appended(&self, game_id: &GameId, seq: i64) {
+    pub async fn appended(&self, game_id: &str, seq: i64) {
         // Every commit of this instance comes back too: most notifications are of versions the
         // actor already has, and cost a look here rather than a wake-up of the actor.
         let known = self
@@ -437,9 +466,12 @@ impl Registry {
         if known.is_some_and(|version| seq <= version as i64) {
             return;
         }
-        if !self.tell(game_id, Command::CatchUp { seq: Some(seq) })
-            && self.services.leads(game_id)
-            && let Err(error) = self.handle(game_id, 0).await
+        let Ok(game_id) = game_id.parse::<GameId>() else {
+            return;
+        };
+        if !self.tell(&game_id, Command::CatchUp { seq: Some(seq) })
+            && self.services.leads(&game_id)
+            && let Err(error) = self.handle(&game_id, 0).await
         {
             tracing::warn!(game = %game_id, error = %error_chain(&error), "could not load an owned game");
         }

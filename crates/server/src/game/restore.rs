@@ -26,7 +26,7 @@ pub async fn restore(services: &Services, game_id: &GameId) -> Result<Restored, 
         .load_game(game_id)
         .await?
         .ok_or(GameError::NoGame)?;
-    let events = services.store.events_since(game_id, 0).await?;
+    let events = services.reader.events_since(game_id, 0).await?;
     replay(row, &events).map_err(|source| GameError::Replay {
         game: game_id.clone(),
         source,

@@ -3,7 +3,7 @@
 //! thinking time. It knows neither the actors nor the registry that finds them.
 
 use super::error::GameError;
-use super::event::event_rows;
+use super::event::{VersionedEvent, event_rows};
 use super::instance::Instance;
 use super::live::{Creation, LiveGame};
 use super::{GameId, Mode, PlayerIndex, Settings, Status, token};
@@ -11,7 +11,9 @@ use crate::metrics::Metrics;
 use ludus_ai::Level;
 use ludus_engine::dice::ServerSeed;
 use ludus_engine::{AnyGame, AnyMove, Variant};
-use ludus_store::{Appender, Backend, Holders, NewGame, SecretHash, Store};
+use ludus_store::{
+    Appender, Backend, EventReader, Holders, NewGame, PresenceSender, SecretHash, Store,
+};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -71,6 +73,9 @@ pub struct StoredGame {
     pub id: GameId,
     /// Dice games: the SHA-256 of the server seed, published before any die is thrown.
     pub commitment: Option<String>,
+    /// The game as stored, and its log: what its actor starts from, without reading it back.
+    pub game: LiveGame,
+    pub log: Vec<VersionedEvent>,
 }
 
 /// What every actor shares.
@@ -79,6 +84,8 @@ pub struct Services {
     pub store: Store,
     /// Where actors append their events: a group commit over the store.
     pub appender: Appender,
+    /// Where actors read the log after a version (a catch-up, a load): a group read.
+    pub reader: EventReader,
     pub clock: super::clock::ServerClock,
     pub config: GameConfig,
     pub metrics: Arc<Metrics>,
@@ -129,9 +136,11 @@ impl Services {
     /// Call it inside the tokio runtime (the appender starts tasks).
     pub fn new(store: Store, config: GameConfig, metrics: Arc<Metrics>) -> Services {
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-        let instance = (store.backend() == Backend::Postgres).then(|| Arc::new(Instance::new()));
+        let instance = (store.backend() == Backend::Postgres)
+            .then(|| Arc::new(Instance::new(PresenceSender::start(store.clone()))));
         Services {
             appender: Appender::start(store.clone()),
+            reader: EventReader::start(store.clone()),
             instance,
             store,
             clock: super::clock::ServerClock::new(),
@@ -200,6 +209,15 @@ impl Services {
                 source,
             })?;
         let rows = event_rows(&batch, 0, now, None);
+        let log = batch
+            .into_iter()
+            .enumerate()
+            .map(|(i, event)| VersionedEvent {
+                version: i as u64 + 1,
+                at: now,
+                event,
+            })
+            .collect();
         let row = NewGame {
             id: id.clone(),
             variant: request.variant,
@@ -225,6 +243,8 @@ impl Services {
             commitment: row
                 .dice
                 .then(|| ludus_engine::dice::to_hex(&server_seed.commitment())),
+            game,
+            log,
         })
     }
 

@@ -21,7 +21,7 @@ impl GameActor {
         }
         let rows = match self
             .services
-            .store
+            .reader
             .events_since(&self.game.id, from as i64)
             .await
         {
@@ -104,14 +104,14 @@ impl GameActor {
         seen
     }
 
-    /// Tells the other instances who is connected through this one (in a task: the actor does
-    /// not wait for the database to say it).
+    /// Tells the other instances who is connected through this one (without waiting for the
+    /// database to say it).
     pub(super) fn report_presence(&self) {
         let Some(instance) = &self.services.instance else {
             return;
         };
         let presence = &self.presence;
-        let message = PresenceMessage::Report {
+        instance.say(&PresenceMessage::Report {
             instance: instance.id().to_string(),
             game: self.game.id.clone(),
             stamp: instance.next_stamp(),
@@ -121,28 +121,17 @@ impl GameActor {
                 last_request: presence.last_request,
                 left_at: presence.left_at,
             },
-        };
-        self.say(message);
+        });
     }
 
     /// Asks the other instances to report who is connected through them (the actor just started).
     pub(super) fn ask_presence(&self) {
         if let Some(instance) = &self.services.instance {
-            self.say(PresenceMessage::Ask {
+            instance.say(&PresenceMessage::Ask {
                 instance: instance.id().to_string(),
                 game: self.game.id.clone(),
             });
         }
-    }
-
-    fn say(&self, message: PresenceMessage) {
-        let store = self.services.store.clone();
-        let payload = serde_json::to_string(&message).expect("a presence message serialises");
-        tokio::spawn(async move {
-            if let Err(error) = store.notify_presence(&payload).await {
-                tracing::warn!(error = %error_chain(&error), "could not report presence");
-            }
-        });
     }
 
     /// Another instance's report (or question) about who is connected.
