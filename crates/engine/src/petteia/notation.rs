@@ -206,10 +206,12 @@ fn parse_board(field: &str) -> Result<Board, NotationError> {
     Ok(Board { size, pieces })
 }
 
-impl fmt::Display for Position {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl Position {
+    /// Appends the position in its notation (what `Display` writes), without the formatting
+    /// machinery: the server writes one at every version of a game.
+    pub fn push_notation(&self, text: &mut String) {
         // The board into one buffer (at most 8 ranks of 8 characters and 7 slashes), written at
-        // once: the server writes a position at every version of a game.
+        // once.
         let n = self.board.size.n();
         let mut board = [0; 71];
         let mut len = 0;
@@ -239,12 +241,22 @@ impl fmt::Display for Position {
                 len += 1;
             }
         }
-        f.write_str(std::str::from_utf8(&board[..len]).expect("a board's text is ASCII"))?;
-        let side = if self.to_move == Player::First {
-            'l'
+        text.push_str(std::str::from_utf8(&board[..len]).expect("a board's text is ASCII"));
+        text.push_str(if self.to_move == Player::First {
+            " l "
         } else {
-            'd'
-        };
-        write!(f, " {side} {} {}", self.quiet_plies, self.move_number)
+            " d "
+        });
+        text.push_str(itoa::Buffer::new().format(self.quiet_plies));
+        text.push(' ');
+        text.push_str(itoa::Buffer::new().format(self.move_number));
+    }
+}
+
+impl fmt::Display for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut text = String::with_capacity(96);
+        self.push_notation(&mut text);
+        f.write_str(&text)
     }
 }

@@ -492,12 +492,15 @@ async fn stream_events(
     while !over {
         tokio::select! {
             item = receiver.recv() => match item {
-                Ok(published) => if let Published::Event { event, snapshot } = &*published
-                    && event.version > last
+                Ok(published) => if let Published::Event { version, json, snapshot, .. } = &*published
+                    && *version > last
                 {
-                    last = event.version;
+                    last = *version;
                     over = snapshot.status.is_over();
-                    if sender.send(line(event)).await.is_err() { return; }
+                    let mut text = Vec::with_capacity(json.len() + 1);
+                    text.extend_from_slice(json.as_bytes());
+                    text.push(b'\n');
+                    if sender.send(Bytes::from(text)).await.is_err() { return; }
                 },
                 // Fell behind or the game's actor stopped: the client resumes with `since`.
                 Err(_) => return,

@@ -10,7 +10,6 @@ use super::limits::{Bucket, Rate};
 use super::{AppState, GamePath};
 use crate::error::{ApiError, ErrorObject};
 use crate::game::actor::{Action, Command, Mailbox, Published, Subscription};
-use crate::game::event::{GameEvent, VersionedEvent};
 use crate::game::token::SeatToken;
 use crate::game::view::Snapshot;
 use crate::game::{GameId, Seat};
@@ -47,7 +46,7 @@ pub const READ_BUFFER_BYTES: usize = 256;
 /// connection at the transport.
 const TRANSPORT_LIMIT_FACTOR: usize = 16;
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, PartialEq, Eq, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 enum ClientMessage {
     Hello {
@@ -104,6 +103,43 @@ enum ClientMessage {
         id: Option<String>,
     },
     Ping,
+}
+
+/// A move, the message sent most, read in one pass with its text borrowed; any other message
+/// (or a move that does not read so) goes through `ClientMessage`, whose errors are the
+/// protocol's.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MoveMessage<'a> {
+    #[serde(rename = "type")]
+    _type: MoveTag,
+    #[serde(rename = "move", borrow)]
+    notation: std::borrow::Cow<'a, str>,
+    version: u64,
+    #[serde(default, borrow)]
+    id: Option<std::borrow::Cow<'a, str>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum MoveTag {
+    Move,
+}
+
+fn parse_client_message(text: &str) -> Result<ClientMessage, serde_json::Error> {
+    match serde_json::from_str::<MoveMessage>(text) {
+        Ok(MoveMessage {
+            notation,
+            version,
+            id,
+            ..
+        }) => Ok(ClientMessage::Move {
+            notation: notation.into_owned(),
+            version,
+            id: id.map(std::borrow::Cow::into_owned),
+        }),
+        Err(_) => serde_json::from_str(text),
+    }
 }
 
 /// What the events of a socket carry besides the event (docs/PROTOCOL.md §3).
@@ -196,34 +232,44 @@ fn close(code: u16, reason: &'static str) -> Message {
 enum Attached {
     /// Nothing: an event replayed after `since`, or one a later event of its batch follows.
     Nothing,
-    /// `delta`: what changed (JSON text).
-    Delta(String),
-    /// `game`: the whole view (JSON text).
-    Game(String),
+    /// `delta`: what changed.
+    Delta,
+    /// `game`: the whole view.
+    Game,
 }
 
-/// Written into one buffer: one is sent to every socket of a game at every version.
-fn event_message(event: &VersionedEvent, attached: Attached) -> Message {
-    use std::io::Write;
-    let view = match &attached {
-        Attached::Nothing => None,
-        Attached::Delta(delta) => Some(("delta", delta)),
-        Attached::Game(game) => Some(("game", game)),
+/// `{"type": "event", "version", "event", "delta" | "game"?}` for `seat` at `now`, written into
+/// one buffer: one is sent to every socket of a game at every version. `event` is the event's
+/// JSON text.
+fn event_message(
+    version: u64,
+    event: &str,
+    attached: Attached,
+    (snapshot, seat, now): (&Snapshot, Seat, i64),
+) -> Message {
+    let room = match attached {
+        Attached::Nothing => 0,
+        Attached::Delta => snapshot.delta_len(seat),
+        Attached::Game => 4096,
     };
-    let mut message = Vec::with_capacity(200 + view.map_or(0, |(_, text)| text.len()));
-    let written = write!(
-        message,
-        r#"{{"type":"event","version":{},"event":"#,
-        event.version
-    );
-    written.expect("a Vec takes any bytes");
-    serde_json::to_writer(&mut message, event).expect("events serialise");
-    if let Some((key, text)) = view {
-        write!(message, r#","{key}":{text}"#).expect("a Vec takes any bytes");
+    let mut message = String::with_capacity(64 + event.len() + room);
+    message.push_str(r#"{"type":"event","version":"#);
+    message.push_str(itoa::Buffer::new().format(version));
+    message.push_str(r#","event":"#);
+    message.push_str(event);
+    match attached {
+        Attached::Nothing => {}
+        Attached::Delta => {
+            message.push_str(r#","delta":"#);
+            snapshot.push_delta_text(&mut message, seat, now);
+        }
+        Attached::Game => {
+            message.push_str(r#","game":"#);
+            snapshot.push_text(&mut message, seat, now);
+        }
     }
-    message.push(b'}');
-    let message = String::from_utf8(message).expect("JSON is UTF-8");
-    Message::Text(Utf8Bytes::from(message))
+    message.push('}');
+    text_message(message.into_bytes())
 }
 
 /// `{"type": "ack", "id", "version"}`, written directly into one buffer: one is sent for every
@@ -234,6 +280,14 @@ fn ack_message(id: Option<&str>, version: u64) -> Message {
     message.extend_from_slice(br#"{"type":"ack","id":"#);
     serde_json::to_writer(&mut message, &id).expect("an id serialises");
     write!(message, r#","version":{version}}}"#).expect("a Vec takes any bytes");
+    text_message(message)
+}
+
+/// A text frame of JSON written into `message`. Fitted to its length first (in place: the
+/// allocator keeps a block that shrinks by less than half), since a buffer with room left
+/// over costs one more allocation to become the frame's bytes.
+fn text_message(mut message: Vec<u8>) -> Message {
+    message.shrink_to_fit();
     let message = String::from_utf8(message).expect("JSON is UTF-8");
     Message::Text(Utf8Bytes::from(message))
 }
@@ -376,12 +430,14 @@ impl Session {
         });
         let mut sent = Ok(());
         for event in &missed {
-            sent = sent.and(
-                session
-                    .socket
-                    .send(event_message(event, Attached::Nothing))
-                    .await,
+            let json = serde_json::to_string(event).expect("events serialise");
+            let message = event_message(
+                event.version,
+                &json,
+                Attached::Nothing,
+                (&snapshot, seat, 0),
             );
+            sent = sent.and(session.socket.send(message).await);
         }
         let view = session.render(&snapshot);
         sent = sent.and(session.socket.send(snapshot_message(&view)).await);
@@ -437,19 +493,18 @@ impl Session {
     /// What an event carries: the view (whole or what changed) after its batch, on the batch's
     /// last event (the snapshot is the game after the whole batch). A batch with an undo ends
     /// with the whole view.
-    fn attach(&mut self, event: &VersionedEvent, snapshot: &Snapshot) -> Attached {
+    fn attach(&mut self, version: u64, takes_back: bool, snapshot: &Snapshot) -> Attached {
         if self.shape == ViewShape::Full {
-            return Attached::Game(self.render(snapshot));
+            return Attached::Game;
         }
-        self.undone |= matches!(event.event, GameEvent::Undo { .. });
-        if event.version < snapshot.version {
+        self.undone |= takes_back;
+        if version < snapshot.version {
             return Attached::Nothing;
         }
         if std::mem::take(&mut self.undone) {
-            return Attached::Game(self.render(snapshot));
+            return Attached::Game;
         }
-        let now = self.state.registry.now_ms();
-        Attached::Delta(snapshot.render_delta_text(self.seat, now))
+        Attached::Delta
     }
 
     /// Sends a message; a failed send ends the session.
@@ -548,13 +603,21 @@ impl Session {
     async fn feed_published(&mut self, item: Result<Arc<Published>, RecvError>) -> ControlFlow<()> {
         match item {
             Ok(published) => match &*published {
-                Published::Event { event, snapshot } => {
-                    if event.version <= self.last_version {
+                Published::Event {
+                    version,
+                    takes_back,
+                    json,
+                    snapshot,
+                } => {
+                    if *version <= self.last_version {
                         return ControlFlow::Continue(());
                     }
-                    self.last_version = event.version;
-                    let attached = self.attach(event, snapshot);
-                    self.feed(event_message(event, attached)).await
+                    self.last_version = *version;
+                    let attached = self.attach(*version, *takes_back, snapshot);
+                    let now = self.state.registry.now_ms();
+                    let message =
+                        event_message(*version, json, attached, (snapshot, self.seat, now));
+                    self.feed(message).await
                 }
                 Published::Presence { snapshot } => {
                     let view = self.render(snapshot);
@@ -600,7 +663,7 @@ impl Session {
 
     /// Handles one message after hello: the reply to send (ack, pong or error).
     async fn answer(&mut self, message: &str) -> Message {
-        let parsed: ClientMessage = match serde_json::from_str(message) {
+        let parsed: ClientMessage = match parse_client_message(message) {
             Ok(m) => m,
             Err(e) => {
                 return error_message(
@@ -648,5 +711,40 @@ impl Session {
             Ok(acted) => ack_message(id.as_deref(), acted.version),
             Err(error) => error_message(id.as_deref(), &error),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{ClientMessage, parse_client_message};
+
+    /// The fast path for moves reads what the protocol's enum reads, and refuses (or leaves to
+    /// the enum) what it refuses.
+    #[test]
+    fn a_move_reads_as_the_protocol_reads_it() {
+        let messages = [
+            r#"{"type":"move","move":"A1-A2","version":3}"#,
+            r#"{"type":"move","move":"A1-A2","version":3,"id":"7"}"#,
+            r#"{"id":null,"version":0,"move":"A1-A2","type":"move"}"#,
+            r#"{"type":"move","move":"A1\u002dA2","version":3,"id":"a\"b"}"#,
+            r#"{"type":"move","move":"A1-A2","version":3,"extra":1}"#,
+            r#"{"type":"move","move":"A1-A2"}"#,
+            r#"{"type":"move","move":"A1-A2","version":-1}"#,
+            r#"{"type":"move","move":"A1-A2","version":3,"version":4}"#,
+            r#"{"type":"resign","id":"2"}"#,
+            r#"{"type":"hello","token":"t"}"#,
+            r#"{"type":"moves","move":"A1-A2","version":3}"#,
+            r#"{"type":"ping"}"#,
+            "not json",
+        ];
+        for message in messages {
+            let fast = parse_client_message(message).map_err(|e| e.to_string());
+            let plain = serde_json::from_str::<ClientMessage>(message).map_err(|e| e.to_string());
+            assert_eq!(fast, plain, "{message}");
+        }
+        assert!(matches!(
+            parse_client_message(r#"{"type":"move","move":"A1-A2","version":3,"id":"7"}"#),
+            Ok(ClientMessage::Move { version: 3, .. })
+        ));
     }
 }

@@ -382,10 +382,9 @@ impl LiveGame {
     ) -> Result<Vec<GameEvent>, ReplayError> {
         /// A bound on follow-ups, against a runaway loop.
         const MAX_FOLLOW_UPS: usize = 64;
-        let mut batch = Vec::new();
-        for event in events {
-            self.apply(&event, now)?;
-            batch.push(event);
+        let mut batch = events;
+        for event in &batch {
+            self.apply(event, now)?;
         }
         while batch.len() < MAX_FOLLOW_UPS {
             let Some(event) = self.next_automatic(now) else {
@@ -775,6 +774,29 @@ impl LiveGame {
 
     pub fn clocks_running(&self) -> bool {
         self.clocks.is_some_and(|c| c.running.is_some())
+    }
+
+    /// A new game for tests: created at 0 by the first player, seated unless online.
+    #[cfg(test)]
+    pub fn for_tests(
+        variant: Variant,
+        mode: Mode,
+        clock: Option<super::ClockSettings>,
+    ) -> LiveGame {
+        LiveGame::new(Creation {
+            id: "g".parse().unwrap(),
+            variant,
+            mode,
+            settings: Settings {
+                clock,
+                level: None,
+                creator: super::PlayerIndex(Player::First),
+            },
+            server_seed: ServerSeed([7; 32]),
+            creator_entropy: "alice".into(),
+            created_at: 0,
+            seated: mode != Mode::Online,
+        })
     }
 }
 

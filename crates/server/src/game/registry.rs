@@ -25,8 +25,9 @@ struct SlotState {
     /// The actor's handle, set once by whoever loads it first (the others wait for that load
     /// instead of starting a second actor).
     actor: OnceCell<Mailbox>,
-    /// The version the actor has applied and published: a notification of a version it already
-    /// has (this instance's own commit, heard back from Postgres) wakes nobody.
+    /// The version the actor has applied and published, or is committing: a notification of a
+    /// version it has or is about to have (this instance's own commit, heard back from Postgres,
+    /// often before the commit's answer reaches the actor) wakes nobody.
     version: Arc<AtomicU64>,
 }
 

@@ -2,12 +2,12 @@
 //! computed once per version (`Snapshot`); `render` adds the seat's own parts: its side, the side
 //! at the bottom, its legal moves when it is to move, and whether its opponent is connected.
 
+use super::json::Fields;
 use super::live::{Action, LiveGame};
 use super::{Mode, Seat, Status};
 use ludus_engine::{AnyMove, Player, Side, Termination, Variant};
 use serde::Serialize;
 use serde_json::Value;
-use std::fmt::Write;
 use std::sync::{Arc, Mutex};
 use utoipa::ToSchema;
 
@@ -181,6 +181,74 @@ struct ChangingView<'a> {
     server_seed: Option<String>,
 }
 
+impl ChangingView<'_> {
+    fn of(game: &LiveGame) -> ChangingView<'_> {
+        let side = |p: Player| game.variant.side(p);
+        let dice_game = game.variant.dice_per_roll() > 0;
+        let playing = game.status == Status::Playing;
+        ChangingView {
+            status: game.status,
+            version: game.version,
+            position: game.engine.position(),
+            to_move: playing.then(|| side(game.engine.to_move())),
+            first: side(game.first_player()),
+            dice: dice_game.then(|| game.engine.dice()),
+            result: game.result.map(|r| {
+                let sided = game.sided(r.outcome);
+                ResultView {
+                    winner: sided.winner,
+                    termination: sided.termination,
+                    finished_at: r.finished_at,
+                }
+            }),
+            draw_offer: game.draw_offer.map(side),
+            undo_offer: game.undo_offer.map(side),
+            rematch_offer: game.rematch_offer.map(side),
+            rematch: game.rematch.as_ref().map(|id| id.as_str()),
+            server_seed: game
+                .revealed_seed()
+                .map(|_| ludus_engine::dice::to_hex(&game.server_seed.0)),
+        }
+    }
+
+    /// The fields as serde writes them (see `json`).
+    fn write(&self, fields: &mut Fields<'_>) {
+        fields.text("status", self.status.name());
+        fields.integer("version", self.version);
+        fields.text("position", &self.position);
+        fields.maybe_text("to_move", self.to_move.map(Side::name));
+        fields.text("first", self.first.name());
+        if let Some(dice) = &self.dice {
+            let mut list = String::from("[");
+            for (i, die) in dice.iter().enumerate() {
+                if i > 0 {
+                    list.push(',');
+                }
+                list.push_str(itoa::Buffer::new().format(*die));
+            }
+            list.push(']');
+            fields.raw("dice", &list);
+        }
+        match &self.result {
+            Some(result) => fields.object("result", |f| {
+                f.maybe_text("winner", result.winner.map(Side::name));
+                f.text("termination", result.termination.name());
+                f.integer("finished_at", result.finished_at);
+            }),
+            None => fields.null("result"),
+        }
+        fields.maybe_text("draw_offer", self.draw_offer.map(Side::name));
+        fields.maybe_text("undo_offer", self.undo_offer.map(Side::name));
+        fields.maybe_text("rematch_offer", self.rematch_offer.map(Side::name));
+        if let Some(rematch) = self.rematch {
+            fields.text("rematch", rematch);
+        }
+        if let Some(seed) = &self.server_seed {
+            fields.text("server_seed", seed);
+        }
+    }
+}
+
 /// The fields of the view that depend on the seat and the time.
 #[derive(Debug, Serialize, ToSchema)]
 struct SeatPart {
@@ -202,6 +270,43 @@ struct SeatPart {
     spectators: u32,
 }
 
+impl SeatPart {
+    /// The fields as serde writes them (see `json`).
+    fn write(&self, fields: &mut Fields<'_>) {
+        match &self.clocks {
+            Some(clocks) => fields.object("clocks", |f| {
+                for (side, ms) in clocks.remaining.sorted() {
+                    f.integer(side.name(), ms);
+                }
+                f.maybe_text("running", clocks.running.map(Side::name));
+                f.integer("initial_ms", clocks.initial_ms);
+                f.integer("increment_ms", clocks.increment_ms);
+            }),
+            None => fields.null("clocks"),
+        }
+        match &self.seat {
+            Some(seat) => fields.object("seat", |f| {
+                f.text("side", seat.side.name());
+                f.text("bottom", seat.bottom.name());
+                if seat.both {
+                    f.boolean("both", true);
+                }
+            }),
+            None => fields.null("seat"),
+        }
+        if let Some(connected) = self.opponent_connected {
+            fields.boolean("opponent_connected", connected);
+        }
+        if let Some(since) = self.opponent_away_since {
+            fields.integer("opponent_away_since", since);
+        }
+        if let Some(at) = self.claim_allowed_at {
+            fields.integer("claim_allowed_at", at);
+        }
+        fields.integer("spectators", self.spectators);
+    }
+}
+
 /// Both clocks at the moment of the view.
 #[derive(Debug, Serialize, ToSchema)]
 struct ClockView {
@@ -220,11 +325,18 @@ struct ClockView {
 #[derive(Debug)]
 struct Remaining([(Side, i64); 2]);
 
+impl Remaining {
+    fn sorted(&self) -> [(Side, i64); 2] {
+        let mut sides = self.0;
+        sides.sort_unstable_by_key(|&(side, _)| side);
+        sides
+    }
+}
+
 impl Serialize for Remaining {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeMap;
-        let mut sides = self.0;
-        sides.sort_unstable_by_key(|&(side, _)| side);
+        let sides = self.sorted();
         let mut map = serializer.serialize_map(Some(sides.len()))?;
         for (side, ms) in &sides {
             map.serialize_entry(side, ms)?;
@@ -328,19 +440,21 @@ impl MoveList {
     /// Appends the last `played` moves of `game`, after a batch that only added moves (one with an
     /// undo goes through `update`): without comparing the whole list again at every version.
     pub fn extend(&mut self, game: &LiveGame, played: usize) {
-        let mut new: Vec<&AnyMove> = game
-            .actions
-            .iter()
-            .rev()
-            .filter_map(|action| match action {
-                Action::Move { mv, .. } => Some(mv),
-                Action::Roll(_) => None,
-            })
-            .take(played)
-            .collect();
-        new.reverse();
-        for mv in new {
-            self.push(mv);
+        // Where the last `played` moves start, found from the end (rolls come between them).
+        let mut start = game.actions.len();
+        for _ in 0..played {
+            let before = game.actions[..start]
+                .iter()
+                .rposition(|action| matches!(action, Action::Move { .. }));
+            match before {
+                Some(at) => start = at,
+                None => break,
+            }
+        }
+        for action in &game.actions[start..] {
+            if let Action::Move { mv, .. } = action {
+                self.push(mv);
+            }
         }
     }
 
@@ -371,21 +485,30 @@ fn push_notation(json: &mut String, write: impl FnOnce(&mut String)) {
     json.push('"');
 }
 
-/// The legal moves of `game` as a JSON array of notations, in the order of `legal_moves`: each
-/// notation written once, into one buffer (this runs at every version of every game).
+/// The legal moves of `game` as a JSON array of notations, in the order of `legal_moves`, written
+/// into one buffer as bytes (this runs at every version of every game). A notation needs no
+/// escaping (see `push_notation`).
 fn legal_moves_json(game: &ludus_engine::AnyGame) -> Arc<str> {
-    let mut notations = String::new();
-    let spans = game.write_legal_notations(&mut notations);
-    let mut json = String::with_capacity(2 + notations.len() + 3 * spans.len());
-    json.push('[');
-    for (i, span) in spans.into_iter().enumerate() {
-        if i > 0 {
-            json.push(',');
+    let mut json = Vec::with_capacity(512);
+    json.push(b'[');
+    game.for_each_legal_notation_bytes(|notation| {
+        if json.len() > 1 {
+            json.push(b',');
         }
-        push_notation(&mut json, |json| json.push_str(&notations[span]));
-    }
-    json.push(']');
-    json.into()
+        debug_assert!(
+            !notation
+                .iter()
+                .any(|&b| b == b'"' || b == b'\\' || b.is_ascii_control()),
+            "a notation needs no escaping"
+        );
+        json.push(b'"');
+        json.extend_from_slice(notation);
+        json.push(b'"');
+    });
+    json.push(b']');
+    String::from_utf8(json)
+        .expect("whole notations are text")
+        .into()
 }
 
 impl Snapshot {
@@ -415,37 +538,14 @@ impl Snapshot {
         presence: Presence,
         fixed: Arc<str>,
     ) -> Arc<Snapshot> {
-        let side = |p: Player| game.variant.side(p);
-        let dice_game = game.variant.dice_per_roll() > 0;
-        let playing = game.status == Status::Playing;
-        let changing = ChangingView {
-            status: game.status,
-            version: game.version,
-            position: game.engine.position(),
-            to_move: playing.then(|| side(game.engine.to_move())),
-            first: side(game.first_player()),
-            dice: dice_game.then(|| game.engine.dice()),
-            result: game.result.map(|r| {
-                let sided = game.sided(r.outcome);
-                ResultView {
-                    winner: sided.winner,
-                    termination: sided.termination,
-                    finished_at: r.finished_at,
-                }
-            }),
-            draw_offer: game.draw_offer.map(side),
-            undo_offer: game.undo_offer.map(side),
-            rematch_offer: game.rematch_offer.map(side),
-            rematch: game.rematch.as_ref().map(|id| id.as_str()),
-            server_seed: game
-                .revealed_seed()
-                .map(|_| ludus_engine::dice::to_hex(&game.server_seed.0)),
-        };
-        let legal_moves_json = if playing {
+        let legal_moves_json = if game.status == Status::Playing {
             legal_moves_json(&game.engine)
         } else {
             "[]".into()
         };
+        // Room for the shared fields at once (written at every version).
+        let mut changing = String::with_capacity(256);
+        ChangingView::of(game).write(&mut Fields::new(&mut changing, true));
         Arc::new(Snapshot {
             variant: game.variant,
             mode: game.mode,
@@ -456,7 +556,7 @@ impl Snapshot {
             creator: game.creator(),
             presence,
             fixed,
-            changing: inner_json(&changing),
+            changing: changing.into(),
             moves_json: moves.json.clone(),
             move_count: moves.moves.len(),
             legal_moves_json,
@@ -490,34 +590,69 @@ impl Snapshot {
         let mut text = String::with_capacity(
             self.fixed.len() + self.changing.len() + self.moves_json.len + 400,
         );
+        self.push_text(&mut text, seat, now);
+        text
+    }
+
+    /// Appends the view for `seat` at `now` (`render_text`) to `text`.
+    pub fn push_text(&self, text: &mut String, seat: Seat, now: i64) {
         text.push('{');
         text.push_str(&self.fixed);
         text.push(',');
         text.push_str(&self.changing);
         text.push_str(",\"moves\":");
-        self.moves_json.push_to(&mut text);
+        self.moves_json.push_to(text);
         text.push(']');
-        self.push_own(&mut text, seat, now);
-        text
+        self.push_own(text, seat, now);
     }
 
-    /// What changed, for `seat` at `now`, as JSON text: the view without the fields that never
-    /// change (`FIXED_FIELDS`) and without `moves`, which the events carry one by one; with
-    /// `move_count`, the length of `moves` (docs/PROTOCOL.md §3).
-    pub fn render_delta_text(&self, seat: Seat, now: i64) -> String {
-        let mut text = String::with_capacity(self.changing.len() + 400);
+    /// Appends what changed, for `seat` at `now`, to `text`: the view without the fields that
+    /// never change (`FIXED_FIELDS`) and without `moves`, which the events carry one by one;
+    /// with `move_count`, the length of `moves` (docs/PROTOCOL.md §3).
+    pub fn push_delta_text(&self, text: &mut String, seat: Seat, now: i64) {
         text.push('{');
         text.push_str(&self.changing);
         text.push_str(",\"move_count\":");
-        write!(text, "{}", self.move_count).expect("a String takes any text");
-        self.push_own(&mut text, seat, now);
-        text
+        text.push_str(itoa::Buffer::new().format(self.move_count));
+        self.push_own(text, seat, now);
+    }
+
+    /// About how long `push_delta_text` makes it for `seat`, a little more rather than less.
+    pub fn delta_len(&self, seat: Seat) -> usize {
+        let legal = if self.seat_moves(seat) {
+            self.legal_moves_json.len()
+        } else {
+            2
+        };
+        self.changing.len() + legal + 300
     }
 
     /// Appends `,` the seat's own fields, its legal moves, and the closing brace.
     fn push_own(&self, text: &mut String, seat: Seat, now: i64) {
+        self.seat_part(seat, now)
+            .write(&mut Fields::new(text, false));
+        if seat != Seat::Spectator {
+            text.push_str(",\"legal_moves\":");
+            text.push_str(if self.seat_moves(seat) {
+                &self.legal_moves_json
+            } else {
+                "[]"
+            });
+        }
+        text.push('}');
+    }
+
+    /// Whether `seat` is to move (and so is shown the legal moves).
+    fn seat_moves(&self, seat: Seat) -> bool {
+        self.status == Status::Playing
+            && seat.speaks_for(self.to_move)
+            && self.mode_lets_seat_move(seat)
+    }
+
+    /// The fields of `seat`'s view at `now`.
+    fn seat_part(&self, seat: Seat, now: i64) -> SeatPart {
         let side = |p: Player| self.variant.side(p);
-        let own = SeatPart {
+        SeatPart {
             clocks: self.clocks.map(|c| {
                 let remaining = c.clocks.read(now);
                 ClockView {
@@ -543,17 +678,7 @@ impl Snapshot {
                 .online_opponent(seat)
                 .and_then(|o| self.presence.claim_allowed_at(o, now)),
             spectators: self.presence.spectators,
-        };
-        text.push(',');
-        push_inner_json(text, &own);
-        if seat != Seat::Spectator {
-            let mine = self.status == Status::Playing
-                && seat.speaks_for(self.to_move)
-                && self.mode_lets_seat_move(seat);
-            text.push_str(",\"legal_moves\":");
-            text.push_str(if mine { &self.legal_moves_json } else { "[]" });
         }
-        text.push('}');
     }
 
     fn mode_lets_seat_move(&self, seat: Seat) -> bool {
@@ -578,4 +703,121 @@ fn push_inner_json<T: Serialize>(text: &mut String, value: &T) {
     bytes.pop();
     bytes.remove(start);
     *text = String::from_utf8(bytes).expect("JSON is UTF-8");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::ClockSettings;
+    use crate::game::event::GameEvent;
+    use crate::game::live::RematchStep;
+
+    fn by_serde<T: Serialize>(value: &T) -> String {
+        let mut text = String::new();
+        push_inner_json(&mut text, value);
+        text
+    }
+
+    fn written(write: impl FnOnce(&mut Fields<'_>)) -> String {
+        let mut text = String::new();
+        write(&mut Fields::new(&mut text, true));
+        text
+    }
+
+    /// The shared fields and every seat's own, now and once its opponent is long away.
+    fn check(game: &LiveGame, now: i64) {
+        let changing = ChangingView::of(game);
+        assert_eq!(
+            written(|f| changing.write(f)),
+            by_serde(&changing),
+            "{:?} at version {}",
+            game.variant,
+            game.version
+        );
+        let mut moves = MoveList::default();
+        moves.update(game);
+        let snapshot = Snapshot::of(game, &moves, Presence::new(now, 60_000));
+        let seats = [
+            Seat::Player(Player::First),
+            Seat::Player(Player::Second),
+            Seat::Both,
+            Seat::Spectator,
+        ];
+        for seat in seats {
+            for at in [now, now + 100_000] {
+                let own = snapshot.seat_part(seat, at);
+                assert_eq!(written(|f| own.write(f)), by_serde(&own), "{seat:?}");
+            }
+        }
+    }
+
+    /// The view's parts written directly are the text serde writes from their structs (the
+    /// schema's), in every variant and mode, with and without clocks, through offers, to the end.
+    #[test]
+    fn the_view_parts_written_directly_are_serdes_text() {
+        let clocks = [
+            None,
+            Some(ClockSettings {
+                initial_ms: 60_000,
+                increment_ms: 2_000,
+            }),
+        ];
+        for variant in Variant::ALL {
+            for clock in clocks {
+                for mode in [Mode::Online, Mode::Local] {
+                    let mut game = LiveGame::for_tests(variant, mode, clock);
+                    check(&game, 0);
+                    let started = match mode {
+                        Mode::Online => game.decide_join(),
+                        _ => Vec::new(),
+                    };
+                    game.advance(started, 0).unwrap();
+                    let mut now = 0;
+                    for ply in 0..60 {
+                        check(&game, now);
+                        if game.status != Status::Playing {
+                            break;
+                        }
+                        let seat = match mode {
+                            Mode::Online => Seat::Player(game.engine.to_move()),
+                            _ => Seat::Both,
+                        };
+                        if ply == 5
+                            && let Ok(offer) = game.decide_draw(seat)
+                        {
+                            game.advance(vec![offer], now).unwrap();
+                            check(&game, now);
+                        }
+                        let legal = game.engine.legal_notations();
+                        let notation = &legal[ply * 7 % legal.len()];
+                        let event = game.decide_move(seat, notation, game.version, now).unwrap();
+                        game.advance(vec![event], now).unwrap();
+                        now += 1_500;
+                    }
+                    if game.status == Status::Playing {
+                        let seat = match mode {
+                            Mode::Online => Seat::Player(Player::First),
+                            _ => Seat::Both,
+                        };
+                        let resign = game.decide_resign(seat).unwrap();
+                        game.advance(vec![resign], now).unwrap();
+                    }
+                    check(&game, now);
+                    if mode == Mode::Online {
+                        let asker = Seat::Player(Player::Second);
+                        if let Ok(RematchStep::Offer(offer)) = game.decide_rematch(asker) {
+                            game.advance(vec![offer], now).unwrap();
+                            check(&game, now);
+                        }
+                        let rematch = GameEvent::Rematch {
+                            game_id: "r".parse().unwrap(),
+                        };
+                        game.advance(vec![rematch], now).unwrap();
+                        check(&game, now);
+                        assert!(game.rematch.is_some());
+                    }
+                }
+            }
+        }
+    }
 }

@@ -122,8 +122,9 @@ pub struct GameActor {
     /// Who is connected through the other instances, by instance: the latest report's stamp
     /// and the report.
     remote_presence: HashMap<String, (u64, PresenceReport)>,
-    /// The version applied and published, for the registry (shared with the game's slot).
-    published_version: Arc<AtomicU64>,
+    /// The version applied and published, or being committed, for the registry (shared with
+    /// the game's slot): see `commit`.
+    known_version: Arc<AtomicU64>,
 }
 
 impl std::fmt::Debug for GameActor {
@@ -141,7 +142,7 @@ impl GameActor {
         restored: Restored,
         services: Arc<Services>,
         flag_not_before: i64,
-        published_version: Arc<AtomicU64>,
+        known_version: Arc<AtomicU64>,
         on_stop: OnStop,
     ) -> Mailbox {
         let (sender, commands) = mpsc::channel(64);
@@ -152,7 +153,7 @@ impl GameActor {
         let services_leads = services.leads(&restored.game.id);
         let mut move_list = MoveList::default();
         move_list.update(&restored.game);
-        published_version.store(restored.game.version, Ordering::Release);
+        known_version.store(restored.game.version, Ordering::Release);
         // Boxed: the task's future then holds a pointer, where inline it held the actor twice
         // (captured, and inside `run`'s future).
         let actor = Box::new(GameActor {
@@ -170,7 +171,7 @@ impl GameActor {
             flag_not_before,
             leads: services_leads,
             remote_presence: HashMap::new(),
-            published_version,
+            known_version,
         });
         tokio::spawn(async move {
             actor.ask_presence();

@@ -61,11 +61,8 @@ impl GameActor {
     pub(super) fn publish_caught_up(&mut self, events: Vec<VersionedEvent>) {
         self.refresh_snapshot();
         for event in events {
-            self.log.push(event.clone());
-            self.publish(Published::Event {
-                event,
-                snapshot: self.snapshot.clone(),
-            });
+            self.publish(Published::event(&event, self.snapshot.clone()));
+            self.log.push(event);
         }
         self.schedule_computer();
     }

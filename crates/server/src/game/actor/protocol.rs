@@ -3,7 +3,7 @@
 
 use super::super::Seat;
 use super::super::error::GameError;
-use super::super::event::VersionedEvent;
+use super::super::event::{GameEvent, VersionedEvent};
 use super::super::instance::PresenceMessage;
 use super::super::view::Snapshot;
 use ludus_engine::Side;
@@ -14,8 +14,13 @@ use tokio::sync::{broadcast, oneshot};
 /// What a socket receives from its game.
 #[derive(Debug)]
 pub enum Published {
+    /// An event of the log, with the game after its batch.
     Event {
-        event: VersionedEvent,
+        version: u64,
+        /// An undo: moves were taken back.
+        takes_back: bool,
+        /// The event as clients receive it, written once for every socket and stream.
+        json: Arc<str>,
         snapshot: Arc<Snapshot>,
     },
     /// A player connected or left: views change, the version does not.
@@ -40,6 +45,19 @@ pub enum Action {
     Claim,
     Rematch,
     RematchDecline,
+}
+
+impl Published {
+    pub fn event(event: &VersionedEvent, snapshot: Arc<Snapshot>) -> Published {
+        Published::Event {
+            version: event.version,
+            takes_back: matches!(event.event, GameEvent::Undo { .. }),
+            json: serde_json::to_string(event)
+                .expect("events serialise")
+                .into(),
+            snapshot,
+        }
+    }
 }
 
 /// How the actor answered an action.

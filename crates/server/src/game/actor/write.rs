@@ -108,6 +108,10 @@ impl GameActor {
         let rows = event_rows(&batch, before.game.version, now, move_id.as_deref());
         let change = (self.game.status != before.game.status)
             .then(|| status_change(&before.game, &self.game, now));
+        // Postgres notifies this instance of its own commit too, often before the answer comes
+        // back here: the registry knows it is this actor's, and wakes nobody for it.
+        self.known_version
+            .store(self.game.version, std::sync::atomic::Ordering::Release);
         let started = std::time::Instant::now();
         let stored = self
             .services
@@ -120,6 +124,8 @@ impl GameActor {
             .observe(started.elapsed());
         if let Err(error) = stored {
             before.put_back(&mut self.game);
+            self.known_version
+                .store(self.game.version, std::sync::atomic::Ordering::Release);
             return Err(match error {
                 StoreError::Conflict => {
                     // Another writer got there first: catch up from the store.
@@ -129,7 +135,15 @@ impl GameActor {
                     }
                     .into()
                 }
-                other => other.into(),
+                other => {
+                    // The commit may have landed though its answer was lost (the connection
+                    // dropped after it): the notification that would have said so was taken
+                    // for this commit's, so look at the log.
+                    if self.services.instance.is_some() {
+                        Box::pin(self.catch_up(None)).await;
+                    }
+                    other.into()
+                }
             });
         }
         self.record(batch, before.game.version, now, move_id);
@@ -174,11 +188,8 @@ impl GameActor {
                 at: now,
                 event,
             };
-            self.log.push(event.clone());
-            self.publish(Published::Event {
-                event,
-                snapshot: self.snapshot.clone(),
-            });
+            self.publish(Published::event(&event, self.snapshot.clone()));
+            self.log.push(event);
         }
         self.schedule_computer();
     }
@@ -195,7 +206,7 @@ impl GameActor {
         self.snapshot = self
             .snapshot
             .after(&self.game, &self.move_list, self.seen());
-        self.published_version
+        self.known_version
             .store(self.game.version, std::sync::atomic::Ordering::Release);
         if self.game.status.is_over()
             && let Some(instance) = &self.services.instance
@@ -375,26 +386,12 @@ fn status_change(before: &LiveGame, after: &LiveGame, now: i64) -> StatusChange 
 #[cfg(test)]
 mod tests {
     use super::Rollback;
-    use crate::game::live::{Creation, LiveGame};
-    use crate::game::{Mode, PlayerIndex, Seat, Settings};
-    use ludus_engine::dice::ServerSeed;
-    use ludus_engine::{Player, Variant};
+    use crate::game::live::LiveGame;
+    use crate::game::{Mode, Seat};
+    use ludus_engine::Variant;
 
     fn played(moves: usize) -> LiveGame {
-        let mut game = LiveGame::new(Creation {
-            id: "g".parse().unwrap(),
-            variant: Variant::Petteia8,
-            mode: Mode::Local,
-            settings: Settings {
-                clock: None,
-                level: None,
-                creator: PlayerIndex(Player::First),
-            },
-            server_seed: ServerSeed([7; 32]),
-            creator_entropy: String::new(),
-            created_at: 0,
-            seated: true,
-        });
+        let mut game = LiveGame::for_tests(Variant::Petteia8, Mode::Local, None);
         for _ in 0..moves {
             play_first_legal(&mut game);
         }

@@ -1,23 +1,10 @@
 //! The rules of live play, without a server: requests in, events out, replay agrees.
 
 use super::*;
-use crate::game::{ClockSettings, PlayerIndex};
+use crate::game::ClockSettings;
 
 fn game(variant: Variant, mode: Mode, clock: Option<ClockSettings>) -> LiveGame {
-    LiveGame::new(Creation {
-        id: "g".parse().unwrap(),
-        variant,
-        mode,
-        settings: Settings {
-            clock,
-            level: None,
-            creator: PlayerIndex(Player::First),
-        },
-        server_seed: ServerSeed([7; 32]),
-        creator_entropy: "alice".into(),
-        created_at: 0,
-        seated: mode != Mode::Online,
-    })
+    LiveGame::for_tests(variant, mode, clock)
 }
 
 /// Applies events and their automatic follow-ups, as the actor does.

@@ -1,0 +1,80 @@
+//! JSON written directly, for the texts the server writes at every version of every game (the
+//! view's parts). The text values here never need escaping (enum names, ids, positions,
+//! notations, hex), which serde would check byte by byte; a debug build asserts it. Each writer
+//! is checked against serde's text of the same struct (`view.rs` tests), the struct the API's
+//! schema is made from.
+
+/// The fields of one JSON object, written one after another without its braces.
+pub struct Fields<'a> {
+    out: &'a mut String,
+    first: bool,
+}
+
+impl<'a> Fields<'a> {
+    /// Fields appended to `out`; the first is preceded by a comma unless `out` is to start
+    /// an object with it (`first`).
+    pub fn new(out: &'a mut String, first: bool) -> Fields<'a> {
+        Fields { out, first }
+    }
+
+    fn key(&mut self, key: &str) -> &mut String {
+        if !std::mem::take(&mut self.first) {
+            self.out.push(',');
+        }
+        push_text(self.out, key);
+        self.out.push(':');
+        self.out
+    }
+
+    pub fn text(&mut self, key: &str, value: &str) {
+        let out = self.key(key);
+        push_text(out, value);
+    }
+
+    /// A text, or `null`.
+    pub fn maybe_text(&mut self, key: &str, value: Option<&str>) {
+        let out = self.key(key);
+        match value {
+            Some(value) => push_text(out, value),
+            None => out.push_str("null"),
+        }
+    }
+
+    pub fn integer(&mut self, key: &str, value: impl itoa::Integer) {
+        let out = self.key(key);
+        out.push_str(itoa::Buffer::new().format(value));
+    }
+
+    pub fn boolean(&mut self, key: &str, value: bool) {
+        let out = self.key(key);
+        out.push_str(if value { "true" } else { "false" });
+    }
+
+    pub fn null(&mut self, key: &str) {
+        self.key(key).push_str("null");
+    }
+
+    /// JSON text written as it is.
+    pub fn raw(&mut self, key: &str, json: &str) {
+        self.key(key).push_str(json);
+    }
+
+    /// An object whose fields `write` writes.
+    pub fn object(&mut self, key: &str, write: impl FnOnce(&mut Fields<'_>)) {
+        let out = self.key(key);
+        out.push('{');
+        write(&mut Fields::new(out, true));
+        out.push('}');
+    }
+}
+
+/// `text` as a JSON string: text that needs no escaping.
+pub fn push_text(out: &mut String, text: &str) {
+    debug_assert!(
+        !text.contains(|c: char| c == '"' || c == '\\' || c.is_control()),
+        "{text:?} needs escaping"
+    );
+    out.push('"');
+    out.push_str(text);
+    out.push('"');
+}
