@@ -47,6 +47,13 @@ impl AnyMove {
             AnyMove::Duodecim(mv) => Duodecim::push_notation(mv, text),
         }
     }
+
+    /// The move's notation (`to_string`, written as `push_notation` writes it).
+    pub fn notation(self) -> String {
+        let mut text = String::with_capacity(16);
+        self.push_notation(&mut text);
+        text
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -239,9 +246,9 @@ impl AnyGame {
     /// at every version of a game, and checking each as text again was a fifth of that.
     pub fn for_each_legal_notation_bytes(&self, mut visit: impl FnMut(&[u8])) {
         match self {
-            AnyGame::Petteia(game) => visit_sorted_notations(game, &mut visit),
-            AnyGame::PenteGrammai(game) => visit_sorted_notations(game, &mut visit),
-            AnyGame::Duodecim(game) => visit_sorted_notations(game, &mut visit),
+            AnyGame::Petteia(game) => game.for_each_legal_notation(&mut visit),
+            AnyGame::PenteGrammai(game) => game.for_each_legal_notation(&mut visit),
+            AnyGame::Duodecim(game) => game.for_each_legal_notation(&mut visit),
         }
     }
 
@@ -381,7 +388,7 @@ fn sort_key(notation: &str) -> u64 {
 /// eight bytes (every Petteia move, most others) is its own sort key (`Game::short_notation`),
 /// so the keys alone are sorted and written back; a longer one sends the whole list through the
 /// general path.
-fn visit_sorted_notations<G: Game>(game: &G, visit: &mut dyn FnMut(&[u8])) {
+pub(crate) fn visit_sorted_notations<G: Game>(game: &G, visit: &mut dyn FnMut(&[u8])) {
     let moves = collect(game);
     let mut keys = Vec::with_capacity(moves.len());
     for &mv in &moves {

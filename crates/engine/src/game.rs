@@ -178,6 +178,15 @@ pub trait Game: Clone {
         Some(u64::from_be_bytes(short.0))
     }
 
+    /// Calls `visit` with the bytes of each legal move's notation (whole notations: valid text)
+    /// in the order of the texts. By default the moves are listed and sorted by
+    /// [`Game::short_notation`]; a game that can list its moves in that order overrides it (the
+    /// server writes the list at every version of every game it serves, and the sort was a
+    /// fifth of writing it).
+    fn for_each_legal_notation(&self, mut visit: impl FnMut(&[u8])) {
+        crate::any_game::visit_sorted_notations(self, &mut visit);
+    }
+
     fn outcome(&self) -> Option<Outcome> {
         match self.phase() {
             Phase::Over(outcome) => Some(outcome),

@@ -56,6 +56,11 @@ impl Square {
         self.0 / 8
     }
 
+    /// The square mirrored in the A1–H8 diagonal (see [`transpose`]).
+    pub fn transposed(self) -> Square {
+        Square(self.0 % 8 * 8 + self.0 / 8)
+    }
+
     pub fn bit(self) -> Bitboard {
         1 << self.0
     }
@@ -94,6 +99,19 @@ pub fn squares(mut set: Bitboard) -> impl Iterator<Item = Square> {
             sq
         })
     })
+}
+
+/// `set` mirrored in the A1–H8 diagonal: the square of file f and rank r goes to file r and
+/// rank f. Squares are numbered rank by rank, and names ("A1") and so notations sort file by
+/// file: the bits of a transposed set, taken from the lowest, come in the order of the names.
+pub fn transpose(mut set: Bitboard) -> Bitboard {
+    // Three exchanges of blocks across the diagonal: 4×4, then 2×2, then single squares.
+    let t = 0x0f0f_0f0f_0000_0000 & (set ^ set << 28);
+    set ^= t ^ t >> 28;
+    let t = 0x3333_0000_3333_0000 & (set ^ set << 14);
+    set ^= t ^ t >> 14;
+    let t = 0x5500_5500_5500_5500 & (set ^ set << 7);
+    set ^ t ^ t >> 7
 }
 
 /// The four orthogonal directions; north and east increase the bit index.
@@ -412,6 +430,22 @@ mod tests {
                 }
             })
             .collect()
+    }
+
+    #[test]
+    fn transposing_mirrors_each_square_in_the_diagonal() {
+        for index in 0..64 {
+            let square = Square::from_index(index);
+            let mirrored = Square::new(square.rank(), square.file()).expect("in the frame");
+            assert_eq!(square.transposed(), mirrored);
+            assert_eq!(transpose(square.bit()), mirrored.bit());
+        }
+        for board in scattered_boards(0x7a05, 100, |bits| bits) {
+            let set = board.pieces[0];
+            let mirrored = squares(set).fold(0, |t, s| t | s.transposed().bit());
+            assert_eq!(transpose(set), mirrored);
+            assert_eq!(transpose(transpose(set)), set);
+        }
     }
 
     #[test]

@@ -10,7 +10,7 @@ mod notation;
 
 pub use board::{
     Bitboard, Board, Direction, Size, Square, nearest, neighbours, shift, slide_targets, slides,
-    squares,
+    squares, transpose,
 };
 pub use notation::MoveText;
 
@@ -83,6 +83,22 @@ impl Position {
             let reach = slides(from, blockers);
             moves.reserve(reach.count_ones() as usize);
             moves.extend(squares(reach).map(|to| Move { from, to }));
+        }
+    }
+
+    /// Calls `visit` with every slide of the side to move in the order of their notations ("A1-A2"
+    /// before "A1-B1" before "B1-A1"): pieces and destinations are taken file by file, from
+    /// transposed sets, so the list needs no sorting (the server writes it at every version).
+    pub fn for_each_legal_move_in_notation_order(&self, mut visit: impl FnMut(Move)) {
+        let blockers = self.board.blockers();
+        for from in squares(transpose(self.board.of(self.to_move))) {
+            let from = from.transposed();
+            for to in squares(transpose(slides(from, blockers))) {
+                visit(Move {
+                    from,
+                    to: to.transposed(),
+                });
+            }
         }
     }
 
@@ -475,6 +491,13 @@ impl Game for Petteia {
     fn short_notation(mv: Move) -> Option<u64> {
         let [a, b, c, d, e] = mv.notation();
         Some(u64::from_be_bytes([a, b, c, d, e, 0, 0, 0]))
+    }
+
+    fn for_each_legal_notation(&self, mut visit: impl FnMut(&[u8])) {
+        if self.outcome.is_none() {
+            self.position
+                .for_each_legal_move_in_notation_order(|mv| visit(&mv.notation()));
+        }
     }
 
     fn check(&self, mv: Move) -> Result<(), Illegal> {

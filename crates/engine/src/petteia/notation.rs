@@ -1,7 +1,7 @@
 //! Petteia's notation (docs/RULES.md §1): squares `D2`, moves `D2-D4` (lenient on input), and positions
 //! `<ranks N..1> <side l|d> [<no-capture plies> <move number>]`.
 
-use super::board::{Board, Size, Square};
+use super::board::{Bitboard, Board, Size, Square};
 use super::{Move, Position};
 use crate::Player;
 use crate::notation::{NotationError, check_length, excerpt};
@@ -210,38 +210,30 @@ impl Position {
     /// Appends the position in its notation (what `Display` writes), without the formatting
     /// machinery: the server writes one at every version of a game.
     pub fn push_notation(&self, text: &mut String) {
-        // The board into one buffer (at most 8 ranks of 8 characters and 7 slashes), written at
-        // once.
+        // Rank by rank from the top, piece by piece along each rank (the gaps between pieces are
+        // counted from their files), rather than square by square.
         let n = self.board.size.n();
-        let mut board = [0; 71];
-        let mut len = 0;
+        let [light, dark] = self.board.pieces;
         for rank in (0..n).rev() {
-            let mut empty = 0;
-            for file in 0..n {
-                let square = Square::new(file, rank).expect("on the board");
-                match self.board.owner(square) {
-                    None => empty += 1,
-                    Some(player) => {
-                        if empty > 0 {
-                            board[len] = b'0' + empty;
-                            len += 1;
-                            empty = 0;
-                        }
-                        board[len] = if player == Player::First { b'L' } else { b'D' };
-                        len += 1;
-                    }
+            let row = |set: Bitboard| (set >> (8 * rank)) as u8;
+            let (light, mut pieces) = (row(light), row(light | dark));
+            let mut file = 0;
+            while pieces != 0 {
+                let at = pieces.trailing_zeros() as u8;
+                if at > file {
+                    text.push(char::from(b'0' + at - file));
                 }
+                text.push(if light >> at & 1 == 1 { 'L' } else { 'D' });
+                file = at + 1;
+                pieces &= pieces - 1;
             }
-            if empty > 0 {
-                board[len] = b'0' + empty;
-                len += 1;
+            if n > file {
+                text.push(char::from(b'0' + n - file));
             }
             if rank > 0 {
-                board[len] = b'/';
-                len += 1;
+                text.push('/');
             }
         }
-        text.push_str(std::str::from_utf8(&board[..len]).expect("a board's text is ASCII"));
         text.push_str(if self.to_move == Player::First {
             " l "
         } else {

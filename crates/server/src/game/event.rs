@@ -3,6 +3,7 @@
 //! only in `finished`, when it is revealed).
 
 use super::GameId;
+use super::json::Fields;
 use ludus_engine::{AnyMove, Side, Termination};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -114,6 +115,40 @@ impl PartialEq for Checked {
 
 impl Eq for Checked {}
 
+/// The JSON `event` is stored as: the text serde writes for it. A move, the event written at
+/// every move, is written directly (see `json`): serde writes a tagged enum field by field
+/// through a map, and that was most of writing a move's row.
+fn stored_json(event: &GameEvent) -> String {
+    let GameEvent::Move {
+        side,
+        notation,
+        automatic,
+        clocks,
+        checked: _,
+    } = event
+    else {
+        return serde_json::to_string(event).expect("events serialise");
+    };
+    let mut json = String::with_capacity(96);
+    json.push('{');
+    let mut fields = Fields::new(&mut json, true);
+    fields.text("kind", "move");
+    fields.text("side", side.name());
+    fields.text("move", notation);
+    if *automatic {
+        fields.boolean("automatic", true);
+    }
+    if let Some(clocks) = clocks {
+        fields.object("clocks", |fields| {
+            for (side, ms) in clocks {
+                fields.integer(side.name(), *ms);
+            }
+        });
+    }
+    json.push('}');
+    json
+}
+
 /// The stored rows of a batch of events that follows version `before`; the first row carries the
 /// client's move id, if any.
 pub fn event_rows(
@@ -128,13 +163,20 @@ pub fn event_rows(
         .map(|(i, event)| ludus_store::EventRow {
             seq: (before + 1 + i as u64) as i64,
             at,
-            body: serde_json::to_string(event).expect("events serialise"),
+            body: stored_json(event),
             move_id: if i == 0 {
                 move_id.map(String::from)
             } else {
                 None
             },
         })
+        .collect()
+}
+
+/// The JSON clients receive for each of the stored `rows` (see `VersionedEvent::json_from_body`).
+pub fn clients_json(rows: &[ludus_store::EventRow]) -> Vec<String> {
+    rows.iter()
+        .map(|row| VersionedEvent::json_from_body(row.seq as u64, row.at, &row.body))
         .collect()
 }
 
@@ -147,9 +189,90 @@ pub struct VersionedEvent {
     pub event: GameEvent,
 }
 
+impl VersionedEvent {
+    /// The event as clients receive it, written from its stored JSON `body` (the `GameEvent`'s
+    /// text, as `event_rows` writes it): the text serde writes for the `VersionedEvent`, without
+    /// serialising the event a second time at every move (flattened, serde writes it field by
+    /// field through a map).
+    pub fn json_from_body(version: u64, at: i64, body: &str) -> String {
+        let fields = body
+            .strip_prefix('{')
+            .expect("an event's JSON is an object with its kind");
+        let mut json = String::with_capacity(32 + body.len());
+        json.push_str(r#"{"version":"#);
+        json.push_str(itoa::Buffer::new().format(version));
+        json.push_str(r#","at":"#);
+        json.push_str(itoa::Buffer::new().format(at));
+        json.push(',');
+        json.push_str(fields);
+        json
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_move_is_stored_as_serde_writes_it() {
+        let mut clocks = ClockReading::new();
+        clocks.insert(Side::White, 1_000);
+        clocks.insert(Side::Black, 0);
+        for automatic in [false, true] {
+            for clocks in [None, Some(clocks.clone())] {
+                let event = GameEvent::Move {
+                    side: Side::Black,
+                    notation: "3/5 19/22".into(),
+                    automatic,
+                    clocks,
+                    checked: Checked::default(),
+                };
+                assert_eq!(stored_json(&event), serde_json::to_string(&event).unwrap());
+            }
+        }
+    }
+
+    #[test]
+    fn the_event_clients_receive_is_written_from_its_stored_json() {
+        let mut clocks = ClockReading::new();
+        clocks.insert(Side::Light, 59_000);
+        clocks.insert(Side::Dark, 60_000);
+        let events = [
+            GameEvent::Move {
+                side: Side::Light,
+                notation: "A1-A2".into(),
+                automatic: true,
+                clocks: Some(clocks.clone()),
+                checked: Checked::default(),
+            },
+            GameEvent::ClockStarted { clocks },
+            GameEvent::Roll {
+                side: Side::White,
+                dice: vec![3, 1, 6],
+            },
+            GameEvent::Finished {
+                winner: Some(Side::Dark),
+                termination: Termination::Timeout,
+                server_seed: Some("00ff".into()),
+            },
+            GameEvent::Aborted { side: None },
+            GameEvent::Rematch {
+                game_id: "g1".parse().unwrap(),
+            },
+        ];
+        for (version, event) in (1..).zip(events) {
+            let rows = event_rows(std::slice::from_ref(&event), version - 1, 1_700, None);
+            let versioned = VersionedEvent {
+                version,
+                at: 1_700,
+                event,
+            };
+            assert_eq!(
+                clients_json(&rows),
+                [serde_json::to_string(&versioned).unwrap()]
+            );
+        }
+    }
 
     #[test]
     fn events_read_back_from_their_stored_json() {

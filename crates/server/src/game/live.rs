@@ -418,7 +418,7 @@ impl LiveGame {
             }
             Phase::AwaitingMove => self.engine.automatic_move().map(|mv| GameEvent::Move {
                 side,
-                notation: mv.to_string(),
+                notation: mv.notation(),
                 automatic: true,
                 clocks: self.reading_after(mv, now).ok().flatten(),
                 checked: Checked(Some(mv)),
@@ -500,7 +500,7 @@ impl LiveGame {
         let mv = self.engine.parse_move(text)?;
         Ok(GameEvent::Move {
             side: self.variant.side(mover),
-            notation: mv.to_string(),
+            notation: mv.notation(),
             automatic: false,
             clocks: self.reading_after(mv, now)?,
             checked: Checked(Some(mv)),

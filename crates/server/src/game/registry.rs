@@ -5,7 +5,7 @@
 use super::actor::{Acted, Action, Command, GameActor, Join, Mailbox, Subscription};
 use super::error::{GameError, error_chain};
 use super::event::VersionedEvent;
-use super::restore::{Restored, restore};
+use super::restore::{MoveAnswers, Restored, restore};
 use super::services::{GameConfig, NewGameRequest, Searcher, Services};
 use super::token::{InviteCode, SeatToken};
 use super::{GameId, Mode};
@@ -169,7 +169,7 @@ impl Registry {
             game: stored.game,
             seats,
             log: stored.log,
-            move_answers: HashMap::new(),
+            move_answers: MoveAnswers::default(),
         });
         Ok(CreatedGame {
             game_id: stored.id,

@@ -7,7 +7,11 @@ use super::live::{Creation, LiveGame};
 use super::services::Services;
 use super::{GameId, Mode, Settings};
 use ludus_store::{EventRow, GameRow, SecretHash};
-use std::collections::HashMap;
+
+/// The version each client move id was answered with, by the id scoped to its seat. Hashed with
+/// foldhash's quality hasher, seeded per process: the ids are the clients', a game holds at most
+/// one per move, and std's SipHash cost several times as much at every move.
+pub type MoveAnswers = std::collections::HashMap<String, u64, foldhash::quality::RandomState>;
 
 /// A game's state rebuilt from its stored row and events.
 #[derive(Debug)]
@@ -15,8 +19,7 @@ pub struct Restored {
     pub game: LiveGame,
     pub seats: [Option<SecretHash>; 2],
     pub log: Vec<VersionedEvent>,
-    /// The version each client move id was answered with.
-    pub move_answers: HashMap<String, u64>,
+    pub move_answers: MoveAnswers,
 }
 
 /// Rebuilds a game from the store; `NoGame` if there is none with this id.
@@ -54,7 +57,7 @@ fn replay(row: GameRow, events: &[EventRow]) -> Result<Restored, ReplayError> {
         game.joiner_entropy = row.joiner_entropy.into();
     }
     let mut log = Vec::with_capacity(events.len());
-    let mut move_answers = HashMap::new();
+    let mut move_answers = MoveAnswers::default();
     for stored in events {
         let event: GameEvent =
             serde_json::from_str(&stored.body).map_err(|source| ReplayError::Event {

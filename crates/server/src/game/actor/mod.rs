@@ -78,7 +78,7 @@ use super::error::GameError;
 use super::event::VersionedEvent;
 use super::instance::PresenceReport;
 use super::live::LiveGame;
-use super::restore::Restored;
+use super::restore::{MoveAnswers, Restored};
 use super::services::Services;
 use super::view::{MoveList, Presence, Snapshot};
 use ludus_store::SecretHash;
@@ -105,7 +105,7 @@ pub struct GameActor {
     game: LiveGame,
     seats: [Option<SecretHash>; 2],
     log: Vec<VersionedEvent>,
-    move_answers: HashMap<String, u64>,
+    move_answers: MoveAnswers,
     snapshot: Arc<Snapshot>,
     /// The moves' JSON for the snapshots, kept up to date with the game.
     move_list: MoveList,

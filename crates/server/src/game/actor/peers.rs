@@ -61,7 +61,8 @@ impl GameActor {
     pub(super) fn publish_caught_up(&mut self, events: Vec<VersionedEvent>) {
         self.refresh_snapshot();
         for event in events {
-            self.publish(Published::event(&event, self.snapshot.clone()));
+            let json = serde_json::to_string(&event).expect("events serialise");
+            self.publish(Published::event(&event, json, self.snapshot.clone()));
             self.log.push(event);
         }
         self.schedule_computer();

@@ -19,8 +19,9 @@ pub enum Published {
         version: u64,
         /// An undo: moves were taken back.
         takes_back: bool,
-        /// The event as clients receive it, written once for every socket and stream.
-        json: Arc<str>,
+        /// The event as clients receive it, written once for every socket and stream (shared
+        /// with the rest of the item: kept as written, not copied into a text of its own).
+        json: String,
         snapshot: Arc<Snapshot>,
     },
     /// A player connected or left: views change, the version does not.
@@ -48,13 +49,12 @@ pub enum Action {
 }
 
 impl Published {
-    pub fn event(event: &VersionedEvent, snapshot: Arc<Snapshot>) -> Published {
+    /// `event`, whose JSON as clients receive it is `json`.
+    pub fn event(event: &VersionedEvent, json: String, snapshot: Arc<Snapshot>) -> Published {
         Published::Event {
             version: event.version,
             takes_back: matches!(event.event, GameEvent::Undo { .. }),
-            json: serde_json::to_string(event)
-                .expect("events serialise")
-                .into(),
+            json,
             snapshot,
         }
     }

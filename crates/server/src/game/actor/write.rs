@@ -6,7 +6,7 @@
 use super::GameActor;
 use super::protocol::{Action, Published};
 use crate::game::error::{GameError, Refusal, error_chain};
-use crate::game::event::{GameEvent, VersionedEvent, event_rows};
+use crate::game::event::{GameEvent, VersionedEvent, clients_json, event_rows};
 use crate::game::live::{LiveGame, RematchStep};
 use crate::game::restore::restore;
 use crate::game::{Seat, Status};
@@ -65,7 +65,7 @@ impl GameActor {
                 // Move ids are the client's: each seat has its own, so two players' "1" never collide.
                 let key = id
                     .as_ref()
-                    .map(|id| format!("{}/{id}", seat_key(game.variant, seat)));
+                    .map(|id| [seat_key(game.variant, seat), "/", id].concat());
                 if let Some(&answered) = key.as_ref().and_then(|key| self.move_answers.get(key)) {
                     return Ok(answered);
                 }
@@ -106,6 +106,8 @@ impl GameActor {
         let before = Rollback::of(&mut self.game, undoes);
         let batch = self.advance_from(&before, events, now)?;
         let rows = event_rows(&batch, before.game.version, now, move_id.as_deref());
+        // What the sockets will receive, written from the rows before they go to the store.
+        let published = clients_json(&rows);
         let change = (self.game.status != before.game.status)
             .then(|| status_change(&before.game, &self.game, now));
         // Postgres notifies this instance of its own commit too, often before the answer comes
@@ -146,7 +148,7 @@ impl GameActor {
                 }
             });
         }
-        self.record(batch, before.game.version, now, move_id);
+        self.record(batch, published, before.game.version, now, move_id);
         Ok(self.game.version)
     }
 
@@ -167,8 +169,16 @@ impl GameActor {
         })
     }
 
-    /// Adds committed events to the log and tells every subscriber.
-    fn record(&mut self, batch: Vec<GameEvent>, before: u64, now: i64, move_id: Option<String>) {
+    /// Adds committed events to the log and tells every subscriber (`published`: each event's
+    /// JSON as clients receive it).
+    fn record(
+        &mut self,
+        batch: Vec<GameEvent>,
+        published: Vec<String>,
+        before: u64,
+        now: i64,
+        move_id: Option<String>,
+    ) {
         if batch.iter().any(|e| matches!(e, GameEvent::Undo { .. })) {
             self.move_list.update(&self.game);
         } else {
@@ -182,13 +192,13 @@ impl GameActor {
         if let Some(id) = move_id {
             self.move_answers.insert(id, before + 1);
         }
-        for (i, event) in batch.into_iter().enumerate() {
+        for ((i, event), json) in batch.into_iter().enumerate().zip(published) {
             let event = VersionedEvent {
                 version: before + 1 + i as u64,
                 at: now,
                 event,
             };
-            self.publish(Published::event(&event, self.snapshot.clone()));
+            self.publish(Published::event(&event, json, self.snapshot.clone()));
             self.log.push(event);
         }
         self.schedule_computer();
@@ -284,7 +294,7 @@ impl GameActor {
                 self.seats[joiner.index()] = Some(seat);
                 // Both just showed up: the joiner joined, the creator is waiting for them.
                 self.presence.last_request = [Some(now); 2];
-                self.record(batch, before.game.version, now, None);
+                self.record(batch, clients_json(&rows), before.game.version, now, None);
                 Ok(self.game.variant.side(joiner))
             }
             Ok(Redeemed::AlreadyUsed) => {
