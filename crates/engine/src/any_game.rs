@@ -3,13 +3,12 @@
 //! types concrete (no `Box<dyn>`), and adding a game is adding an arm.
 
 use crate::duodecim::{self, Duodecim};
-use crate::game::{Chance, Game, Outcome, Phase, Threat, Threats};
+use crate::game::{Chance, Game, Outcome, Phase, Threat, Threats, collect};
 use crate::notation::NotationError;
 use crate::pente_grammai::{self, PenteGrammai, Rules};
 use crate::petteia::{self, Petteia, Size};
 use crate::{Player, Variant};
 use std::fmt;
-use std::ops::Range;
 
 /// A game of any variant.
 #[derive(Clone, Debug)]
@@ -246,9 +245,9 @@ impl AnyGame {
     /// at every version of a game, and checking each as text again was a fifth of that.
     pub fn for_each_legal_notation_bytes(&self, mut visit: impl FnMut(&[u8])) {
         match self {
-            AnyGame::Petteia(game) => game.for_each_legal_notation(&mut visit),
-            AnyGame::PenteGrammai(game) => game.for_each_legal_notation(&mut visit),
-            AnyGame::Duodecim(game) => game.for_each_legal_notation(&mut visit),
+            AnyGame::Petteia(game) => game.for_each_legal_notation_bytes(&mut visit),
+            AnyGame::PenteGrammai(game) => game.for_each_legal_notation_bytes(&mut visit),
+            AnyGame::Duodecim(game) => game.for_each_legal_notation_bytes(&mut visit),
         }
     }
 
@@ -373,65 +372,6 @@ impl AnyGame {
             AnyGame::Duodecim(game) => game.threats(),
         }
     }
-}
-
-/// The first 8 bytes of a notation as a number that orders as the text does (a notation holds
-/// no NUL byte, so the zeros after a short one order it first): most comparisons stop there.
-fn sort_key(notation: &str) -> u64 {
-    let mut bytes = [0; 8];
-    let len = notation.len().min(8);
-    bytes[..len].copy_from_slice(&notation.as_bytes()[..len]);
-    u64::from_be_bytes(bytes)
-}
-
-/// Visits the notations of `game`'s legal moves in their text's order. A notation of at most
-/// eight bytes (every Petteia move, most others) is its own sort key (`Game::short_notation`),
-/// so the keys alone are sorted and written back; a longer one sends the whole list through the
-/// general path.
-pub(crate) fn visit_sorted_notations<G: Game>(game: &G, visit: &mut dyn FnMut(&[u8])) {
-    let moves = collect(game);
-    let mut keys = Vec::with_capacity(moves.len());
-    for &mv in &moves {
-        let Some(key) = G::short_notation(mv) else {
-            return visit_sorted_long_notations::<G>(&moves, visit);
-        };
-        keys.push(key);
-    }
-    keys.sort_unstable();
-    for key in keys {
-        let bytes = key.to_be_bytes();
-        // A whole notation: each fits in its key.
-        visit(&bytes[..8 - (key.trailing_zeros() / 8) as usize]);
-    }
-}
-
-/// The general path: every notation written into one buffer, sorted by key and then by text.
-fn visit_sorted_long_notations<G: Game>(moves: &[G::Move], visit: &mut dyn FnMut(&[u8])) {
-    let mut text = String::with_capacity(16 * moves.len());
-    let mut spans: Vec<(u64, Range<usize>)> = moves
-        .iter()
-        .map(|&mv| {
-            let start = text.len();
-            G::push_notation(mv, &mut text);
-            (sort_key(&text[start..]), start..text.len())
-        })
-        .collect();
-    spans.sort_unstable_by(|(key_a, a), (key_b, b)| {
-        key_a
-            .cmp(key_b)
-            .then_with(|| text[a.clone()].cmp(&text[b.clone()]))
-    });
-    for (_, span) in spans {
-        visit(text[span].as_bytes());
-    }
-}
-
-fn collect<G: Game>(game: &G) -> Vec<G::Move> {
-    // Room for the moves of nearly every position at once: grown from empty, the list was
-    // reallocated four or five times at every version of a served game.
-    let mut moves = Vec::with_capacity(128);
-    game.legal_moves(&mut moves);
-    moves
 }
 
 fn illegal_move(mv: impl fmt::Display, reason: impl fmt::Display) -> MoveError {

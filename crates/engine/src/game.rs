@@ -7,6 +7,7 @@
 use crate::Player;
 use serde::{Deserialize, Serialize};
 use std::fmt;
+use std::ops::Range;
 
 /// What the game waits for next.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -183,8 +184,8 @@ pub trait Game: Clone {
     /// [`Game::short_notation`]; a game that can list its moves in that order overrides it (the
     /// server writes the list at every version of every game it serves, and the sort was a
     /// fifth of writing it).
-    fn for_each_legal_notation(&self, mut visit: impl FnMut(&[u8])) {
-        crate::any_game::visit_sorted_notations(self, &mut visit);
+    fn for_each_legal_notation_bytes(&self, mut visit: impl FnMut(&[u8])) {
+        visit_sorted_notations(self, &mut visit);
     }
 
     fn outcome(&self) -> Option<Outcome> {
@@ -225,3 +226,62 @@ pub struct Threat {
 
 /// The threatened pieces of each player, indexed by [`Player::index`].
 pub type Threats = [Vec<Threat>; 2];
+
+/// The first 8 bytes of a notation as a number that orders as the text does (a notation holds
+/// no NUL byte, so the zeros after a short one order it first): most comparisons stop there.
+fn sort_key(notation: &str) -> u64 {
+    let mut bytes = [0; 8];
+    let len = notation.len().min(8);
+    bytes[..len].copy_from_slice(&notation.as_bytes()[..len]);
+    u64::from_be_bytes(bytes)
+}
+
+/// Visits the notations of `game`'s legal moves in their text's order. A notation of at most
+/// eight bytes (every Petteia move, most others) is its own sort key (`Game::short_notation`),
+/// so the keys alone are sorted and written back; a longer one sends the whole list through the
+/// general path.
+fn visit_sorted_notations<G: Game>(game: &G, visit: &mut dyn FnMut(&[u8])) {
+    let moves = collect(game);
+    let mut keys = Vec::with_capacity(moves.len());
+    for &mv in &moves {
+        let Some(key) = G::short_notation(mv) else {
+            return visit_sorted_long_notations::<G>(&moves, visit);
+        };
+        keys.push(key);
+    }
+    keys.sort_unstable();
+    for key in keys {
+        let bytes = key.to_be_bytes();
+        // A whole notation: each fits in its key.
+        visit(&bytes[..8 - (key.trailing_zeros() / 8) as usize]);
+    }
+}
+
+/// The general path: every notation written into one buffer, sorted by key and then by text.
+fn visit_sorted_long_notations<G: Game>(moves: &[G::Move], visit: &mut dyn FnMut(&[u8])) {
+    let mut text = String::with_capacity(16 * moves.len());
+    let mut spans: Vec<(u64, Range<usize>)> = moves
+        .iter()
+        .map(|&mv| {
+            let start = text.len();
+            G::push_notation(mv, &mut text);
+            (sort_key(&text[start..]), start..text.len())
+        })
+        .collect();
+    spans.sort_unstable_by(|(key_a, a), (key_b, b)| {
+        key_a
+            .cmp(key_b)
+            .then_with(|| text[a.clone()].cmp(&text[b.clone()]))
+    });
+    for (_, span) in spans {
+        visit(text[span].as_bytes());
+    }
+}
+
+pub(crate) fn collect<G: Game>(game: &G) -> Vec<G::Move> {
+    // Room for the moves of nearly every position at once: grown from empty, the list was
+    // reallocated four or five times at every version of a served game.
+    let mut moves = Vec::with_capacity(128);
+    game.legal_moves(&mut moves);
+    moves
+}

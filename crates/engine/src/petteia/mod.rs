@@ -493,7 +493,7 @@ impl Game for Petteia {
         Some(u64::from_be_bytes([a, b, c, d, e, 0, 0, 0]))
     }
 
-    fn for_each_legal_notation(&self, mut visit: impl FnMut(&[u8])) {
+    fn for_each_legal_notation_bytes(&self, mut visit: impl FnMut(&[u8])) {
         if self.outcome.is_none() {
             self.position
                 .for_each_legal_move_in_notation_order(|mv| visit(&mv.notation()));
