@@ -7,11 +7,12 @@ use ludus_server::config::{LogFormat, ServeConfig};
 use std::process::ExitCode;
 
 // The server allocates many short-lived strings per move (views, messages, rows); under load
-// glibc's allocator took over a quarter of its CPU, mimalloc a fraction of that. The feature
-// `system-allocator` keeps glibc's, which heap profilers see.
+// glibc's allocator took over a quarter of its CPU, mimalloc a fraction of that (called as
+// `ludus-allocator` explains). The feature `system-allocator` keeps glibc's, which heap
+// profilers see.
 #[cfg(not(feature = "system-allocator"))]
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOCATOR: ludus_allocator::Allocator = ludus_allocator::Allocator;
 
 #[derive(Debug, Parser)]
 #[command(

@@ -122,7 +122,8 @@ impl Connection {
         &mut self,
         appends: &[(&GameId, &[EventRow])],
     ) -> Result<(), StoreError> {
-        let mut rows: Vec<(&str, &EventRow)> = Vec::new();
+        let count = appends.iter().map(|(_, events)| events.len()).sum();
+        let mut rows: Vec<(&str, &EventRow)> = Vec::with_capacity(count);
         for (game_id, events) in appends {
             rows.extend(events.iter().map(|event| (game_id.as_str(), event)));
         }
@@ -165,8 +166,14 @@ impl Connection {
             // the listening side of every instance a message per game): the notifications leave
             // at the commit.
             Connection::Postgres(connection) => {
-                let (mut ids, mut seqs, mut ats, mut bodies, mut move_ids) =
-                    (vec![], vec![], vec![], vec![], vec![]);
+                let count = rows.len();
+                let (mut ids, mut seqs, mut ats, mut bodies, mut move_ids) = (
+                    Vec::with_capacity(count),
+                    Vec::with_capacity(count),
+                    Vec::with_capacity(count),
+                    Vec::with_capacity(count),
+                    Vec::with_capacity(count),
+                );
                 for (game_id, event) in rows {
                     ids.push(game_id);
                     seqs.push(event.seq);

@@ -485,7 +485,9 @@ impl Game for Petteia {
     }
 
     fn push_notation(mv: Move, text: &mut String) {
-        text.push_str(Move::notation_str(&mv.notation()));
+        // Char by char: the bytes are ASCII, and checking them again as text cost more than
+        // writing them (the server writes each move played twice).
+        text.extend(mv.notation().map(char::from));
     }
 
     fn short_notation(mv: Move) -> Option<u64> {

@@ -275,12 +275,23 @@ fn event_message(
 /// `{"type": "ack", "id", "version"}`, written directly into one buffer: one is sent for every
 /// move.
 fn ack_message(id: Option<&str>, version: u64) -> Message {
-    use std::io::Write;
-    let mut message = Vec::with_capacity(64 + id.map_or(0, str::len));
-    message.extend_from_slice(br#"{"type":"ack","id":"#);
-    serde_json::to_writer(&mut message, &id).expect("an id serialises");
-    write!(message, r#","version":{version}}}"#).expect("a Vec takes any bytes");
-    text_message(String::from_utf8(message).expect("JSON is UTF-8"))
+    let mut message = String::with_capacity(64 + id.map_or(0, str::len));
+    message.push_str(r#"{"type":"ack","id":"#);
+    match id {
+        // The client's id as it came when JSON needs no escape in it (the usual case): checking
+        // its bytes costs less than serde's writer and the UTF-8 check of what it wrote.
+        Some(id) if !id.bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20) => {
+            message.push('"');
+            message.push_str(id);
+            message.push('"');
+        }
+        Some(id) => message.push_str(&serde_json::to_string(id).expect("an id serialises")),
+        None => message.push_str("null"),
+    }
+    message.push_str(r#","version":"#);
+    message.push_str(itoa::Buffer::new().format(version));
+    message.push('}');
+    text_message(message)
 }
 
 /// A text frame of JSON written into `message`. Fitted to its length first (in place: the
@@ -716,7 +727,32 @@ impl Session {
 
 #[cfg(test)]
 mod tests {
-    use super::{ClientMessage, parse_client_message};
+    use super::{ClientMessage, Message, ack_message, parse_client_message};
+
+    /// An ack written directly is the JSON of its fields, whatever the client's id holds.
+    #[test]
+    fn an_ack_is_the_json_of_its_fields() {
+        let ids = [
+            None,
+            Some("7"),
+            Some("a\"b"),
+            Some("back\\slash"),
+            Some("tab\t"),
+            Some("é"),
+            Some("\u{7f}"),
+        ];
+        for id in ids {
+            let Message::Text(text) = ack_message(id, 12) else {
+                panic!("an ack is a text frame");
+            };
+            let read: serde_json::Value = serde_json::from_str(text.as_str()).expect("JSON");
+            assert_eq!(
+                read,
+                serde_json::json!({"type": "ack", "id": id, "version": 12}),
+                "{id:?}"
+            );
+        }
+    }
 
     /// The fast path for moves reads what the protocol's enum reads, and refuses (or leaves to
     /// the enum) what it refuses.

@@ -198,7 +198,8 @@ impl VersionedEvent {
         let fields = body
             .strip_prefix('{')
             .expect("an event's JSON is an object with its kind");
-        let mut json = String::with_capacity(32 + body.len());
+        // Room for both numbers at their longest, so the text is never moved while written.
+        let mut json = String::with_capacity(64 + body.len());
         json.push_str(r#"{"version":"#);
         json.push_str(itoa::Buffer::new().format(version));
         json.push_str(r#","at":"#);

@@ -488,6 +488,10 @@ fn push_notation(json: &mut String, write: impl FnOnce(&mut String)) {
 /// The legal moves of `game` as a JSON array of notations, in the order of `legal_moves`, written
 /// into one buffer as bytes (this runs at every version of every game). A notation needs no
 /// escaping (see `push_notation`).
+/// The longest notation `legal_moves_json` writes in one copy (every Petteia and Pente Grammai
+/// move, most of Duodecim Scripta's).
+const SHORT_NOTATION: usize = 13;
+
 fn legal_moves_json(game: &ludus_engine::AnyGame) -> Arc<str> {
     let mut json = Vec::with_capacity(512);
     game.for_each_legal_notation_bytes(|notation| {
@@ -498,9 +502,22 @@ fn legal_moves_json(game: &ludus_engine::AnyGame) -> Arc<str> {
             "a notation needs no escaping"
         );
         // Each behind a comma, the first's turned into the bracket below: no test per move.
-        json.extend_from_slice(b",\"");
-        json.extend_from_slice(notation);
-        json.push(b'"');
+        // Put together on the stack and copied once: three appends, each checking the room
+        // left, were most of writing a move (a notation of known length, as Petteia's, makes
+        // the copies fixed moves).
+        match notation.len() {
+            len @ ..=SHORT_NOTATION => {
+                let mut item = [b'"'; SHORT_NOTATION + 3];
+                item[0] = b',';
+                item[2..2 + len].copy_from_slice(notation);
+                json.extend_from_slice(&item[..len + 3]);
+            }
+            _ => {
+                json.extend_from_slice(b",\"");
+                json.extend_from_slice(notation);
+                json.push(b'"');
+            }
+        }
     });
     match json.first_mut() {
         Some(comma) => *comma = b'[',
