@@ -307,17 +307,22 @@ pub async fn run_action(
     action: Action,
 ) -> Result<Acted, ApiError> {
     let is_move = matches!(action, Action::Move { .. });
-    counted(state, is_move, state.registry.act(id, token, action)).await
+    let started = std::time::Instant::now();
+    let result = state.registry.act(id, token, action).await;
+    counted(state, is_move, started, result)
 }
 
-/// An action's answer, counted in the metrics (moves accepted and their latency, refusals).
-pub async fn counted(
+/// An action's answer (`started` when it was asked), counted in the metrics: moves accepted and
+/// their latency, refusals. Given the answer rather than the future that gives it: a future taken
+/// by value is held twice in the caller's (as the argument and as the one awaited), and the
+/// socket's is copied into a box at every move.
+pub fn counted(
     state: &AppState,
     is_move: bool,
-    acting: impl std::future::Future<Output = Result<Acted, GameError>>,
+    started: std::time::Instant,
+    result: Result<Acted, GameError>,
 ) -> Result<Acted, ApiError> {
-    let started = std::time::Instant::now();
-    let result = acting.await.map_err(ApiError::from);
+    let result = result.map_err(ApiError::from);
     if is_move {
         match &result {
             Ok(_) => {

@@ -635,22 +635,10 @@ impl Session {
                     self.feed(snapshot_message(&view)).await
                 }
             },
-            // Fell behind: resynchronise with a snapshot of the present.
-            Err(RecvError::Lagged(_)) => {
-                let view = self
-                    .state
-                    .registry
-                    .view(&self.game_id, self.token.as_ref())
-                    .await;
-                let Ok(view) = view else {
-                    return ControlFlow::Break(());
-                };
-                let version = serde_json::from_str::<Value>(&view)
-                    .ok()
-                    .and_then(|v| v["version"].as_u64());
-                self.last_version = version.unwrap_or(self.last_version);
-                self.feed(snapshot_message(&view)).await
-            }
+            // Fell behind: resynchronise with a snapshot of the present. Boxed, as a rare path:
+            // the registry's future (which may load the game) would otherwise make every event's
+            // future, copied into its box at every event, four times as large.
+            Err(RecvError::Lagged(_)) => Box::pin(self.resynchronise()).await,
             // The game's actor stopped: at shutdown that is the server going away, not the game.
             Err(RecvError::Closed) if *self.state.shutdown.borrow() => self.shut_down().await,
             Err(RecvError::Closed) => {
@@ -661,6 +649,23 @@ impl Session {
                 ControlFlow::Break(())
             }
         }
+    }
+
+    /// Queues a snapshot of the present, for a socket that fell behind the game's events.
+    async fn resynchronise(&mut self) -> ControlFlow<()> {
+        let view = self
+            .state
+            .registry
+            .view(&self.game_id, self.token.as_ref())
+            .await;
+        let Ok(view) = view else {
+            return ControlFlow::Break(());
+        };
+        let version = serde_json::from_str::<Value>(&view)
+            .ok()
+            .and_then(|v| v["version"].as_u64());
+        self.last_version = version.unwrap_or(self.last_version);
+        self.feed(snapshot_message(&view)).await
     }
 
     /// The ping timer: close a silent connection, else ping it.
@@ -718,7 +723,9 @@ impl Session {
             return error_message(id.as_deref(), &ApiError::Unauthorized);
         };
         let is_move = matches!(action, Action::Move { .. });
-        match counted(&self.state, is_move, self.actor.act(token, action)).await {
+        let started = std::time::Instant::now();
+        let result = self.actor.act(token, action).await;
+        match counted(&self.state, is_move, started, result) {
             Ok(acted) => ack_message(id.as_deref(), acted.version),
             Err(error) => error_message(id.as_deref(), &error),
         }
