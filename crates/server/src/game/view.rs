@@ -503,8 +503,8 @@ fn legal_moves_json(game: &ludus_engine::AnyGame) -> Arc<str> {
         );
         // Each behind a comma, the first's turned into the bracket below: no test per move.
         // Put together on the stack and copied once: three appends, each checking the room
-        // left, were most of writing a move (a notation of known length, as Petteia's, makes
-        // the copies fixed moves).
+        // left, made the snapshot a sixth dearer (a notation of known length, as Petteia's,
+        // makes the copies fixed moves).
         match notation.len() {
             len @ ..=SHORT_NOTATION => {
                 let mut item = [b'"'; SHORT_NOTATION + 3];
