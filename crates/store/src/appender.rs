@@ -166,21 +166,15 @@ impl Connection {
             // the listening side of every instance a message per game): the notifications leave
             // at the commit.
             Connection::Postgres(connection) => {
-                let count = rows.len();
-                let (mut ids, mut seqs, mut ats, mut bodies, mut move_ids) = (
-                    Vec::with_capacity(count),
-                    Vec::with_capacity(count),
-                    Vec::with_capacity(count),
-                    Vec::with_capacity(count),
-                    Vec::with_capacity(count),
-                );
-                for (game_id, event) in rows {
-                    ids.push(game_id);
-                    seqs.push(event.seq);
-                    ats.push(event.at);
-                    bodies.push(event.body.as_str());
-                    move_ids.push(event.move_id.as_deref());
-                }
+                // Each column's array for UNNEST, sized once from the rows.
+                let ids: Vec<&str> = rows.iter().map(|&(game_id, _)| game_id).collect();
+                let seqs: Vec<i64> = rows.iter().map(|(_, event)| event.seq).collect();
+                let ats: Vec<i64> = rows.iter().map(|(_, event)| event.at).collect();
+                let bodies: Vec<&str> = rows.iter().map(|(_, event)| event.body.as_str()).collect();
+                let move_ids: Vec<Option<&str>> = rows
+                    .iter()
+                    .map(|(_, event)| event.move_id.as_deref())
+                    .collect();
                 sqlx::query(
                     "WITH appended AS (INSERT INTO game_events (game_id, seq, at, body, move_id) \
                      SELECT * FROM UNNEST($1::text[], $2::bigint[], $3::bigint[], $4::text[], $5::text[]) \

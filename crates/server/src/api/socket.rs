@@ -10,6 +10,7 @@ use super::limits::{Bucket, Rate};
 use super::{AppState, GamePath};
 use crate::error::{ApiError, ErrorObject};
 use crate::game::actor::{Action, Command, Mailbox, Published, Subscription};
+use crate::game::json;
 use crate::game::token::SeatToken;
 use crate::game::view::Snapshot;
 use crate::game::{GameId, Seat};
@@ -278,14 +279,7 @@ fn ack_message(id: Option<&str>, version: u64) -> Message {
     let mut message = String::with_capacity(64 + id.map_or(0, str::len));
     message.push_str(r#"{"type":"ack","id":"#);
     match id {
-        // The client's id as it came when JSON needs no escape in it (the usual case): checking
-        // its bytes costs less than serde's writer and the UTF-8 check of what it wrote.
-        Some(id) if !id.bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20) => {
-            message.push('"');
-            message.push_str(id);
-            message.push('"');
-        }
-        Some(id) => message.push_str(&serde_json::to_string(id).expect("an id serialises")),
+        Some(id) => json::push_any_text(&mut message, id),
         None => message.push_str("null"),
     }
     message.push_str(r#","version":"#);

@@ -1,6 +1,7 @@
 //! JSON written directly, for the texts the server writes at every version of every game (the
 //! view's parts). The text values here never need escaping (enum names, ids, positions,
-//! notations, hex), which serde would check byte by byte; a debug build asserts it. Each writer
+//! notations, hex), which serde would check byte by byte; a debug build asserts it. Text from
+//! outside goes through `push_any_text`, which escapes it when it must. Each writer
 //! is checked against serde's text of the same struct (`view.rs` tests), the struct the API's
 //! schema is made from. The writers are inlined: each key is then a text of known length,
 //! copied in place, where a call to copy each one was a tenth of writing a version's texts.
@@ -87,4 +88,17 @@ pub fn push_text(out: &mut String, text: &str) {
     out.push('"');
     out.push_str(text);
     out.push('"');
+}
+
+/// `text` as a JSON string, escaped where JSON needs it: for text from outside (a client's id).
+/// Text that needs no escape, the usual case, is copied as it is: checking its bytes costs less
+/// than serde's writer and the UTF-8 check of what it wrote.
+pub fn push_any_text(out: &mut String, text: &str) {
+    if text.bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20) {
+        out.push_str(&serde_json::to_string(text).expect("a text serialises"));
+    } else {
+        out.push('"');
+        out.push_str(text);
+        out.push('"');
+    }
 }

@@ -11,7 +11,7 @@ pub mod cluster;
 pub mod error;
 pub mod event;
 pub mod instance;
-mod json;
+pub(crate) mod json;
 pub mod live;
 pub mod registry;
 pub mod restore;

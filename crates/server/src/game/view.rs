@@ -485,13 +485,13 @@ fn push_notation(json: &mut String, write: impl FnOnce(&mut String)) {
     json.push('"');
 }
 
-/// The legal moves of `game` as a JSON array of notations, in the order of `legal_moves`, written
-/// into one buffer as bytes (this runs at every version of every game). A notation needs no
-/// escaping (see `push_notation`).
 /// The longest notation `legal_moves_json` writes in one copy (every Petteia and Pente Grammai
 /// move, most of Duodecim Scripta's).
 const SHORT_NOTATION: usize = 13;
 
+/// The legal moves of `game` as a JSON array of notations, in the order of `legal_moves`, written
+/// into one buffer as bytes (this runs at every version of every game). A notation needs no
+/// escaping (see `push_notation`).
 fn legal_moves_json(game: &ludus_engine::AnyGame) -> Arc<str> {
     let mut json = Vec::with_capacity(512);
     game.for_each_legal_notation_bytes(|notation| {
