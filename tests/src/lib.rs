@@ -445,6 +445,27 @@ impl Api {
         .await
     }
 
+    /// The values of these lines of `/metrics` (a name with its labels), read at once: `None`
+    /// for a line not there (a labelled counter appears at its first count).
+    pub async fn metrics(&self, lines: &[&str]) -> Vec<Option<u64>> {
+        let text = self
+            .http
+            .get(format!("{}/metrics", self.base))
+            .send()
+            .await
+            .expect("the server answers")
+            .text()
+            .await
+            .expect("the metrics' text");
+        lines
+            .iter()
+            .map(|line| {
+                text.lines()
+                    .find_map(|l| l.strip_prefix(line)?.strip_prefix(' ')?.parse().ok())
+            })
+            .collect()
+    }
+
     /// Creates a game; panics unless it is created.
     pub async fn create(&self, body: Value) -> Value {
         let (status, created) = self.post("/api/v1/games", None, body).await;

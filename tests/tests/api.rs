@@ -365,7 +365,57 @@ async fn a_hint_is_a_legal_move_for_the_seat_to_move_in_computer_and_local_games
     server.stop().await;
 }
 
+/// Moves are counted in `/metrics` as they are answered, over HTTP and over the socket alike:
+/// accepted ones with their latency, refused ones by code; other actions are not moves.
+async fn moves_are_counted_in_the_metrics_over_http_and_the_socket(database: Database) {
+    let server = TestServer::start(database).await;
+    let api = server.api();
+    let created = api
+        .create(json!({ "variant": "petteia-6", "mode": "local" }))
+        .await;
+    let (game, token) = (game_id(&created), seat_token(&created));
+    let counted = [
+        "ludus_moves_accepted_total",
+        "ludus_move_seconds_count",
+        r#"ludus_moves_refused_total{code="stale"}"#,
+        r#"ludus_moves_refused_total{code="illegal_move"}"#,
+    ];
+    assert_eq!(api.metrics(&counted).await, [Some(0), Some(0), None, None]);
+
+    let view = play_first_moves(&api, game, token, 1).await;
+    let version = view["version"].as_u64().unwrap();
+    let (status, _) = api.play(game, token, "A1-A2", version - 1).await;
+    assert_eq!(status, 409);
+    assert_eq!(
+        api.metrics(&counted).await,
+        [Some(1), Some(1), Some(1), None]
+    );
+
+    let mut socket = ludus_tests::Socket::connect(&server.base, game, Some(token), None).await;
+    let mv = socket.next_of("snapshot").await["game"]["legal_moves"][0]
+        .as_str()
+        .unwrap()
+        .to_string();
+    socket
+        .send(json!({ "type": "move", "move": mv, "version": version, "id": "a" }))
+        .await;
+    assert_eq!(socket.next_of("ack").await["version"], version + 1);
+    socket
+        .send(json!({ "type": "move", "move": "A1-F6", "version": version + 1, "id": "b" }))
+        .await;
+    assert_eq!(socket.next_of("error").await["code"], "illegal_move");
+    socket.send(json!({ "type": "resign", "id": "c" })).await;
+    socket.next_of("ack").await;
+    assert_eq!(
+        api.metrics(&counted).await,
+        [Some(2), Some(2), Some(1), Some(1)]
+    );
+    socket.close().await;
+    server.stop().await;
+}
+
 on_both_databases!(
+    moves_are_counted_in_the_metrics_over_http_and_the_socket,
     the_openapi_document_parses_and_covers_every_route,
     a_hint_is_a_legal_move_for_the_seat_to_move_in_computer_and_local_games,
     a_finished_dice_game_record_verifies_and_an_altered_die_fails,

@@ -220,18 +220,7 @@ async fn live_games_are_listed_only_when_their_creator_chose_so(database: Databa
 
 /// The number of games with a running actor, from `/metrics` (which loads none).
 async fn live_games(api: &Api) -> u64 {
-    let text = reqwest::get(format!("{}/metrics", api.base))
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
-    text.lines()
-        .find_map(|l| l.strip_prefix("ludus_live_games "))
-        .expect("the live games gauge")
-        .trim()
-        .parse()
-        .unwrap()
+    api.metrics(&["ludus_live_games"]).await[0].expect("the live games gauge")
 }
 
 async fn a_finished_game_leaves_memory_soon(database: Database) {

@@ -6,9 +6,9 @@
 //! aligned to one byte goes through the over-allocating path for large alignments. The server
 //! allocates many texts over a kilobyte at every move (views, events, messages): under load,
 //! allocating and reallocating through the aligned entry points cost it about 3,260 instructions
-//! a move (callgrind), through the plain ones 2,020. A plain block is always aligned to 8 bytes (mimalloc's sizes are whole words), so
-//! any request aligned to at most 8 and at least that long takes `mi_malloc`; the rest (tokio's
-//! cache-line-aligned tasks) keep the aligned entry points.
+//! a move (callgrind), through the plain ones 2,020. A plain block is always aligned to 8 bytes
+//! (mimalloc's sizes are whole words), so any request aligned to at most 8 and at least that long
+//! takes `mi_malloc`; the rest (tokio's cache-line-aligned tasks) keep the aligned entry points.
 
 use libmimalloc_sys as ffi;
 use std::alloc::{GlobalAlloc, Layout};

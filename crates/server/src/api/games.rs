@@ -306,36 +306,49 @@ pub async fn run_action(
     token: &SecretHash,
     action: Action,
 ) -> Result<Acted, ApiError> {
-    let is_move = matches!(action, Action::Move { .. });
-    let started = std::time::Instant::now();
+    let counting = Counting::start(&action);
     let result = state.registry.act(id, token, action).await;
-    counted(state, is_move, started, result)
+    counting.answer(state, result)
 }
 
-/// An action's answer (`started` when it was asked), counted in the metrics: moves accepted and
-/// their latency, refusals. Given the answer rather than the future that gives it: a future taken
-/// by value is held twice in the caller's (as the argument and as the one awaited), and the
-/// socket's is copied into a box at every move.
-pub fn counted(
-    state: &AppState,
+/// An action on its way, counted in the metrics once its answer comes: moves accepted and their
+/// latency, refusals. Started before the action is sent and given the answer, rather than the
+/// future that gives it: a future taken by value is held twice in the caller's (as the argument
+/// and as the one awaited), and the socket's is copied into a box at every move.
+pub struct Counting {
     is_move: bool,
     started: std::time::Instant,
-    result: Result<Acted, GameError>,
-) -> Result<Acted, ApiError> {
-    let result = result.map_err(ApiError::from);
-    if is_move {
-        match &result {
-            Ok(_) => {
-                state
-                    .metrics
-                    .moves_accepted
-                    .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                state.metrics.move_latency.observe(started.elapsed());
-            }
-            Err(error) => state.metrics.refuse(error.code()),
+}
+
+impl Counting {
+    pub fn start(action: &Action) -> Counting {
+        Counting {
+            is_move: matches!(action, Action::Move { .. }),
+            started: std::time::Instant::now(),
         }
     }
-    result
+
+    /// The action's answer, counted.
+    pub fn answer(
+        self,
+        state: &AppState,
+        result: Result<Acted, GameError>,
+    ) -> Result<Acted, ApiError> {
+        let result = result.map_err(ApiError::from);
+        if self.is_move {
+            match &result {
+                Ok(_) => {
+                    state
+                        .metrics
+                        .moves_accepted
+                        .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    state.metrics.move_latency.observe(self.started.elapsed());
+                }
+                Err(error) => state.metrics.refuse(error.code()),
+            }
+        }
+        result
+    }
 }
 
 #[utoipa::path(post, path = "/api/v1/games/{id}/moves", tag = "games", params(("id" = String, Path)), request_body = MoveBody, security(("bearer" = [])), responses((status = 200, body = GameView), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, description = "not_your_turn or forbidden", body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, description = "stale or game_over", body = ErrorBody), (status = 422, description = "illegal_move", body = ErrorBody)))]

@@ -5,7 +5,7 @@
 //! Small buffers, a message size limit, a message rate per connection and an idle timeout keep
 //! one connection cheap and unable to harm the others.
 
-use super::games::counted;
+use super::games::Counting;
 use super::limits::{Bucket, Rate};
 use super::{AppState, GamePath};
 use crate::error::{ApiError, ErrorObject};
@@ -716,10 +716,9 @@ impl Session {
         let Some(token) = &self.token_hash else {
             return error_message(id.as_deref(), &ApiError::Unauthorized);
         };
-        let is_move = matches!(action, Action::Move { .. });
-        let started = std::time::Instant::now();
+        let counting = Counting::start(&action);
         let result = self.actor.act(token, action).await;
-        match counted(&self.state, is_move, started, result) {
+        match counting.answer(&self.state, result) {
             Ok(acted) => ack_message(id.as_deref(), acted.version),
             Err(error) => error_message(id.as_deref(), &error),
         }
