@@ -445,18 +445,22 @@ impl Api {
         .await
     }
 
-    /// The values of these lines of `/metrics` (a name with its labels), read at once: `None`
-    /// for a line not there (a labelled counter appears at its first count).
-    pub async fn metrics(&self, lines: &[&str]) -> Vec<Option<u64>> {
-        let text = self
+    /// The text of `/metrics`; panics unless it is served.
+    pub async fn metrics_text(&self) -> String {
+        let response = self
             .http
             .get(format!("{}/metrics", self.base))
             .send()
             .await
-            .expect("the server answers")
-            .text()
-            .await
-            .expect("the metrics' text");
+            .expect("the server answers");
+        assert_eq!(response.status(), 200, "/metrics");
+        response.text().await.expect("the metrics' text")
+    }
+
+    /// The values of these lines of `/metrics` (a name with its labels), read at once: `None`
+    /// for a line not there (a labelled counter appears at its first count).
+    pub async fn metrics(&self, lines: &[&str]) -> Vec<Option<u64>> {
+        let text = self.metrics_text().await;
         lines
             .iter()
             .map(|line| {

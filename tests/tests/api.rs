@@ -2,7 +2,7 @@
 
 use futures_util::StreamExt;
 use ludus_engine::record::Record;
-use ludus_tests::{Database, TestServer, game_id, on_both_databases, seat_token};
+use ludus_tests::{Database, Socket, TestServer, game_id, on_both_databases, seat_token};
 use serde_json::{Value, json};
 
 /// Plays a local game by always choosing the first legal move until it ends or `limit` moves.
@@ -216,19 +216,7 @@ async fn variants_and_analysis_answer_and_refuse_bad_input(database: Database) {
     let (status, dice) = api.post("/api/v1/analysis", None, json!({ "variant": "pente-grammai-kidd", "position": "-/-/-/-/-/-/-/-/-/- t r:5,5 h:0,0", "dice": [4] })).await;
     assert_eq!(status, 200);
     assert_eq!(dice["legal_moves"], json!(["4:R-0"]));
-    let (status, metrics) = (
-        reqwest::get(format!("{}/metrics", server.base))
-            .await
-            .unwrap()
-            .status(),
-        reqwest::get(format!("{}/metrics", server.base))
-            .await
-            .unwrap()
-            .text()
-            .await
-            .unwrap(),
-    );
-    assert_eq!(status, 200);
+    let metrics = api.metrics_text().await;
     assert!(metrics.contains("ludus_live_games") && metrics.contains("ludus_move_seconds_bucket"));
     server.stop().await;
 }
@@ -391,7 +379,7 @@ async fn moves_are_counted_in_the_metrics_over_http_and_the_socket(database: Dat
         [Some(1), Some(1), Some(1), None]
     );
 
-    let mut socket = ludus_tests::Socket::connect(&server.base, game, Some(token), None).await;
+    let mut socket = Socket::connect(&server.base, game, Some(token), None).await;
     let mv = socket.next_of("snapshot").await["game"]["legal_moves"][0]
         .as_str()
         .unwrap()

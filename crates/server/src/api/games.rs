@@ -316,15 +316,14 @@ pub async fn run_action(
 /// future that gives it: a future taken by value is held twice in the caller's (as the argument
 /// and as the one awaited), and the socket's is copied into a box at every move.
 pub struct Counting {
-    is_move: bool,
-    started: std::time::Instant,
+    /// When a move was sent; `None` for the other actions, which are not counted.
+    move_started: Option<std::time::Instant>,
 }
 
 impl Counting {
     pub fn start(action: &Action) -> Counting {
         Counting {
-            is_move: matches!(action, Action::Move { .. }),
-            started: std::time::Instant::now(),
+            move_started: matches!(action, Action::Move { .. }).then(std::time::Instant::now),
         }
     }
 
@@ -335,17 +334,16 @@ impl Counting {
         result: Result<Acted, GameError>,
     ) -> Result<Acted, ApiError> {
         let result = result.map_err(ApiError::from);
-        if self.is_move {
-            match &result {
-                Ok(_) => {
-                    state
-                        .metrics
-                        .moves_accepted
-                        .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    state.metrics.move_latency.observe(self.started.elapsed());
-                }
-                Err(error) => state.metrics.refuse(error.code()),
+        match (self.move_started, &result) {
+            (None, _) => {}
+            (Some(started), Ok(_)) => {
+                state
+                    .metrics
+                    .moves_accepted
+                    .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                state.metrics.move_latency.observe(started.elapsed());
             }
+            (Some(_), Err(error)) => state.metrics.refuse(error.code()),
         }
         result
     }
