@@ -24,7 +24,12 @@ impl ServerClock {
     }
 
     pub fn now_ms(&self) -> i64 {
-        self.epoch_ms_at_start + self.started.elapsed().as_millis() as i64
+        self.ms_at(tokio::time::Instant::now())
+    }
+
+    /// The epoch time of the tokio instant `at` (an instant already read, read again for nothing).
+    pub fn ms_at(&self, at: tokio::time::Instant) -> i64 {
+        self.epoch_ms_at_start + at.saturating_duration_since(self.started).as_millis() as i64
     }
 
     /// The tokio instant at which the epoch time `at_ms` falls.

@@ -87,6 +87,10 @@ impl Registry {
         self.services.clock.now_ms()
     }
 
+    pub fn ms_at(&self, at: tokio::time::Instant) -> i64 {
+        self.services.clock.ms_at(at)
+    }
+
     pub fn live_games(&self) -> usize {
         self.games.lock().expect("registry lock").len()
     }

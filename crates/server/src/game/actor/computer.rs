@@ -67,7 +67,7 @@ impl GameActor {
             .decide_move(Seat::Player(computer), &notation, version, now)
         {
             Ok(event) => {
-                if let Err(error) = self.commit(vec![event], None).await {
+                if let Err(error) = self.commit(vec![event], None, now).await {
                     tracing::warn!(game = %self.game.id, error = %error_chain(&error), "the computer's move was not recorded");
                     self.schedule_computer();
                 }

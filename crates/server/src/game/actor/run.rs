@@ -33,7 +33,9 @@ impl GameActor {
                 _ = sleep_until_opt(deadline) => Box::pin(self.raise_flag()).await,
                 _ = sleep_until_opt(expiry) => Box::pin(self.expire_invite()).await,
                 _ = sleep_until_opt(presence_deadline) => self.presence_expired(),
-                _ = tokio::time::sleep(idle_after), if idle => break,
+                // In a block: a branch's future is made at every turn, its precondition
+                // false or not, and a sleep made reads the clock.
+                _ = async { tokio::time::sleep(idle_after).await }, if idle => break,
             }
         }
     }
@@ -57,7 +59,7 @@ impl GameActor {
             .and_then(|c| c.deadline())
             .map_or(now, |(_, at)| at.max(now));
         if let Some(event) = self.game.flag_due(due)
-            && let Err(error) = self.commit(vec![event], None).await
+            && let Err(error) = self.commit(vec![event], None, now).await
         {
             tracing::warn!(game = %self.game.id, error = %error_chain(&error), "could not record a time-out");
             // Try again shortly rather than spin.
@@ -87,7 +89,7 @@ impl GameActor {
     pub(super) async fn expire_invite(&mut self) {
         let now = self.services.clock.now_ms();
         if let Some(abort) = self.game.expiry_due(self.expiry_ms(), now)
-            && let Err(error) = self.commit(vec![abort], None).await
+            && let Err(error) = self.commit(vec![abort], None, now).await
         {
             tracing::warn!(game = %self.game.id, error = %error_chain(&error), "could not abort an expired invite");
             tokio::time::sleep(Duration::from_millis(500)).await;
@@ -111,15 +113,9 @@ impl GameActor {
         }
     }
 
-    fn view(&self, seat: Seat) -> String {
-        self.snapshot
-            .render_text(seat, self.services.clock.now_ms())
-    }
-
     /// Notes what `seat` did; a change of who is present (or of the spectators) is told to
     /// every socket.
-    pub(super) fn touch(&mut self, seat: Seat, touch: Touch) {
-        let now = self.services.clock.now_ms();
+    pub(super) fn touch(&mut self, seat: Seat, touch: Touch, now: i64) {
         let before = self.seen();
         let presence = &mut self.presence;
         match (seat, touch) {
@@ -212,6 +208,9 @@ impl GameActor {
         {
             Box::pin(self.catch_up(None)).await;
         }
+        // Read once for all the command does: a move read the clock nine times, a fiftieth of
+        // its instructions.
+        let now = self.services.clock.now_ms();
         match command {
             Command::Subscribe {
                 token,
@@ -219,7 +218,7 @@ impl GameActor {
                 reply,
             } => {
                 let result = self.seat(token.as_ref()).map(|seat| {
-                    self.touch(seat, Touch::Opened);
+                    self.touch(seat, Touch::Opened, now);
                     Subscription {
                         seat,
                         snapshot: self.snapshot.clone(),
@@ -229,11 +228,11 @@ impl GameActor {
                 });
                 let _ = reply.send(result.map_err(GameError::from));
             }
-            Command::Unsubscribe { seat } => self.touch(seat, Touch::Closed),
+            Command::Unsubscribe { seat } => self.touch(seat, Touch::Closed, now),
             Command::View { token, reply } => {
                 let view = self.seat(token.as_ref()).map(|seat| {
-                    self.touch(seat, Touch::Request);
-                    self.view(seat)
+                    self.touch(seat, Touch::Request, now);
+                    self.snapshot.render_text(seat, now)
                 });
                 let _ = reply.send(view.map_err(GameError::from));
             }
@@ -244,7 +243,7 @@ impl GameActor {
                 reply,
             } => {
                 let events = self.seat(token.as_ref()).map(|seat| {
-                    self.touch(seat, Touch::Request);
+                    self.touch(seat, Touch::Request, now);
                     let from = (since as usize).min(self.log.len());
                     let to = from.saturating_add(limit).min(self.log.len());
                     self.log[from..to].to_vec()
@@ -258,12 +257,14 @@ impl GameActor {
             } => {
                 let result = match self.seat(Some(&token)) {
                     Ok(seat) => {
-                        self.touch(seat, Touch::Request);
-                        self.act(seat, *action).await.map(|version| super::Acted {
-                            version,
-                            seat,
-                            snapshot: self.snapshot.clone(),
-                        })
+                        self.touch(seat, Touch::Request, now);
+                        self.act(seat, *action, now)
+                            .await
+                            .map(|version| super::Acted {
+                                version,
+                                seat,
+                                snapshot: self.snapshot.clone(),
+                            })
                     }
                     Err(refusal) => Err(refusal.into()),
                 };

@@ -20,14 +20,20 @@ const MAX_MOVE_ID: usize = 64;
 const MAX_CATCH_UPS: usize = 3;
 
 impl GameActor {
-    /// Decides and commits a seat's action. With several instances, this one may be behind the
-    /// log (another instance appended first): a refusal, or the conflict of an append, sends it
-    /// to catch up from the log and decide again, so the action is judged against the true state.
-    pub(super) async fn act(&mut self, seat: Seat, action: Action) -> Result<u64, GameError> {
+    /// Decides and commits a seat's action, asked at `now`. With several instances, this one may
+    /// be behind the log (another instance appended first): a refusal, or the conflict of an
+    /// append, sends it to catch up from the log and decide again, so the action is judged
+    /// against the true state.
+    pub(super) async fn act(
+        &mut self,
+        seat: Seat,
+        action: Action,
+        mut now: i64,
+    ) -> Result<u64, GameError> {
         let mut catch_ups = 0;
         loop {
             let from = self.game.version;
-            let result = self.act_once(seat, &action).await;
+            let result = self.act_once(seat, &action, now).await;
             if !matches!(result, Err(GameError::Refused(_)))
                 || self.services.instance.is_none()
                 || catch_ups == MAX_CATCH_UPS
@@ -39,18 +45,18 @@ impl GameActor {
             if self.game.version == from && !Box::pin(self.catch_up(None)).await {
                 return result;
             }
+            now = self.services.clock.now_ms();
         }
     }
 
-    async fn act_once(&mut self, seat: Seat, action: &Action) -> Result<u64, GameError> {
-        let now = self.services.clock.now_ms();
+    async fn act_once(&mut self, seat: Seat, action: &Action, now: i64) -> Result<u64, GameError> {
         // A clock that ran out before this request ends the game first.
         if let Some(flag) = self
             .game
             .flag_due(now)
             .filter(|_| now >= self.flag_not_before)
         {
-            self.commit(vec![flag], None).await?;
+            self.commit(vec![flag], None, now).await?;
         }
         let game = &self.game;
         let event = match action {
@@ -70,7 +76,7 @@ impl GameActor {
                     return Ok(answered);
                 }
                 let event = game.decide_move(seat, text, *version, now)?;
-                return self.commit(vec![event], key).await;
+                return self.commit(vec![event], key, now).await;
             }
             Action::Resign => game.decide_resign(seat)?,
             Action::Draw => game.decide_draw(seat)?,
@@ -89,19 +95,19 @@ impl GameActor {
                 game.decide_claim(seat, away_since.map(|since| now - since), seen.window_ms)?
             }
             // Boxed, as every rare path of the write: the rematch's creation is a large future.
-            Action::Rematch => return Box::pin(self.rematch(seat)).await,
+            Action::Rematch => return Box::pin(self.rematch(seat, now)).await,
         };
-        self.commit(vec![event], None).await
+        self.commit(vec![event], None, now).await
     }
 
-    /// Commits `events` and their automatic follow-ups in one transaction, then applies and
-    /// broadcasts them.
+    /// Commits `events` (decided at `now`, the time they are stamped with) and their automatic
+    /// follow-ups in one transaction, then applies and broadcasts them.
     pub(super) async fn commit(
         &mut self,
         events: Vec<GameEvent>,
         move_id: Option<String>,
+        now: i64,
     ) -> Result<u64, GameError> {
-        let now = self.services.clock.now_ms();
         let undoes = events.iter().any(|e| matches!(e, GameEvent::Undo { .. }));
         let before = Rollback::of(&mut self.game, undoes);
         let batch = self.advance_from(&before, events, now)?;
@@ -323,9 +329,9 @@ impl GameActor {
     }
 
     /// An offer, or the rematch itself once both want it (its clocks start at its creation).
-    async fn rematch(&mut self, seat: Seat) -> Result<u64, GameError> {
+    async fn rematch(&mut self, seat: Seat, now: i64) -> Result<u64, GameError> {
         match self.game.decide_rematch(seat)? {
-            RematchStep::Offer(offer) => return self.commit(vec![offer], None).await,
+            RematchStep::Offer(offer) => return self.commit(vec![offer], None, now).await,
             RematchStep::AlreadyDone => return Ok(self.game.version),
             RematchStep::Create => {}
         }
@@ -333,7 +339,9 @@ impl GameActor {
             .services
             .create_rematch(&self.game, &self.seats)
             .await?;
-        self.commit(vec![GameEvent::Rematch { game_id: id }], None)
+        // Stamped when it is made, after the new game's creation.
+        let now = self.services.clock.now_ms();
+        self.commit(vec![GameEvent::Rematch { game_id: id }], None, now)
             .await
     }
 }
