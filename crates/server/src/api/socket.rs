@@ -114,7 +114,7 @@ fn parse_client_message(text: &str) -> Result<ClientMessage, serde_json::Error> 
 }
 
 /// A move, the message sent most, read by hand in one pass: a flat object of `type`, `move`,
-/// `version` and `id` in any order, without spaces or escapes, as clients write it
+/// `version` and an optional `id` (a text or `null`) in any order, without spaces or escapes, as clients write it
 /// (`JSON.stringify`, serde_json). Anything else, or anything unusual in it, is `None` and goes
 /// through `ClientMessage`, whose answers and errors are the protocol's. (serde's derived reader
 /// took a fortieth of a move's instructions on the server.)
@@ -842,6 +842,14 @@ mod tests {
             r#"{"type":"move","type":"move","move":"A1-A2","version":3}"#,
             r#"{"type":"move","move":"A1-A2","move":"A2-A3","version":3}"#,
             r#"{"type":"move","move":"A1-A2","version":3,"id":7}"#,
+            r#"{"type":"move","move":"A1-A2","version":3,"id":null}"#,
+            r#"{"type":"move","move":"A1-A2","version":-0}"#,
+            r#"{"type":"move","move":"A1-A2","version":-3}"#,
+            r#"{"type":"move","move":"A1-A2","version":1e3}"#,
+            r#"{"type":"move","move":"A1-A2","version":null}"#,
+            r#"{"type":"move","move":null,"version":3}"#,
+            r#"{"type":null,"move":"A1-A2","version":3}"#,
+            r#"{"typ\u0065":"move","move":"A1-A2","version":3}"#,
             r#"{"type":"move","move":"A1-A2","version":3,}"#,
             r#"{"type":"move","move":"A1-A2","version":3} "#,
             r#"{"type":"move","move":"A1-A2","version":3}}"#,

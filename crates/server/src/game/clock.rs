@@ -27,7 +27,8 @@ impl ServerClock {
         self.ms_at(tokio::time::Instant::now())
     }
 
-    /// The epoch time of the tokio instant `at` (an instant already read, read again for nothing).
+    /// The epoch time of the tokio instant `at`: for an instant already read, so that the clock
+    /// is not read twice.
     pub fn ms_at(&self, at: tokio::time::Instant) -> i64 {
         self.epoch_ms_at_start + at.saturating_duration_since(self.started).as_millis() as i64
     }

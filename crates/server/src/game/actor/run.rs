@@ -208,8 +208,8 @@ impl GameActor {
         {
             Box::pin(self.catch_up(None)).await;
         }
-        // Read once for all the command does: a move read the clock nine times, a fiftieth of
-        // its instructions.
+        // Read once for all the command does (the presence, the decision, the events' stamp),
+        // where each read it for itself: three readings of a move's nine.
         let now = self.services.clock.now_ms();
         match command {
             Command::Subscribe {

@@ -100,8 +100,8 @@ impl GameActor {
         self.commit(vec![event], None, now).await
     }
 
-    /// Commits `events` (decided at `now`, the time they are stamped with) and their automatic
-    /// follow-ups in one transaction, then applies and broadcasts them.
+    /// Commits `events`, stamped at `now`, and their automatic follow-ups in one transaction, then
+    /// applies and broadcasts them.
     pub(super) async fn commit(
         &mut self,
         events: Vec<GameEvent>,
