@@ -114,8 +114,8 @@ fn parse_client_message(text: &str) -> Result<ClientMessage, serde_json::Error> 
 }
 
 /// A move, the message sent most, read by hand in one pass: a flat object of `type`, `move`,
-/// `version` and an optional `id` (a text or `null`) in any order, without spaces or escapes, as clients write it
-/// (`JSON.stringify`, serde_json). Anything else, or anything unusual in it, is `None` and goes
+/// `version` and an optional `id` (a text or `null`) in any order, without spaces or escapes, as
+/// clients write it (`JSON.stringify`, serde_json). Anything else, or anything unusual in it, is `None` and goes
 /// through `ClientMessage`, whose answers and errors are the protocol's. (serde's derived reader
 /// took a fortieth of a move's instructions on the server.)
 fn read_move(text: &str) -> Option<ClientMessage> {
@@ -185,11 +185,7 @@ fn plain_integer(text: &str) -> Option<(u64, &str)> {
     if digits == 0 || (digits > 1 && text.starts_with('0')) {
         return None;
     }
-    let value = text.as_bytes()[..digits]
-        .iter()
-        .try_fold(0u64, |n, &digit| {
-            n.checked_mul(10)?.checked_add(u64::from(digit - b'0'))
-        })?;
+    let value = text[..digits].parse().ok()?;
     Some((value, &text[digits..]))
 }
 

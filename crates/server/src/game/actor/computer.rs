@@ -53,15 +53,14 @@ impl GameActor {
         });
     }
 
-    /// Plays the computer's chosen move, if the game is still where the search started.
-    pub(super) async fn play_computer(&mut self, version: u64, notation: String) {
+    /// Plays the computer's chosen move at `now`, if the game is still where the search started.
+    pub(super) async fn play_computer(&mut self, version: u64, notation: String, now: i64) {
         let Some(computer) = self.game.computer() else {
             return;
         };
         if version != self.game.version || self.game.status != Status::Playing {
             return;
         }
-        let now = self.services.clock.now_ms();
         match self
             .game
             .decide_move(Seat::Player(computer), &notation, version, now)

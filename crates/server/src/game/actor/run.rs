@@ -305,7 +305,7 @@ impl GameActor {
                 let _ = reply.send(hinted.map_err(GameError::from));
             }
             Command::ComputerMove { version, notation } => {
-                self.play_computer(version, notation).await
+                self.play_computer(version, notation, now).await
             }
             Command::CatchUp { seq } => {
                 Box::pin(self.catch_up(seq)).await;
