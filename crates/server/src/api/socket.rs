@@ -173,7 +173,11 @@ fn read_move(text: &str) -> Option<ClientMessage> {
 /// A JSON string without escapes at the start of `text`, and what follows it.
 fn plain_text(text: &str) -> Option<(&str, &str)> {
     let body = text.strip_prefix('"')?;
-    let end = body.find(|c: char| c == '"' || c == '\\' || c < ' ')?;
+    // By bytes, not characters: what ends a plain string is ASCII, so where it is found is a
+    // character's boundary, and a byte of a longer character is never one of them.
+    let end = body
+        .bytes()
+        .position(|b| b == b'"' || b == b'\\' || b < b' ')?;
     let after = body[end..].strip_prefix('"')?;
     Some((&body[..end], after))
 }
@@ -511,10 +515,15 @@ impl Session {
         tokio::pin!(shutdown);
         loop {
             let flow = tokio::select! {
+                // In this order, not a random one: a turn ends at the first branch ready, and
+                // most turns are an event or a message, so the timer and the shutdown are
+                // polled only when nothing came. The game's events go first: what the
+                // players are owed is sent before more is read from this one.
+                biased;
+                item = self.events.recv() => Box::pin(self.on_published(item)).await,
                 // Boxed: an action's future (through the registry to the store) is large, and
                 // inline it would make every idle socket's task that large.
                 incoming = self.socket.recv() => Box::pin(self.on_incoming(incoming)).await,
-                item = self.events.recv() => Box::pin(self.on_published(item)).await,
                 _ = ping.tick() => self.on_ping().await,
                 _ = &mut shutdown => self.shut_down().await,
             };
