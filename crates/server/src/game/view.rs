@@ -57,12 +57,19 @@ impl Presence {
         self.away_since(player, now).map(|t| t + self.window_ms)
     }
 
-    /// When `player` stops being present, if only a request keeps them present now.
-    pub fn expires_at(&self, player: Player, now: i64) -> Option<i64> {
-        let i = player.index();
-        (self.sockets[i] == 0 && self.is_present(player, now))
-            .then(|| self.last_request[i].map(|t| t + self.window_ms))
-            .flatten()
+    /// When the first player kept present only by a request stops being present. `now` is
+    /// called only if a player has no socket: a socket keeps its player present whatever the
+    /// time, and the actor asks this at every turn of its loop.
+    pub fn next_expiry(&self, now: impl FnOnce() -> i64) -> Option<i64> {
+        if self.sockets.iter().all(|&sockets| sockets > 0) {
+            return None;
+        }
+        let now = now();
+        Player::BOTH
+            .iter()
+            .filter(|&&p| self.sockets[p.index()] == 0 && self.is_present(p, now))
+            .filter_map(|p| self.last_request[p.index()].map(|t| t + self.window_ms))
+            .min()
     }
 }
 

@@ -175,17 +175,8 @@ impl GameActor {
         if self.game.mode != Mode::Online || self.game.status.is_over() {
             return None;
         }
-        let seen = self.seen();
-        // A player with a socket open stays present whatever the time: the clock (asked at
-        // every turn of the loop) is read only when one has none.
-        if seen.sockets.iter().all(|&sockets| sockets > 0) {
-            return None;
-        }
-        let now = self.services.clock.now_ms();
-        Player::BOTH
-            .iter()
-            .filter_map(|&p| seen.expires_at(p, now))
-            .min()
+        self.seen()
+            .next_expiry(|| self.services.clock.now_ms())
             .map(|at| self.services.clock.instant_at(at))
     }
 
