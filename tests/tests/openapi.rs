@@ -330,9 +330,16 @@ async fn served_answers_match_the_served_document(database: Database) {
     server.stop().await;
 }
 
+/// An account's two ways of being identified: its session cookie (`ludus_session=…`) and a
+/// personal token.
+struct SignedUp {
+    session: String,
+    token: String,
+}
+
 /// Signs `username` up and makes a personal token for the account (with the session cookie the
-/// sign-up set, from this site's origin); returns the token.
-async fn account(server: &TestServer, username: &str) -> String {
+/// sign-up set, from this site's origin).
+async fn sign_up(server: &TestServer, username: &str) -> SignedUp {
     let client = reqwest::Client::new();
     let url = |path: &str| format!("{}{path}", server.base);
     let credentials = json!({ "username": username, "password": "a good password" });
@@ -340,14 +347,78 @@ async fn account(server: &TestServer, username: &str) -> String {
     let response = signed_up.send().await.unwrap();
     assert_eq!(response.status(), 201);
     let cookie = response.headers()["set-cookie"].to_str().unwrap();
-    let session = cookie.split(';').next().unwrap();
+    let session = cookie.split(';').next().unwrap().to_string();
     let request = client
         .post(url("/api/v1/account/tokens"))
-        .header("cookie", session)
+        .header("cookie", &session)
         .header("origin", &server.base)
         .json(&json!({ "description": "tests" }));
     let made: Value = request.send().await.unwrap().json().await.unwrap();
-    made["token"].as_str().unwrap().to_string()
+    let token = made["token"].as_str().unwrap().to_string();
+    SignedUp { session, token }
+}
+
+/// The personal token of a new account `username`.
+async fn account(server: &TestServer, username: &str) -> String {
+    sign_up(server, username).await.token
+}
+
+/// Every operation that takes an account's identity documents how it refuses one: 401 for a
+/// personal token that is unknown or revoked and, when it changes state, 403 for a signed-in
+/// request from another site's page (docs/API.md, "Identity"). The served refusals of the one
+/// endpoint where the identity is optional, creating a game, match the document.
+async fn identity_refusals_are_documented(database: Database) {
+    let server = TestServer::start(database).await;
+    let api = server.api();
+    let document = Document::fetch(&api).await;
+
+    let mut identified = 0;
+    for (path, operations) in document.0["paths"].as_object().unwrap() {
+        for (method, operation) in operations.as_object().unwrap() {
+            let takes_a_session = operation["security"]
+                .as_array()
+                .is_some_and(|schemes| schemes.iter().any(|s| s.get("cookie").is_some()));
+            if !takes_a_session {
+                continue;
+            }
+            identified += 1;
+            let responses = &operation["responses"];
+            assert!(
+                !responses["401"].is_null(),
+                "{method} {path} takes an identity but does not document 401"
+            );
+            assert!(
+                method == "get" || !responses["403"].is_null(),
+                "{method} {path} changes state for an identity but does not document 403"
+            );
+        }
+    }
+    assert!(
+        identified >= 10,
+        "only {identified} operations take an identity"
+    );
+
+    let body = json!({ "variant": "petteia-6", "mode": "online" });
+    let ann = sign_up(&server, "ann").await;
+    let revoked = api
+        .post("/api/v1/games", Some("lp_nosuchtoken"), body.clone())
+        .await;
+    assert_eq!(revoked.0, 401, "{}", revoked.1);
+    document.check_answer("post", "/api/v1/games", &revoked);
+    let response = reqwest::Client::new()
+        .post(format!("{}/api/v1/games", server.base))
+        .header("cookie", &ann.session)
+        .header("origin", "https://elsewhere.example")
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    let elsewhere = (response.status().as_u16(), response.json().await.unwrap());
+    assert_eq!(elsewhere.0, 403, "{}", elsewhere.1);
+    document.check_answer("post", "/api/v1/games", &elsewhere);
+    let created = api.post("/api/v1/games", Some(&ann.token), body).await;
+    assert_eq!(created.0, 201, "{}", created.1);
+    server.stop().await;
 }
 
 /// A Petteia 6×6 position, as a fresh game's view gives it.
@@ -361,4 +432,7 @@ async fn view_position(api: &Api) -> String {
     view["position"].as_str().unwrap().to_string()
 }
 
-on_both_databases!(served_answers_match_the_served_document);
+on_both_databases!(
+    served_answers_match_the_served_document,
+    identity_refusals_are_documented
+);
