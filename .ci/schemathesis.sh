@@ -33,13 +33,13 @@ done
 TOKEN=$(python3 - "http://127.0.0.1:$PORT" <<'PY'
 import json, sys, urllib.request
 base = sys.argv[1]
-def post(path, body, headers={}):
-    request = urllib.request.Request(base + path, json.dumps(body).encode(), method="POST",
-                                     headers={"content-type": "application/json", **headers})
+def post(path, body, cookie=None):
+    headers = {"content-type": "application/json", **({"cookie": cookie} if cookie else {})}
+    request = urllib.request.Request(base + path, json.dumps(body).encode(), headers=headers)
     return urllib.request.urlopen(request)
 signed_up = post("/api/v1/accounts", {"username": "fuzzer", "password": "a long enough password"})
 session = signed_up.headers["set-cookie"].split(";")[0]
-made = post("/api/v1/account/tokens", {"description": "schemathesis"}, {"cookie": session})
+made = post("/api/v1/account/tokens", {"description": "schemathesis"}, session)
 print(json.load(made)["token"])
 PY
 )

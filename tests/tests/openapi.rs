@@ -277,8 +277,8 @@ async fn served_answers_match_the_served_document(database: Database) {
     // leaderboard with its five-game minimum met, who sits at a game, attaching a seat.
     let variants = api.get("/api/v1/variants", None).await;
     document.check_answer("get", "/api/v1/variants", &variants);
-    let ann = account(&server, "ann").await;
-    let bob = account(&server, "bob").await;
+    let ann = sign_up(&server, "ann").await.token;
+    let bob = sign_up(&server, "bob").await.token;
     let mut rated = String::new();
     for _ in 0..5 {
         let body = json!({ "variant": "petteia-6", "mode": "online", "side": "first" });
@@ -358,15 +358,10 @@ async fn sign_up(server: &TestServer, username: &str) -> SignedUp {
     SignedUp { session, token }
 }
 
-/// The personal token of a new account `username`.
-async fn account(server: &TestServer, username: &str) -> String {
-    sign_up(server, username).await.token
-}
-
-/// Every operation that takes an account's identity documents how it refuses one: 401 for a
+/// Every operation that takes an account's session documents how it refuses one: 401 for a
 /// personal token that is unknown or revoked and, when it changes state, 403 for a signed-in
-/// request from another site's page (docs/API.md, "Identity"). The served refusals of the one
-/// endpoint where the identity is optional, creating a game, match the document.
+/// request from another site's page (docs/API.md, "Identity"; `docs::add_identity_refusals`). The
+/// served refusals of creating a game, where the identity is optional, match the document.
 async fn identity_refusals_are_documented(database: Database) {
     let server = TestServer::start(database).await;
     let api = server.api();

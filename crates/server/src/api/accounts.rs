@@ -263,7 +263,7 @@ pub struct PasswordBody {
     password: String,
 }
 
-#[utoipa::path(delete, path = "/api/v1/account", tag = "players", request_body = PasswordBody, security(("bearer" = []), ("cookie" = [])), responses((status = 400, description = "a malformed body", body = super::docs::ErrorBody), (status = 204, description = "Deleted: tokens and sessions gone, games kept under \"deleted\""), (status = 401, body = super::docs::ErrorBody), (status = 403, description = "a signed-in change from another site's page", body = super::docs::ErrorBody)))]
+#[utoipa::path(delete, path = "/api/v1/account", tag = "players", request_body = PasswordBody, security(("bearer" = []), ("cookie" = [])), responses((status = 400, description = "a malformed body", body = super::docs::ErrorBody), (status = 204, description = "Deleted: tokens and sessions gone, games kept under \"deleted\""), (status = 401, body = super::docs::ErrorBody)))]
 pub async fn delete_account(
     State(state): State<AppState>,
     identity: Identity,
@@ -280,7 +280,7 @@ pub struct TokenBody {
     description: String,
 }
 
-#[utoipa::path(post, path = "/api/v1/account/tokens", tag = "players", request_body = TokenBody, security(("bearer" = []), ("cookie" = [])), responses((status = 201, description = "`{\"id\", \"token\"}`: the token is shown this once"), (status = 400, body = super::docs::ErrorBody), (status = 401, body = super::docs::ErrorBody), (status = 403, description = "a signed-in change from another site's page", body = super::docs::ErrorBody)))]
+#[utoipa::path(post, path = "/api/v1/account/tokens", tag = "players", request_body = TokenBody, security(("bearer" = []), ("cookie" = [])), responses((status = 201, description = "`{\"id\", \"token\"}`: the token is shown this once"), (status = 400, body = super::docs::ErrorBody), (status = 401, body = super::docs::ErrorBody)))]
 pub async fn create_token(
     State(state): State<AppState>,
     identity: Identity,
@@ -327,7 +327,7 @@ pub async fn list_tokens(
     Ok(Json(json!(tokens)))
 }
 
-#[utoipa::path(delete, path = "/api/v1/account/tokens/{id}", tag = "players", params(("id" = String, Path)), security(("bearer" = []), ("cookie" = [])), responses((status = 204, description = "Revoked"), (status = 401, body = super::docs::ErrorBody), (status = 403, description = "a signed-in change from another site's page", body = super::docs::ErrorBody), (status = 404, body = super::docs::ErrorBody)))]
+#[utoipa::path(delete, path = "/api/v1/account/tokens/{id}", tag = "players", params(("id" = String, Path)), security(("bearer" = []), ("cookie" = [])), responses((status = 204, description = "Revoked"), (status = 401, body = super::docs::ErrorBody), (status = 404, body = super::docs::ErrorBody)))]
 pub async fn revoke_token(
     State(state): State<AppState>,
     identity: Identity,

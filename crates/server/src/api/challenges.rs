@@ -49,7 +49,7 @@ fn creation(variant: &str, terms: &Value) -> Result<CreateBody, ApiError> {
     serde_json::from_value(body).map_err(|e| ApiError::BadRequest(format!("the challenge: {e}")))
 }
 
-#[utoipa::path(post, path = "/api/v1/challenges", tag = "players", request_body = ChallengeBody, security(("bearer" = []), ("cookie" = [])), responses((status = 201, description = "`{\"challenge_id\"}`"), (status = 400, description = "bad terms, or a challenge to yourself", body = super::docs::ErrorBody), (status = 401, body = super::docs::ErrorBody), (status = 403, description = "a signed-in change from another site's page", body = super::docs::ErrorBody), (status = 404, description = "no such player", body = super::docs::ErrorBody)))]
+#[utoipa::path(post, path = "/api/v1/challenges", tag = "players", request_body = ChallengeBody, security(("bearer" = []), ("cookie" = [])), responses((status = 201, description = "`{\"challenge_id\"}`"), (status = 400, description = "bad terms, or a challenge to yourself", body = super::docs::ErrorBody), (status = 401, body = super::docs::ErrorBody), (status = 404, description = "no such player", body = super::docs::ErrorBody)))]
 pub async fn create(
     State(state): State<AppState>,
     identity: Identity,

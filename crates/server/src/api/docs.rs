@@ -37,6 +37,60 @@ impl utoipa::Modify for BearerToken {
     }
 }
 
+/// Documents what the account extractors (`accounts::Identity`, `accounts::MaybeIdentity`)
+/// refuse, once for every operation that takes a signed-in session rather than in each handler's
+/// list (docs/API.md, "Identity"): 401 for a personal token that is unknown or revoked and, for a
+/// change of state, 403 for a signed-in request from another site's page. A status an operation
+/// documents itself (a seat token's 401, a challenge's 403) keeps its own description.
+pub fn add_identity_refusals(openapi: &mut utoipa::openapi::OpenApi) {
+    use utoipa::openapi::security::SecurityRequirement;
+    let session = SecurityRequirement::new("cookie", Vec::<String>::new());
+    for item in openapi.paths.paths.values_mut() {
+        let operations = [
+            (&mut item.get, false),
+            (&mut item.post, true),
+            (&mut item.put, true),
+            (&mut item.patch, true),
+            (&mut item.delete, true),
+        ];
+        for (operation, changes_state) in operations {
+            let Some(operation) = operation else { continue };
+            if !operation
+                .security
+                .as_ref()
+                .is_some_and(|requirements| requirements.contains(&session))
+            {
+                continue;
+            }
+            let unknown_token = ("401", "a personal token that is unknown or revoked");
+            let elsewhere = ("403", "a signed-in change from another site's page");
+            for (status, description) in
+                std::iter::once(unknown_token).chain(changes_state.then_some(elsewhere))
+            {
+                operation
+                    .responses
+                    .responses
+                    .entry(status.to_string())
+                    .or_insert_with(|| error_response(description));
+            }
+        }
+    }
+}
+
+/// A response of the one error shape (`ErrorBody`), as `body = ErrorBody` writes it.
+fn error_response(
+    description: &str,
+) -> utoipa::openapi::RefOr<utoipa::openapi::response::Response> {
+    use utoipa::openapi::{ContentBuilder, Ref, ResponseBuilder};
+    let content = ContentBuilder::new()
+        .schema(Some(Ref::from_schema_name("ErrorBody")))
+        .build();
+    ResponseBuilder::new()
+        .description(description)
+        .content("application/json", content)
+        .into()
+}
+
 /// The document as JSON, once the router has been built.
 pub static OPENAPI_JSON: OnceLock<String> = OnceLock::new();
 

@@ -204,7 +204,7 @@ fn seat_url(state: &AppState, game_id: &GameId, token: &SeatToken) -> String {
     format!("{}/game/{game_id}#token={token}", state.public_url)
 }
 
-#[utoipa::path(post, path = "/api/v1/games", tag = "games", request_body = CreateBody, security((), ("bearer" = []), ("cookie" = [])), responses((status = 201, body = Created), (status = 400, body = ErrorBody), (status = 401, description = "a personal token that is unknown or revoked", body = ErrorBody), (status = 403, description = "a signed-in change from another site's page", body = ErrorBody), (status = 413, body = ErrorBody), (status = 429, body = ErrorBody)))]
+#[utoipa::path(post, path = "/api/v1/games", tag = "games", request_body = CreateBody, security((), ("bearer" = []), ("cookie" = [])), responses((status = 201, body = Created), (status = 400, body = ErrorBody), (status = 413, body = ErrorBody), (status = 429, body = ErrorBody)))]
 pub async fn create(
     State(state): State<AppState>,
     ClientAddress(address): ClientAddress,
@@ -243,7 +243,7 @@ struct JoinBody {
     entropy: Option<String>,
 }
 
-#[utoipa::path(post, path = "/api/v1/invites/{invite}/join", tag = "games", params(("invite" = String, Path)), request_body(content = Option<JoinBody>, description = "Optional: the joiner's entropy"), security((), ("bearer" = []), ("cookie" = [])), responses((status = 400, body = ErrorBody), (status = 200, description = "The joiner's seat; with a seat token of this game, that seat (nothing is redeemed)", body = Joined), (status = 401, description = "a token that is not of this game, or a personal token that is unknown or revoked", body = ErrorBody), (status = 403, description = "a signed-in change from another site's page", body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, description = "seat_taken", body = ErrorBody), (status = 429, body = ErrorBody)))]
+#[utoipa::path(post, path = "/api/v1/invites/{invite}/join", tag = "games", params(("invite" = String, Path)), request_body(content = Option<JoinBody>, description = "Optional: the joiner's entropy"), security((), ("bearer" = []), ("cookie" = [])), responses((status = 400, body = ErrorBody), (status = 200, description = "The joiner's seat; with a seat token of this game, that seat (nothing is redeemed)", body = Joined), (status = 401, description = "a token that is not of this game, or a personal token that is unknown or revoked", body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, description = "seat_taken", body = ErrorBody), (status = 429, body = ErrorBody)))]
 pub async fn join(
     State(state): State<AppState>,
     ClientAddress(address): ClientAddress,

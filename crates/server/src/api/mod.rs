@@ -138,7 +138,7 @@ impl AppState {
 }
 
 pub fn router(state: AppState) -> Router {
-    let (router, openapi) = OpenApiRouter::with_openapi(docs::ApiDoc::openapi())
+    let (router, mut openapi) = OpenApiRouter::with_openapi(docs::ApiDoc::openapi())
         .routes(routes!(games::create, games::list))
         .routes(routes!(games::view))
         .routes(routes!(games::play_move))
@@ -181,6 +181,7 @@ pub fn router(state: AppState) -> Router {
         .routes(routes!(operations::readyz))
         .routes(routes!(operations::metrics))
         .split_for_parts();
+    docs::add_identity_refusals(&mut openapi);
     let _ = docs::OPENAPI_JSON.set(openapi.to_json().expect("the document serialises"));
     router
         .route(

@@ -317,7 +317,7 @@ pub struct Attached {
     attached: u64,
 }
 
-#[utoipa::path(post, path = "/api/v1/account/seats", tag = "players", request_body = AttachBody, security(("bearer" = []), ("cookie" = [])), responses((status = 200, description = "The seats now the account's (seats another account holds stay its)", body = Attached), (status = 400, body = super::docs::ErrorBody), (status = 401, body = super::docs::ErrorBody), (status = 403, description = "a signed-in change from another site's page", body = super::docs::ErrorBody)))]
+#[utoipa::path(post, path = "/api/v1/account/seats", tag = "players", request_body = AttachBody, security(("bearer" = []), ("cookie" = [])), responses((status = 200, description = "The seats now the account's (seats another account holds stay its)", body = Attached), (status = 400, body = super::docs::ErrorBody), (status = 401, body = super::docs::ErrorBody)))]
 pub async fn attach_seats(
     State(state): State<AppState>,
     identity: Identity,
