@@ -11,7 +11,8 @@ bench=target/debug/ludus-bench-server
 played() {
   local out
   out=$("$bench" "$@")
-  echo "$out" | grep -E "moves/s|cpu"
+  echo "$out" | grep -E "moves/s|cpu|server a move"
+  echo "$out" | grep -q "^server a move:   user" || { echo "no user and system time: $*"; exit 1; }
   local rate
   rate=$(echo "$out" | awk '/^moves\/s:/ {print $2}')
   [ "${rate:-0}" -gt 0 ] || { echo "no move was played: $*"; exit 1; }

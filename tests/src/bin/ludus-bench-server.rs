@@ -145,41 +145,106 @@ struct SeatHead<'a> {
     side: &'a str,
 }
 
-/// CPU time (user + system) a process has used, from /proc.
-fn cpu_seconds(pid: &str) -> f64 {
-    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
-        return 0.0;
-    };
-    // The fields after the command name, which is in parentheses and may hold spaces.
-    let fields: Vec<&str> = stat
-        .rsplit_once(')')
-        .map_or(vec![], |(_, rest)| rest.split_whitespace().collect());
-    let ticks = |i: usize| {
-        fields
-            .get(i)
-            .and_then(|f| f.parse::<f64>().ok())
-            .unwrap_or(0.0)
-    };
-    // utime and stime are fields 14 and 15 of stat(5): 12 and 13 after the name.
-    (ticks(11) + ticks(12)) / 100.0
+/// CPU time a process has used, from /proc: user and system apart, since the kernel's share (the
+/// loopback sockets) and the program's own move differently (docs/BENCHMARKS.md).
+#[derive(Clone, Copy, Default)]
+struct CpuTime {
+    user: f64,
+    system: f64,
 }
 
-/// CPU seconds used so far by this program, the servers, and every local Postgres process.
-fn cpu_split(servers: &[u32]) -> [f64; 3] {
-    let postgres: f64 = std::fs::read_dir("/proc")
-        .into_iter()
-        .flatten()
-        .flatten()
-        .filter(|entry| {
-            std::fs::read_to_string(entry.path().join("comm")).is_ok_and(|c| c.trim() == "postgres")
+impl CpuTime {
+    fn of(pid: &str) -> CpuTime {
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+            return CpuTime::default();
+        };
+        // The fields after the command name, which is in parentheses and may hold spaces.
+        let fields: Vec<&str> = stat
+            .rsplit_once(')')
+            .map_or(vec![], |(_, rest)| rest.split_whitespace().collect());
+        let seconds = |i: usize| {
+            fields
+                .get(i)
+                .and_then(|f| f.parse::<f64>().ok())
+                .unwrap_or(0.0)
+                / 100.0
+        };
+        // utime and stime are fields 14 and 15 of stat(5): 12 and 13 after the name.
+        CpuTime {
+            user: seconds(11),
+            system: seconds(12),
+        }
+    }
+
+    fn total(self) -> f64 {
+        self.user + self.system
+    }
+
+    fn since(self, before: CpuTime) -> CpuTime {
+        CpuTime {
+            user: self.user - before.user,
+            system: self.system - before.system,
+        }
+    }
+}
+
+impl std::iter::Sum for CpuTime {
+    fn sum<I: Iterator<Item = CpuTime>>(times: I) -> CpuTime {
+        times.fold(CpuTime::default(), |a, b| CpuTime {
+            user: a.user + b.user,
+            system: a.system + b.system,
         })
-        .map(|entry| cpu_seconds(&entry.file_name().to_string_lossy()))
-        .sum();
-    [
-        cpu_seconds("self"),
-        servers.iter().map(|id| cpu_seconds(&id.to_string())).sum(),
-        postgres,
-    ]
+    }
+}
+
+/// How many times a process's threads have been switched out so far, by choice or not
+/// (`voluntary_ctxt_switches` and `nonvoluntary_ctxt_switches` of each thread, proc(5)).
+fn context_switches(pid: u32) -> u64 {
+    let Ok(threads) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return 0;
+    };
+    let mut switches = 0;
+    for status in threads
+        .flatten()
+        .filter_map(|thread| std::fs::read_to_string(thread.path().join("status")).ok())
+    {
+        switches += status
+            .lines()
+            .filter(|line| line.contains("ctxt_switches:"))
+            .filter_map(|line| line.split_whitespace().nth(1)?.parse::<u64>().ok())
+            .sum::<u64>();
+    }
+    switches
+}
+
+/// What the processes measured have used so far.
+struct Usage {
+    generator: CpuTime,
+    servers: CpuTime,
+    /// Every local Postgres process.
+    postgres: CpuTime,
+    server_switches: u64,
+}
+
+impl Usage {
+    fn now(servers: &[u32]) -> Usage {
+        let postgres = std::fs::read_dir("/proc")
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter(|entry| {
+                std::fs::read_to_string(entry.path().join("comm"))
+                    .is_ok_and(|c| c.trim() == "postgres")
+            })
+            .map(|entry| CpuTime::of(&entry.file_name().to_string_lossy()))
+            .sum();
+        Usage {
+            generator: CpuTime::of("self"),
+            servers: servers.iter().map(|id| CpuTime::of(&id.to_string())).sum(),
+            postgres,
+            server_switches: servers.iter().map(|&id| context_switches(id)).sum(),
+        }
+    }
 }
 
 fn resident_kib(pid: u32) -> u64 {
@@ -562,13 +627,13 @@ async fn generate(args: Args) {
     tokio::time::sleep(Duration::from_millis(1500)).await;
     let loaded_kib: u64 = server_ids.iter().map(|&id| resident_kib(id)).sum();
     let moves_before = tally.moves.load(Ordering::Relaxed);
-    let cpu_before = cpu_split(&server_ids);
+    let before = Usage::now(&server_ids);
     tally.latencies.lock().expect("lock").clear();
     let began = Instant::now();
     tokio::time::sleep(Duration::from_secs(args.seconds)).await;
     let elapsed = began.elapsed().as_secs_f64();
     let moves = tally.moves.load(Ordering::Relaxed) - moves_before;
-    let cpu_after = cpu_split(&server_ids);
+    let after = Usage::now(&server_ids);
     stop.store(true, Ordering::Relaxed);
     let mut latencies = std::mem::take(&mut *tally.latencies.lock().expect("lock"));
     latencies.sort_unstable();
@@ -611,12 +676,21 @@ async fn generate(args: Args) {
         percentile(&latencies, 0.99),
         latencies.len()
     );
-    let [generator, server_cpu, postgres] =
-        std::array::from_fn(|i| (cpu_after[i] - cpu_before[i]) / elapsed);
+    let server = after.servers.since(before.servers);
+    let per_move = |seconds: f64| seconds * 1e6 / moves.max(1) as f64;
     println!(
-        "cpu (cores):     server {server_cpu:.2} ({:.0} µs a move), generator {generator:.2}, postgres {postgres:.2}, of {} cores",
-        server_cpu * 1e6 * elapsed / moves.max(1) as f64,
+        "cpu (cores):     server {:.2} ({:.0} µs a move), generator {:.2}, postgres {:.2}, of {} cores",
+        server.total() / elapsed,
+        per_move(server.total()),
+        after.generator.since(before.generator).total() / elapsed,
+        after.postgres.since(before.postgres).total() / elapsed,
         std::thread::available_parallelism().map_or(1, |n| n.get())
+    );
+    println!(
+        "server a move:   user {:.1} µs, system {:.1} µs, {:.2} context switches",
+        per_move(server.user),
+        per_move(server.system),
+        (after.server_switches - before.server_switches) as f64 / moves.max(1) as f64
     );
     println!(
         "server memory:   {} KiB idle, {} KiB loaded, {:.1} KiB per connection (games' state included)",
