@@ -354,6 +354,74 @@ pub fn seat_token(seat: &Value) -> &str {
     seat["seat"]["token"].as_str().expect("a seat token")
 }
 
+/// Signs up; returns the session cookie (`name=value`) after checking its attributes.
+pub async fn sign_up(server: &TestServer, username: &str) -> String {
+    let response = reqwest::Client::new()
+        .post(format!("{}/api/v1/accounts", server.base))
+        .json(&json!({ "username": username, "password": "a good password" }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 201);
+    let cookie = response
+        .headers()
+        .get("set-cookie")
+        .expect("a session cookie")
+        .to_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        cookie.contains("HttpOnly") && cookie.contains("SameSite=Lax"),
+        "{cookie}"
+    );
+    assert!(!cookie.contains("Secure"), "plain http: no Secure flag");
+    assert_eq!(
+        response.json::<Value>().await.unwrap()["username"],
+        username
+    );
+    cookie.split(';').next().unwrap().to_string()
+}
+
+/// A request with the session cookie (and the browser's Origin, as a page of this site sends).
+pub async fn with_cookie(
+    server: &TestServer,
+    method: reqwest::Method,
+    path: &str,
+    cookie: &str,
+    body: Option<Value>,
+) -> Reply {
+    let mut request = reqwest::Client::new()
+        .request(method, format!("{}{path}", server.base))
+        .header("cookie", cookie)
+        .header("origin", &server.base);
+    if let Some(body) = body {
+        request = request.json(&body);
+    }
+    let response = request.send().await.unwrap();
+    let status = response.status().as_u16();
+    (status, response.json().await.unwrap_or(Value::Null))
+}
+
+/// Signs up and makes a personal token; returns it.
+pub async fn player(server: &TestServer, username: &str) -> String {
+    let cookie = sign_up(server, username).await;
+    personal_token(server, &cookie).await
+}
+
+/// Makes a personal token for the account signed in with `cookie`; returns it.
+pub async fn personal_token(server: &TestServer, cookie: &str) -> String {
+    let (status, made) = with_cookie(
+        server,
+        reqwest::Method::POST,
+        "/api/v1/account/tokens",
+        cookie,
+        Some(json!({ "description": "tests" })),
+    )
+    .await;
+    assert_eq!(status, 201, "{made}");
+    made["token"].as_str().unwrap().to_string()
+}
+
 /// An HTTP client of the API.
 #[derive(Clone, Debug)]
 pub struct Api {

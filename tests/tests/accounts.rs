@@ -3,72 +3,12 @@
 
 use futures_util::StreamExt;
 use ludus_server::config::ServeConfig;
-use ludus_tests::{Api, Database, Reply, TestServer, game_id, on_both_databases, seat_token};
+use ludus_tests::{
+    Api, Database, Reply, TestServer, game_id, on_both_databases, player, seat_token, sign_up,
+    with_cookie,
+};
 use serde_json::{Value, json};
 use std::time::Duration;
-
-/// Signs up; returns the session cookie (`name=value`) after checking its attributes.
-async fn sign_up(server: &TestServer, username: &str) -> String {
-    let response = reqwest::Client::new()
-        .post(format!("{}/api/v1/accounts", server.base))
-        .json(&json!({ "username": username, "password": "a good password" }))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), 201);
-    let cookie = response
-        .headers()
-        .get("set-cookie")
-        .expect("a session cookie")
-        .to_str()
-        .unwrap()
-        .to_string();
-    assert!(
-        cookie.contains("HttpOnly") && cookie.contains("SameSite=Lax"),
-        "{cookie}"
-    );
-    assert!(!cookie.contains("Secure"), "plain http: no Secure flag");
-    assert_eq!(
-        response.json::<Value>().await.unwrap()["username"],
-        username
-    );
-    cookie.split(';').next().unwrap().to_string()
-}
-
-/// A request with the session cookie (and the browser's Origin, as a page of this site sends).
-async fn with_cookie(
-    server: &TestServer,
-    method: reqwest::Method,
-    path: &str,
-    cookie: &str,
-    body: Option<Value>,
-) -> Reply {
-    let mut request = reqwest::Client::new()
-        .request(method, format!("{}{path}", server.base))
-        .header("cookie", cookie)
-        .header("origin", &server.base);
-    if let Some(body) = body {
-        request = request.json(&body);
-    }
-    let response = request.send().await.unwrap();
-    let status = response.status().as_u16();
-    (status, response.json().await.unwrap_or(Value::Null))
-}
-
-/// Signs up and makes a personal token; returns it.
-async fn player(server: &TestServer, username: &str) -> String {
-    let cookie = sign_up(server, username).await;
-    let (status, made) = with_cookie(
-        server,
-        reqwest::Method::POST,
-        "/api/v1/account/tokens",
-        &cookie,
-        Some(json!({ "description": "tests" })),
-    )
-    .await;
-    assert_eq!(status, 201, "{made}");
-    made["token"].as_str().unwrap().to_string()
-}
 
 /// An online Petteia game created by `first`'s account and joined by `second`'s; the seat tokens.
 async fn online_game(

@@ -3,7 +3,10 @@
 //! checked against the schema the document gives for their path and status. Every field served
 //! must be declared, every required field present, every value of its declared type.
 
-use ludus_tests::{Api, Database, TestServer, game_id, on_both_databases, seat_token};
+use ludus_tests::{
+    Api, Database, TestServer, game_id, on_both_databases, personal_token, player, seat_token,
+    sign_up,
+};
 use serde_json::{Map, Value, json};
 use std::collections::BTreeSet;
 
@@ -277,8 +280,8 @@ async fn served_answers_match_the_served_document(database: Database) {
     // leaderboard with its five-game minimum met, who sits at a game, attaching a seat.
     let variants = api.get("/api/v1/variants", None).await;
     document.check_answer("get", "/api/v1/variants", &variants);
-    let ann = sign_up(&server, "ann").await.token;
-    let bob = sign_up(&server, "bob").await.token;
+    let ann = player(&server, "ann").await;
+    let bob = player(&server, "bob").await;
     let mut rated = String::new();
     for _ in 0..5 {
         let body = json!({ "variant": "petteia-6", "mode": "online", "side": "first" });
@@ -330,34 +333,6 @@ async fn served_answers_match_the_served_document(database: Database) {
     server.stop().await;
 }
 
-/// An account's two ways of being identified: its session cookie (`ludus_session=…`) and a
-/// personal token.
-struct SignedUp {
-    session: String,
-    token: String,
-}
-
-/// Signs `username` up and makes a personal token for the account (with the session cookie the
-/// sign-up set, from this site's origin).
-async fn sign_up(server: &TestServer, username: &str) -> SignedUp {
-    let client = reqwest::Client::new();
-    let url = |path: &str| format!("{}{path}", server.base);
-    let credentials = json!({ "username": username, "password": "a good password" });
-    let signed_up = client.post(url("/api/v1/accounts")).json(&credentials);
-    let response = signed_up.send().await.unwrap();
-    assert_eq!(response.status(), 201);
-    let cookie = response.headers()["set-cookie"].to_str().unwrap();
-    let session = cookie.split(';').next().unwrap().to_string();
-    let request = client
-        .post(url("/api/v1/account/tokens"))
-        .header("cookie", &session)
-        .header("origin", &server.base)
-        .json(&json!({ "description": "tests" }));
-    let made: Value = request.send().await.unwrap().json().await.unwrap();
-    let token = made["token"].as_str().unwrap().to_string();
-    SignedUp { session, token }
-}
-
 /// Every operation that takes an account's session documents how it refuses one: 401 for a
 /// personal token that is unknown or revoked and, when it changes state, 403 for a signed-in
 /// request from another site's page (docs/API.md, "Identity"; `docs::add_identity_refusals`). The
@@ -394,7 +369,7 @@ async fn identity_refusals_are_documented(database: Database) {
     );
 
     let body = json!({ "variant": "petteia-6", "mode": "online" });
-    let ann = sign_up(&server, "ann").await;
+    let ann_session = sign_up(&server, "ann").await;
     let revoked = api
         .post("/api/v1/games", Some("lp_nosuchtoken"), body.clone())
         .await;
@@ -402,7 +377,7 @@ async fn identity_refusals_are_documented(database: Database) {
     document.check_answer("post", "/api/v1/games", &revoked);
     let response = reqwest::Client::new()
         .post(format!("{}/api/v1/games", server.base))
-        .header("cookie", &ann.session)
+        .header("cookie", &ann_session)
         .header("origin", "https://elsewhere.example")
         .json(&body)
         .send()
@@ -411,7 +386,8 @@ async fn identity_refusals_are_documented(database: Database) {
     let elsewhere = (response.status().as_u16(), response.json().await.unwrap());
     assert_eq!(elsewhere.0, 403, "{}", elsewhere.1);
     document.check_answer("post", "/api/v1/games", &elsewhere);
-    let created = api.post("/api/v1/games", Some(&ann.token), body).await;
+    let ann_token = personal_token(&server, &ann_session).await;
+    let created = api.post("/api/v1/games", Some(&ann_token), body).await;
     assert_eq!(created.0, 201, "{}", created.1);
     server.stop().await;
 }

@@ -203,18 +203,17 @@ fn context_switches(pid: u32) -> u64 {
     let Ok(threads) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
         return 0;
     };
-    let mut switches = 0;
-    for status in threads
+    threads
         .flatten()
         .filter_map(|thread| std::fs::read_to_string(thread.path().join("status")).ok())
-    {
-        switches += status
-            .lines()
-            .filter(|line| line.contains("ctxt_switches:"))
-            .filter_map(|line| line.split_whitespace().nth(1)?.parse::<u64>().ok())
-            .sum::<u64>();
-    }
-    switches
+        .map(|status| {
+            status
+                .lines()
+                .filter(|line| line.contains("ctxt_switches:"))
+                .filter_map(|line| line.split_whitespace().nth(1)?.parse::<u64>().ok())
+                .sum::<u64>()
+        })
+        .sum()
 }
 
 /// What the processes measured have used so far.

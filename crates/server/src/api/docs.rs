@@ -62,10 +62,8 @@ pub fn add_identity_refusals(openapi: &mut utoipa::openapi::OpenApi) {
             {
                 continue;
             }
-            let unknown_token = ("401", "a personal token that is unknown or revoked");
-            let elsewhere = ("403", "a signed-in change from another site's page");
             for (status, description) in
-                std::iter::once(unknown_token).chain(changes_state.then_some(elsewhere))
+                std::iter::once(UNKNOWN_TOKEN).chain(changes_state.then_some(ELSEWHERE))
             {
                 operation
                     .responses
@@ -77,13 +75,17 @@ pub fn add_identity_refusals(openapi: &mut utoipa::openapi::OpenApi) {
     }
 }
 
+const UNKNOWN_TOKEN: (&str, &str) = ("401", "a personal token that is unknown or revoked");
+const ELSEWHERE: (&str, &str) = ("403", "a signed-in change from another site's page");
+
 /// A response of the one error shape (`ErrorBody`), as `body = ErrorBody` writes it.
 fn error_response(
     description: &str,
 ) -> utoipa::openapi::RefOr<utoipa::openapi::response::Response> {
+    use utoipa::ToSchema;
     use utoipa::openapi::{ContentBuilder, Ref, ResponseBuilder};
     let content = ContentBuilder::new()
-        .schema(Some(Ref::from_schema_name("ErrorBody")))
+        .schema(Some(Ref::from_schema_name(crate::error::ErrorBody::name())))
         .build();
     ResponseBuilder::new()
         .description(description)
