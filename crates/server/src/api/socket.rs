@@ -524,14 +524,18 @@ impl Session {
                 // Boxed: an action's future (through the registry to the store) is large, and
                 // inline it would make every idle socket's task that large.
                 incoming = self.socket.recv() => Box::pin(self.on_incoming(incoming)).await,
-                _ = ping.tick() => self.on_ping().await,
-                _ = &mut shutdown => self.shut_down().await,
+                // Boxed too, though small: a send's future inline, rare as these are, would
+                // still be room in every idle socket's task.
+                _ = ping.tick() => Box::pin(self.on_ping()).await,
+                _ = &mut shutdown => Box::pin(self.shut_down()).await,
             };
             if flow.is_break() {
                 break;
             }
         }
-        self.leave().await;
+        // Boxed, as the rare branches above: inline, this send's future would be room
+        // in the task all the socket's life.
+        Box::pin(self.leave()).await;
     }
 
     async fn shut_down(&mut self) -> ControlFlow<()> {

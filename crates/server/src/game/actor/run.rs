@@ -15,13 +15,7 @@ impl GameActor {
     pub(super) async fn run(mut self: Box<Self>) {
         self.schedule_computer();
         loop {
-            let deadline = self.flag_deadline();
-            let presence_deadline = self.presence_deadline();
-            let expiry = self.expiry_deadline();
-            // A waiting game's actor may stop: its invite's expiry is checked again when it is
-            // loaded (and the registry's sweep loads the expired ones).
-            let idle = self.events.receiver_count() == 0 && deadline.is_none();
-            let idle_after = self.idle_after();
+            let wake = self.next_wake();
             tokio::select! {
                 command = self.commands.recv() => match command.map(|command| *command) {
                     None | Some(Command::Stop) => break,
@@ -30,14 +24,34 @@ impl GameActor {
                     // large.
                     Some(command) => Box::pin(self.handle(command)).await,
                 },
-                _ = sleep_until_opt(deadline) => Box::pin(self.raise_flag()).await,
-                _ = sleep_until_opt(expiry) => Box::pin(self.expire_invite()).await,
-                _ = sleep_until_opt(presence_deadline) => self.presence_expired(),
-                // In a block: a branch's future is made at every turn, its precondition
-                // false or not, and a sleep made reads the clock.
-                _ = async { tokio::time::sleep(idle_after).await }, if idle => break,
+                why = sleep_for(wake) => match why {
+                    Wake::Flag => Box::pin(self.raise_flag()).await,
+                    Wake::Expiry => Box::pin(self.expire_invite()).await,
+                    Wake::Presence => self.presence_expired(),
+                    Wake::Idle => break,
+                },
             }
         }
+    }
+
+    /// The earliest of the times the actor wakes at without a command, and why. One timer
+    /// rather than one for each: every timer is in every idle game's task, and each made with a
+    /// deadline is entered in the runtime's wheel at every turn of the loop.
+    fn next_wake(&self) -> Option<(tokio::time::Instant, Wake)> {
+        let flag = self.flag_deadline();
+        // A waiting game's actor may stop: its invite's expiry is checked again when it is
+        // loaded (and the registry's sweep loads the expired ones). Only then is the clock read.
+        let idle = (self.events.receiver_count() == 0 && flag.is_none())
+            .then(|| tokio::time::Instant::now() + self.idle_after());
+        [
+            flag.map(|at| (at, Wake::Flag)),
+            self.expiry_deadline().map(|at| (at, Wake::Expiry)),
+            self.presence_deadline().map(|at| (at, Wake::Presence)),
+            idle.map(|at| (at, Wake::Idle)),
+        ]
+        .into_iter()
+        .flatten()
+        .min_by_key(|&(at, _)| at)
     }
 
     fn flag_deadline(&self) -> Option<tokio::time::Instant> {
@@ -319,9 +333,26 @@ impl GameActor {
     }
 }
 
-async fn sleep_until_opt(deadline: Option<tokio::time::Instant>) {
-    match deadline {
-        Some(at) => tokio::time::sleep_until(at).await,
+/// Why the actor woke without a command.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Wake {
+    /// The clock of the side to move ran out.
+    Flag,
+    /// The invite was not used in time.
+    Expiry,
+    /// A player present only by an old request became away.
+    Presence,
+    /// Nobody watches and no clock runs: the actor stops.
+    Idle,
+}
+
+/// Sleeps until `wake`'s time and returns why; without one, never returns.
+async fn sleep_for(wake: Option<(tokio::time::Instant, Wake)>) -> Wake {
+    match wake {
+        Some((at, why)) => {
+            tokio::time::sleep_until(at).await;
+            why
+        }
         None => std::future::pending().await,
     }
 }
