@@ -524,8 +524,8 @@ impl Session {
                 // Boxed: an action's future (through the registry to the store) is large, and
                 // inline it would make every idle socket's task that large.
                 incoming = self.socket.recv() => Box::pin(self.on_incoming(incoming)).await,
-                // Boxed too, though small: a send's future inline, rare as these are, would
-                // still be room in every idle socket's task.
+                // Boxed too, though rare and small: inline, even a send's future would be room
+                // in every idle socket's task all its life.
                 _ = ping.tick() => Box::pin(self.on_ping()).await,
                 _ = &mut shutdown => Box::pin(self.shut_down()).await,
             };
@@ -533,8 +533,7 @@ impl Session {
                 break;
             }
         }
-        // Boxed, as the rare branches above: inline, this send's future would be room
-        // in the task all the socket's life.
+        // Boxed for the same reason as the rare branches above.
         Box::pin(self.leave()).await;
     }
 

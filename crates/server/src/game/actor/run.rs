@@ -27,7 +27,7 @@ impl GameActor {
                 why = sleep_for(wake) => match why {
                     Wake::Flag => Box::pin(self.raise_flag()).await,
                     Wake::Expiry => Box::pin(self.expire_invite()).await,
-                    Wake::Presence => self.presence_expired(),
+                    Wake::Presence => self.presence_changed(),
                     Wake::Idle => break,
                 },
             }
@@ -40,7 +40,8 @@ impl GameActor {
     fn next_wake(&self) -> Option<(tokio::time::Instant, Wake)> {
         let flag = self.flag_deadline();
         // A waiting game's actor may stop: its invite's expiry is checked again when it is
-        // loaded (and the registry's sweep loads the expired ones). Only then is the clock read.
+        // loaded (and the registry's sweep loads the expired ones). The clock is read only for
+        // an idle actor.
         let idle = (self.events.receiver_count() == 0 && flag.is_none())
             .then(|| tokio::time::Instant::now() + self.idle_after());
         [
@@ -194,11 +195,6 @@ impl GameActor {
             .map(|at| self.services.clock.instant_at(at))
     }
 
-    /// A player's presence ran out: the views say so, and every socket is told.
-    fn presence_expired(&mut self) {
-        self.presence_changed();
-    }
-
     async fn handle(&mut self, command: Command) {
         // Several instances: what is read here must be as recent as the log (a player may have
         // just acted through another instance), and a token may be of a seat taken there.
@@ -334,7 +330,7 @@ impl GameActor {
 }
 
 /// Why the actor woke without a command.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy)]
 enum Wake {
     /// The clock of the side to move ran out.
     Flag,
