@@ -573,9 +573,10 @@ impl Store {
                 insert_event!(tx, game_id.as_str(), event);
             }
             if let Some(change) = change {
-                let updated = sqlx::query(
+                // Returns what settling the ratings reads of the game, saving it a round trip.
+                let updated: Option<(String, String, Option<String>)> = sqlx::query_as(
                     "UPDATE games SET status = $1, finished_at = COALESCE($2, finished_at), winner = $3, termination = $4 \
-                     WHERE id = $5 AND status = $6",
+                     WHERE id = $5 AND status = $6 RETURNING variant, mode, winner",
                 )
                 .bind(change.status.name())
                 .bind(change.finished_at)
@@ -583,15 +584,15 @@ impl Store {
                 .bind(change.result.map(|r| r.termination.name()))
                 .bind(game_id.as_str())
                 .bind(change.from.name())
-                .execute(&mut *tx)
+                .fetch_optional(&mut *tx)
                 .await?;
-                if updated.rows_affected() != 1 {
+                let Some(game) = updated else {
                     tx.rollback().await?;
                     return Err(StoreError::Conflict);
-                }
+                };
                 // A game's end settles its players' ratings with its result, never a move.
                 if change.status == Status::Finished {
-                    settle_ratings!(tx, game_id.as_str(), change.finished_at.unwrap_or_default());
+                    settle_ratings!(tx, game_id.as_str(), game, change.finished_at.unwrap_or_default());
                 }
             }
             if let Some(last) = events.last() {
