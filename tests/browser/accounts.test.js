@@ -70,6 +70,8 @@ test('two signed-in players play a rated game; the game shows names and the prof
   for (const [name, width, height] of SIZES) {
     await host.setViewportSize({ width, height });
     await shot(host, `accounts-profile-${name}`);
+    const pageWidth = await host.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(pageWidth <= width, `the profile fits the ${name}'s ${width} px: ${pageWidth}`);
   }
   await guest.goto('/@/zeus');
   await guest.waitForSelector('.recent-games');
