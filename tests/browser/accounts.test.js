@@ -5,7 +5,7 @@
 // between two signed-in players, both landing in the game.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { browserSuite, shot, waitStatus, startFromHome, createViaApi } from './support.js';
+import { browserSuite, shot, waitStatus, startFromHome, createViaApi, pageWidth } from './support.js';
 
 const { server, page, assertNoProblems } = await browserSuite();
 
@@ -70,8 +70,8 @@ test('two signed-in players play a rated game; the game shows names and the prof
   for (const [name, width, height] of SIZES) {
     await host.setViewportSize({ width, height });
     await shot(host, `accounts-profile-${name}`);
-    const pageWidth = await host.evaluate(() => document.documentElement.scrollWidth);
-    assert.ok(pageWidth <= width, `the profile fits the ${name}'s ${width} px: ${pageWidth}`);
+    const wide = await pageWidth(host);
+    assert.ok(wide <= width, `the profile fits the ${name}'s ${width} px: ${wide}`);
   }
   await guest.goto('/@/zeus');
   await guest.waitForSelector('.recent-games');

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
-import { browserSuite, shot, createViaApi } from './support.js';
+import { browserSuite, shot, createViaApi, pageWidth } from './support.js';
 
 const { server, list, page, assertNoProblems } = await browserSuite();
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
@@ -45,7 +45,7 @@ test('on a 390-px phone no variant scrolls sideways, and Start is within two scr
   const p = await page(phone);
   for (const variant of list) {
     await openGame(p, variant.id);
-    const width = await p.evaluate(() => document.documentElement.scrollWidth);
+    const width = await pageWidth(p);
     t.diagnostic(`${variant.id}: ${width} px wide`);
     assert.ok(width <= 390, `${variant.id} is ${width} px wide`);
     await shot(p, `layout-phone-${variant.id}`);
@@ -56,7 +56,7 @@ test('on a 390-px phone no variant scrolls sideways, and Start is within two scr
   const start = await home.locator('#create').boundingBox();
   t.diagnostic(`Start ends ${Math.round(start.y + start.height)} px down the home page (two screens: ${2 * 844} px)`);
   assert.ok(start.y + start.height <= 2 * 844, `Start ends ${start.y + start.height} px down`);
-  assert.ok(await home.evaluate(() => document.documentElement.scrollWidth) <= 390);
+  assert.ok(await pageWidth(home) <= 390);
   await shot(home, 'layout-phone-home');
   assertNoProblems(p, home);
 });

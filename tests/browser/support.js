@@ -93,6 +93,9 @@ export async function shot(page, name, { fullPage = true } = {}) {
   await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage });
 }
 
+/** How wide the page is in CSS pixels: wider than the window, it scrolls sideways. */
+export const pageWidth = (page) => page.evaluate(() => document.documentElement.scrollWidth);
+
 /**
  * What a test file shares: one server, the variant list, one browser, `page()` for a new context
  * and page, and `assertNoProblems` over pages' console errors. Closes all after the file.

@@ -210,16 +210,13 @@ macro_rules! settle_ratings {
             [(a_side, a), (_, b)] if a != b => Some((a_side, a, b)),
             _ => None,
         };
-        let unrated: Option<(String,)> = if accounts.is_some() {
-            sqlx::query_as("SELECT game_id FROM unrated_games WHERE game_id = $1")
+        // Whether it was created unrated is read only for two accounts.
+        if let Some((a_side, a, b)) = accounts
+            && sqlx::query_as::<_, (String,)>("SELECT game_id FROM unrated_games WHERE game_id = $1")
                 .bind($game_id)
                 .fetch_optional(&mut *$tx)
                 .await?
-        } else {
-            None
-        };
-        if let Some((a_side, a, b)) = accounts
-            && unrated.is_none()
+                .is_none()
         {
             let mut before = [$crate::accounts::RatingRow::initial(); 2];
             for (slot, account) in before.iter_mut().zip([a, b]) {
