@@ -1,10 +1,13 @@
 //! Nothing lost: the server process is killed with SIGKILL while moves are in flight; after a
-//! restart on the same database every acknowledged move is there, and play goes on.
+//! restart on the same database every acknowledged move is there, and play goes on. And nothing
+//! shown that was not committed: a move the database refuses is neither acknowledged nor seen.
 
 use ludus_tests::{
-    Api, Database, ServerProcess, TestDatabase, game_id, on_both_databases, seat_token,
+    Api, Database, ServerProcess, Socket, TestDatabase, TestServer, game_id, on_both_databases,
+    seat_token,
 };
 use serde_json::json;
+use sqlx::Connection;
 
 const SERVER: &str = env!("CARGO_BIN_EXE_ludus-test-server");
 
@@ -104,4 +107,93 @@ async fn every_acknowledged_move_survives_a_sigkill(database: Database) {
     }
 }
 
-on_both_databases!(every_acknowledged_move_survives_a_sigkill);
+/// Makes the database refuse to store any event whose move id is `refused` (a fault of the
+/// store, not a conflict: a trigger raises an error).
+async fn refuse_move_id_refused(database_url: &str) {
+    if database_url.starts_with("sqlite:") {
+        let mut db = sqlx::SqliteConnection::connect(database_url).await.unwrap();
+        sqlx::raw_sql(
+            "CREATE TRIGGER refuse_move BEFORE INSERT ON game_events \
+             WHEN NEW.move_id LIKE '%/refused' BEGIN SELECT RAISE(ABORT, 'refused by the test'); END",
+        )
+        .execute(&mut db)
+        .await
+        .unwrap();
+    } else {
+        let mut db = sqlx::PgConnection::connect(database_url).await.unwrap();
+        sqlx::raw_sql(
+            "CREATE FUNCTION refuse_move() RETURNS trigger LANGUAGE plpgsql AS \
+             $$ BEGIN RAISE EXCEPTION 'refused by the test'; END $$; \
+             CREATE TRIGGER refuse_move BEFORE INSERT ON game_events FOR EACH ROW \
+             WHEN (NEW.move_id LIKE '%/refused') EXECUTE FUNCTION refuse_move();",
+        )
+        .execute(&mut db)
+        .await
+        .unwrap();
+    }
+}
+
+/// A move the database does not commit is answered with an error and shown to nobody: the
+/// game stays at its version, and another move is then played once, with the version the
+/// refused one would have had, as the opponent's first event.
+async fn a_move_the_store_refuses_is_neither_acknowledged_nor_shown(database: Database) {
+    let server = TestServer::start(database).await;
+    let api = server.api();
+    let created = api
+        .create(json!({ "variant": "petteia-8", "mode": "online" }))
+        .await;
+    let joined = api.join(&created).await;
+    let game = game_id(&created);
+    let (light, dark) = (seat_token(&created), seat_token(&joined));
+    let mut mover = Socket::connect(&server.base, game, Some(light), None).await;
+    let mut opponent = Socket::connect(&server.base, game, Some(dark), None).await;
+    let version = mover.next_of("snapshot").await["game"]["version"]
+        .as_u64()
+        .unwrap();
+    opponent.next_of("snapshot").await;
+    refuse_move_id_refused(&server.database_url).await;
+
+    mover
+        .send(json!({ "type": "move", "move": "A1-A3", "version": version, "id": "refused" }))
+        .await;
+    let refused = mover.next_of("error").await;
+    assert_eq!(refused["code"], "unavailable", "{refused}");
+    assert_eq!(refused["id"], "refused");
+    let view = api.view(game, Some(light)).await;
+    assert_eq!(view["version"], version, "{view}");
+    assert_eq!(view["moves"], json!([]));
+
+    mover
+        .send(json!({ "type": "move", "move": "B1-B3", "version": version, "id": "kept" }))
+        .await;
+    let answer = loop {
+        let message = mover.next().await.expect("the socket stays open");
+        if message["type"] == "ack" || message["type"] == "error" {
+            break message;
+        }
+    };
+    assert_eq!(answer["type"], "ack", "the next move is played: {answer}");
+    assert_eq!(
+        (&answer["id"], &answer["version"]),
+        (&json!("kept"), &json!(version + 1))
+    );
+    // Events arrive in order: the opponent's first is the move kept, so the refused one was
+    // never sent.
+    let event = opponent.next_of("event").await;
+    assert_eq!(event["version"], version + 1);
+    assert_eq!(event["event"]["move"], "B1-B3", "{event}");
+    let (status, events) = api
+        .get(
+            &format!("/api/v1/games/{game}/events?since={version}"),
+            None,
+        )
+        .await;
+    assert_eq!(status, 200);
+    assert_eq!(events.as_array().map(Vec::len), Some(1), "{events}");
+    server.stop().await;
+}
+
+on_both_databases!(
+    every_acknowledged_move_survives_a_sigkill,
+    a_move_the_store_refuses_is_neither_acknowledged_nor_shown
+);
