@@ -189,15 +189,16 @@ pub fn rate(
 /// Inside a transaction that has just finished game `$game_id` (status `finished`; `$game` is its
 /// variant, mode and winner as that update returned them): when it is an online game between two
 /// accounts and not created unrated, updates both players' ratings in its variant and writes their
-/// history rows. Each read is made only while the game may still be rated: a local or computer game
-/// reads nothing here, an online game without two accounts only who holds its seats. Expanded once
-/// per backend (the transaction types differ).
+/// history rows. A local or computer game reads nothing here; an online one, in one statement, who
+/// holds its seats unless it was created unrated. Expanded once per backend (the transaction types
+/// differ).
 macro_rules! settle_ratings {
     ($tx:expr, $game_id:expr, $game:expr, $at:expr) => {{
         let (variant, mode, winner): (String, String, Option<String>) = $game;
         let owners: Vec<(String, String)> = if mode == "online" {
             sqlx::query_as(
-                "SELECT side, account_id FROM seat_owners WHERE game_id = $1 ORDER BY player",
+                "SELECT side, account_id FROM seat_owners WHERE game_id = $1 \
+                 AND NOT EXISTS (SELECT 1 FROM unrated_games WHERE game_id = $1) ORDER BY player",
             )
             .bind($game_id)
             .fetch_all(&mut *$tx)
@@ -205,18 +206,8 @@ macro_rules! settle_ratings {
         } else {
             Vec::new()
         };
-        // Two different accounts: the first seat's side and both accounts.
-        let accounts = match owners.as_slice() {
-            [(a_side, a), (_, b)] if a != b => Some((a_side, a, b)),
-            _ => None,
-        };
-        // Whether it was created unrated is read only for two accounts.
-        if let Some((a_side, a, b)) = accounts
-            && sqlx::query_as::<_, (String,)>("SELECT game_id FROM unrated_games WHERE game_id = $1")
-                .bind($game_id)
-                .fetch_optional(&mut *$tx)
-                .await?
-                .is_none()
+        if let [(a_side, a), (_, b)] = owners.as_slice()
+            && a != b
         {
             let mut before = [$crate::accounts::RatingRow::initial(); 2];
             for (slot, account) in before.iter_mut().zip([a, b]) {
