@@ -109,8 +109,8 @@ async fn every_acknowledged_move_survives_a_sigkill(database: Database) {
 
 /// Makes the database refuse to store a move whose client id is `refused` (kept as
 /// `<side>/refused`): a fault of the store, not a conflict, as a trigger raises an error.
-async fn refuse_moves_with_id_refused(database_url: &str) {
-    if database_url.starts_with("sqlite:") {
+async fn refuse_moves_with_id_refused(database: Database, database_url: &str) {
+    if database == Database::Sqlite {
         let mut db = sqlx::SqliteConnection::connect(database_url).await.unwrap();
         sqlx::raw_sql(
             "CREATE TRIGGER refuse_move BEFORE INSERT ON game_events \
@@ -151,7 +151,7 @@ async fn a_move_the_store_refuses_is_neither_acknowledged_nor_shown(database: Da
         .as_u64()
         .unwrap();
     opponent.next_of("snapshot").await;
-    refuse_moves_with_id_refused(&server.database_url).await;
+    refuse_moves_with_id_refused(database, &server.database_url).await;
 
     mover
         .send(json!({ "type": "move", "move": "A1-A3", "version": version, "id": "refused" }))
