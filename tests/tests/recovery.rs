@@ -110,26 +110,30 @@ async fn every_acknowledged_move_survives_a_sigkill(database: Database) {
 /// Makes the database refuse to store a move whose client id is `refused` (kept as
 /// `<side>/refused`): a fault of the store, not a conflict, as a trigger raises an error.
 async fn refuse_moves_with_id_refused(database: Database, database_url: &str) {
-    if database == Database::Sqlite {
-        let mut db = sqlx::SqliteConnection::connect(database_url).await.unwrap();
-        sqlx::raw_sql(
-            "CREATE TRIGGER refuse_move BEFORE INSERT ON game_events \
-             WHEN NEW.move_id LIKE '%/refused' BEGIN SELECT RAISE(ABORT, 'refused by the test'); END",
-        )
-        .execute(&mut db)
-        .await
-        .unwrap();
-    } else {
-        let mut db = sqlx::PgConnection::connect(database_url).await.unwrap();
-        sqlx::raw_sql(
-            "CREATE FUNCTION refuse_move() RETURNS trigger LANGUAGE plpgsql AS \
-             $$ BEGIN RAISE EXCEPTION 'refused by the test'; END $$; \
-             CREATE TRIGGER refuse_move BEFORE INSERT ON game_events FOR EACH ROW \
-             WHEN (NEW.move_id LIKE '%/refused') EXECUTE FUNCTION refuse_move();",
-        )
-        .execute(&mut db)
-        .await
-        .unwrap();
+    match database {
+        Database::Sqlite => {
+            let mut db = sqlx::SqliteConnection::connect(database_url).await.unwrap();
+            sqlx::raw_sql(
+                "CREATE TRIGGER refuse_move BEFORE INSERT ON game_events \
+                 WHEN NEW.move_id LIKE '%/refused' \
+                 BEGIN SELECT RAISE(ABORT, 'refused by the test'); END",
+            )
+            .execute(&mut db)
+            .await
+            .unwrap();
+        }
+        Database::Postgres => {
+            let mut db = sqlx::PgConnection::connect(database_url).await.unwrap();
+            sqlx::raw_sql(
+                "CREATE FUNCTION refuse_move() RETURNS trigger LANGUAGE plpgsql AS \
+                 $$ BEGIN RAISE EXCEPTION 'refused by the test'; END $$; \
+                 CREATE TRIGGER refuse_move BEFORE INSERT ON game_events FOR EACH ROW \
+                 WHEN (NEW.move_id LIKE '%/refused') EXECUTE FUNCTION refuse_move();",
+            )
+            .execute(&mut db)
+            .await
+            .unwrap();
+        }
     }
 }
 
