@@ -112,29 +112,35 @@ async fn every_acknowledged_move_survives_a_sigkill(database: Database) {
 async fn refuse_moves_with_id_refused(database: Database, database_url: &str) {
     match database {
         Database::Sqlite => {
-            let mut db = sqlx::SqliteConnection::connect(database_url).await.unwrap();
-            sqlx::raw_sql(
+            execute::<sqlx::SqliteConnection>(
+                database_url,
                 "CREATE TRIGGER refuse_move BEFORE INSERT ON game_events \
                  WHEN NEW.move_id LIKE '%/refused' \
                  BEGIN SELECT RAISE(ABORT, 'refused by the test'); END",
             )
-            .execute(&mut db)
             .await
-            .unwrap();
         }
         Database::Postgres => {
-            let mut db = sqlx::PgConnection::connect(database_url).await.unwrap();
-            sqlx::raw_sql(
+            execute::<sqlx::PgConnection>(
+                database_url,
                 "CREATE FUNCTION refuse_move() RETURNS trigger LANGUAGE plpgsql AS \
                  $$ BEGIN RAISE EXCEPTION 'refused by the test'; END $$; \
                  CREATE TRIGGER refuse_move BEFORE INSERT ON game_events FOR EACH ROW \
                  WHEN (NEW.move_id LIKE '%/refused') EXECUTE FUNCTION refuse_move();",
             )
-            .execute(&mut db)
             .await
-            .unwrap();
         }
     }
+}
+
+/// Runs `sql` (one or more statements) on a connection of kind `C` to `database_url`.
+async fn execute<C>(database_url: &str, sql: &'static str)
+where
+    C: Connection,
+    for<'c> &'c mut C: sqlx::Executor<'c, Database = C::Database>,
+{
+    let mut db = C::connect(database_url).await.unwrap();
+    sqlx::raw_sql(sql).execute(&mut db).await.unwrap();
 }
 
 /// A move the database does not commit is answered with an error and shown to nobody: the
