@@ -286,8 +286,11 @@ test('the Duodecim Scripta screen: entering from reserve, bonus dice and decline
   await mockGame(p, 'MockDuodecim1', views, { posted, events: [{ version: 4, kind: 'roll', side: 'white', dice: [4, 1, 2] }] });
   assert.equal(await p.locator('.board-holder .board-duodecim [data-place^="M"]').count(), 12);
   assert.equal(await p.getAttribute('.dice-row', 'data-dice'), '4,1,2');
+  // Each face is offered by its short name, in the interface's language.
+  assert.deepEqual(await p.$$eval('#face option', (os) => os.map((o) => o.textContent)), ['VIRTVS IMPERI', 'LEVATE DALOCV', 'Plain']);
   await p.selectOption('#face', 'levate');
   assert.match(await p.textContent('.board-holder'), /L.*E.*V.*A.*T.*E/s);
+  assert.match(await p.getAttribute('.board-holder .board-duodecim', 'aria-label'), /face LEVATE DALOCV$/);
   await p.click('.board-holder [data-place="R"]');
   assert.deepEqual(await p.$$eval('.board-holder .dest', (els) => els.map((e) => e.dataset.place).sort()), ['M1', 'M2']);
   await shot(p, '16-duodecim-selected');

@@ -6,11 +6,13 @@
 import { svg, placeAttrs, stack, withPlaceNames } from '../svg.js';
 import { t, sideLabel } from '../i18n.js';
 
-/** @type {Record<string, { name: string, rows: string[] | null }>} */
+// The inscriptions a board may carry, twelve letters to a row of cells; each face is named in the
+// interface's language by its message `face.<key>`.
+/** @type {Record<string, { rows: string[] | null }>} */
 export const FACES = {
-  virtvs: { name: 'VIRTVS IMPERI / HOSTES VINCTI / LVDANT ROMANI', rows: ['VIRTVSIMPERI', 'HOSTESVINCTI', 'LVDANTROMANI'] },
-  levate: { name: 'LEVATE DALOCV / LVDERE NESCIS / IDIOTA RECEDE', rows: ['LEVATEDALOCV', 'LVDERENESCIS', 'IDIOTARECEDE'] },
-  plain: { name: 'plain', rows: null },
+  virtvs: { rows: ['VIRTVSIMPERI', 'HOSTESVINCTI', 'LVDANTROMANI'] },
+  levate: { rows: ['LEVATEDALOCV', 'LVDERENESCIS', 'IDIOTARECEDE'] },
+  plain: { rows: null },
 };
 
 const ROWS = ['T', 'M', 'B'];
@@ -72,12 +74,13 @@ export function render(model, ctx) {
   const width = left * 2 + cell * 12 + gapMid;
   const height = boardTop * 2 + cell * 3 + 8;
   const flip = ctx.bottom === 'black';
-  const face = FACES[ctx.face || 'virtvs'] || FACES.virtvs;
+  const faceKey = ctx.face && ctx.face in FACES ? ctx.face : 'virtvs';
+  const face = FACES[faceKey];
   const root = svg('svg', {
     viewBox: `0 0 ${width} ${height}`,
     class: 'board board-duodecim',
     role: 'group',
-    'aria-label': t('board.duodecim', { side: sideLabel(flip ? 'black' : 'white'), face: face.name }),
+    'aria-label': t('board.duodecim', { side: sideLabel(flip ? 'black' : 'white'), face: t(`face.${faceKey}`) }),
   });
   root.append(svg('rect', { x: 0, y: 0, width, height, class: 'frame', rx: 8 }));
   const xOf = (/** @type {number} */ col) => {

@@ -231,7 +231,7 @@ class GameScreen {
     ]);
     if ('FACES' in this.board) {
       const select = /** @type {HTMLSelectElement} */ (html('select', { id: 'face' },
-        Object.entries(FACES).map(([key, f]) => html('option', { value: key, text: f.name, selected: key === this.face || undefined }))));
+        Object.keys(FACES).map((key) => html('option', { value: key, text: t(`face.${key}`), selected: key === this.face || undefined }))));
       select.addEventListener('change', () => {
         this.face = select.value;
         setPreference('face', this.face);

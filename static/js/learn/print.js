@@ -5,8 +5,8 @@ import { html } from '../svg.js';
 import { t } from '../i18n.js';
 import { EMPTY, stepsKey } from './variants.js';
 import { diagramBoard } from './diagram.js';
+import { FACES } from '../boards/duodecim.js';
 
-const FACES = ['virtvs', 'levate', 'plain'];
 /** @type {Record<string, string>} */
 const PAPERS = { a4: 'A4', letter: 'letter' };
 
@@ -62,7 +62,7 @@ export function showPrint(app, variant) {
   if (variant.id === 'duodecim-scripta') {
     controls.append(html('fieldset', {}, [
       html('legend', { text: t('print.face') }),
-      ...FACES.map((f) => choice('face', f, t(`face.${f}`), f === face, () => { face = f; drawBoard(); })),
+      ...Object.keys(FACES).map((f) => choice('face', f, t(`face.${f}`), f === face, () => { face = f; drawBoard(); })),
     ]));
   }
   controls.append(html('p', {}, [
