@@ -233,6 +233,8 @@ test('the boards are drawn from the position strings of docs/RULES.md', async ()
     out.numbers = [...holder.querySelectorAll('.dest-number')].map((n) => n.textContent);
     out.letters = [...holder.querySelectorAll('.board-duodecim .inscription')].map((n) => n.textContent).join('');
     out.counts = [...holder.querySelectorAll('.board-duodecim .count')].map((n) => n.textContent);
+    // A face the board does not know (a stale or tampered preference) draws the default one.
+    out.unknownFace = duo.render(d, { face: 'toString' }).getAttribute('aria-label');
     return out;
   });
   assert.deepEqual(result.kidd, [{ terracotta: 2, black: 1 }, { terracotta: 3, black: 0 }, { terracotta: 1, black: 1 }, 'black', { terracotta: 1, black: 2 }, { terracotta: 0, black: 2 }]);
@@ -241,6 +243,7 @@ test('the boards are drawn from the position strings of docs/RULES.md', async ()
   assert.deepEqual(result.petteia, ['A4', 'C2', 'C3', 'E6', 'F6']);
   assert.deepEqual(result.numbers, ['0', '1', '2', '3', '4']);
   assert.equal(result.letters, 'LEVATEDALOCVLVDERENESCISIDIOTARECEDE');
+  assert.match(result.unknownFace, /face VIRTVS IMPERI$/);
   assert.ok(result.counts.includes('15') && result.counts.includes('13') && result.counts.includes('2'));
   await shot(p, '13-boards-from-positions');
   assertNoProblems(p);

@@ -74,7 +74,8 @@ export function render(model, ctx) {
   const width = left * 2 + cell * 12 + gapMid;
   const height = boardTop * 2 + cell * 3 + 8;
   const flip = ctx.bottom === 'black';
-  const faceKey = ctx.face && ctx.face in FACES ? ctx.face : 'virtvs';
+  // Own keys only: a stored preference such as 'toString' must not pick up Object's methods.
+  const faceKey = ctx.face && Object.hasOwn(FACES, ctx.face) ? ctx.face : 'virtvs';
   const face = FACES[faceKey];
   const root = svg('svg', {
     viewBox: `0 0 ${width} ${height}`,
