@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   browserSuite, mockGame, shot, view, shown, waitVersion, waitStatus, waitSeat, waitMoves,
-  clickMove, dragMove, playAnyMove, createViaApi, proxySocket, startFromHome,
+  clickMove, dragMove, placeBox, playAnyMove, createViaApi, proxySocket, startFromHome,
 } from './support.js';
 
 // One server for the whole file; the variant list is read first so each variant gets its own test.
@@ -38,12 +38,10 @@ test('two players play a whole game by invite link', async () => {
   assert.equal(await guest.getAttribute('.board-holder', 'data-bottom'), 'dark');
   assert.equal(await host.isHidden('.invite'), true);
   // The board turns: Light's first rank is at the bottom for the host and at the top for the guest.
-  const hostA1 = await host.locator('[data-place="A1"] .hit').boundingBox();
-  const hostA6 = await host.locator('[data-place="A6"] .hit').boundingBox();
-  const guestA1 = await guest.locator('[data-place="A1"] .hit').boundingBox();
-  const guestA6 = await guest.locator('[data-place="A6"] .hit').boundingBox();
+  const [hostA1, hostA6] = [await placeBox(host, 'A1'), await placeBox(host, 'A6')];
+  const [guestA1, guestA6, guestF1] = [await placeBox(guest, 'A1'), await placeBox(guest, 'A6'), await placeBox(guest, 'F1')];
   assert.ok(hostA1.y > hostA6.y && guestA1.y < guestA6.y, 'the boards are oriented for each seat');
-  assert.ok(guestA1.x > guestA6.x - 1 && guestA1.x > (await guest.locator('[data-place="F1"] .hit').boundingBox()).x);
+  assert.ok(guestA1.x > guestA6.x - 1 && guestA1.x > guestF1.x);
   assert.match(await host.textContent('#status'), /Your move/);
   assert.equal(await host.locator('.clock-bottom .clock-time').count(), 1);
 

@@ -207,11 +207,23 @@ export async function clickMove(page, from, to) {
   await waitVersion(page, before + 1);
 }
 
+/**
+ * The box of a place on the board, in the page's pixels, measured in one step inside the page.
+ * The board is drawn anew at every update (a presence snapshot may come at any time), and a
+ * locator's `boundingBox()` takes the element first and measures it after: null if a redraw
+ * came in between.
+ */
+export const placeBox = (page, place) =>
+  page.waitForFunction((p) => {
+    const r = document.querySelector(`.board-holder [data-place="${p}"] .hit`)?.getBoundingClientRect();
+    return r && r.width > 0 ? { x: r.x, y: r.y, width: r.width, height: r.height } : null;
+  }, place).then((found) => found.jsonValue());
+
 /** Plays `from`→`to` by dragging the piece onto its destination with the mouse. */
 export async function dragMove(page, from, to) {
   const before = (await shown(page)).version;
-  const a = await page.locator(`.board-holder [data-place="${from}"] .hit`).boundingBox();
-  const b = await page.locator(`.board-holder [data-place="${to}"] .hit`).boundingBox();
+  const a = await placeBox(page, from);
+  const b = await placeBox(page, to);
   await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
   await page.mouse.down();
   await page.mouse.move((a.x + b.x) / 2 + a.width / 2, (a.y + b.y) / 2 + a.height / 2, { steps: 4 });
