@@ -135,6 +135,46 @@ test('a game against the computer', async () => {
   assertNoProblems(p);
 });
 
+test('a spectator is shown the threatened pieces of both sides, a player only its own', async () => {
+  // After B1-B2 C6-C2 each side has a piece the other can take with its next move.
+  const { body: created } = await createViaApi(server.base, { variant: 'petteia-6', mode: 'local' });
+  const json = { 'Content-Type': 'application/json' };
+  for (const [version, move] of ['B1-B2', 'C6-C2'].entries()) {
+    const played = await fetch(`${server.base}/api/v1/games/${created.game_id}/moves`, {
+      method: 'POST', headers: { ...json, Authorization: `Bearer ${created.seat.token}` }, body: JSON.stringify({ move, version }),
+    });
+    assert.equal(played.status, 200);
+  }
+  const { position } = await (await fetch(`${server.base}/api/v1/games/${created.game_id}`)).json();
+  const { threatened } = await (await fetch(`${server.base}/api/v1/analysis`, {
+    method: 'POST', headers: json, body: JSON.stringify({ variant: 'petteia-6', position }),
+  })).json();
+  assert.ok(threatened.light.length && threatened.dark.length, 'both sides have a threatened piece');
+  /** Opens `url`, turns the threats on, and reads the switch's label, the ringed places and the line under it. */
+  const threatsShown = async (url) => {
+    const p = await page();
+    await p.goto(url);
+    await p.waitForSelector('section.game[data-version="2"]');
+    const label = (await p.textContent('label[for="threats"]')).trim();
+    await p.check('#threats');
+    await p.waitForFunction(() => /threatened/.test(document.querySelector('.threat-info').textContent));
+    const places = await p.$$eval('.board-holder .threat', (rings) => rings.map((r) => r.closest('[data-place]').dataset.place).sort());
+    return { p, label, places, info: await p.textContent('.threat-info') };
+  };
+
+  const watcher = await threatsShown(created.watch_url);
+  assert.equal(watcher.label, 'Show the threatened pieces');
+  assert.deepEqual(watcher.places, [...threatened.light, ...threatened.dark].sort());
+  assert.equal(watcher.info, `${watcher.places.length} pieces are threatened (dashed rings).`);
+  await shot(watcher.p, '09c-spectator-threats');
+  // The local game's player holds the side to move (Light): only Light's pieces are its own.
+  const player = await threatsShown(created.seat_url);
+  assert.equal(player.label, 'Show my threatened pieces');
+  assert.deepEqual(player.places, [...threatened.light].sort());
+  assertNoProblems(watcher.p);
+  assertNoProblems(player.p);
+});
+
 test('a local game with undo, by keyboard and touch', async () => {
   const p = await page({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 });
   const socket = await proxySocket(p);

@@ -30,6 +30,12 @@ import { t, errorMessage } from '../i18n.js';
 /** @typedef {import('../api.js').GameEvent} GameEvent */
 /** @typedef {import('./panels.js').ActionButton} ActionButton */
 
+/** The threats line's texts: a player counts their own pieces, a spectator both sides'. */
+const THREAT_TEXTS = {
+  player: { none: 'game.threatened_none', one: 'game.threatened_one', many: 'game.threatened_n' },
+  watching: { none: 'game.threatened_none_watching', one: 'game.threatened_one_watching', many: 'game.threatened_n_watching' },
+};
+
 /**
  * `/join/<invite>`: take the seat, or open the one this browser already holds in that game (the
  * creator opening their own link, the friend opening it again).
@@ -225,7 +231,7 @@ class GameScreen {
     const sound = /** @type {HTMLInputElement} */ (html('input', { type: 'checkbox', id: 'sound', checked: soundOn() || undefined }));
     sound.addEventListener('change', () => setSound(sound.checked));
     const options = html('div', { class: 'options' }, [
-      html('label', { for: 'threats', class: 'toggle' }, [threats, html('span', { text: t('game.show_threats') })]),
+      html('label', { for: 'threats', class: 'toggle' }, [threats, html('span', { text: t(this.view.seat ? 'game.show_threats' : 'game.show_threats_watching') })]),
       this.threatInfo,
       html('label', { for: 'sound', class: 'toggle' }, [sound, html('span', { text: t('game.sound') })]),
     ]);
@@ -508,13 +514,20 @@ class GameScreen {
       return;
     }
     const v = this.view;
-    const side = mySide(v) || v.to_move || v.sides[0];
+    // A player sees their own pieces (in a local game, the side to move's); a spectator has no
+    // side of its own and sees both sides'.
+    const sides = v.seat ? [mySide(v) || v.to_move || v.sides[0]] : v.sides;
+    const texts = v.seat ? THREAT_TEXTS.player : THREAT_TEXTS.watching;
     try {
       const result = await analysis(v.variant, v.position);
       if (this.view !== v) return;
-      this.threats = { places: result.threatened[side] || [], odds: (result.threat_odds || {})[side] || null };
+      const odds = result.threat_odds || {};
+      this.threats = {
+        places: sides.flatMap((side) => result.threatened[side] || []),
+        odds: Object.assign({}, ...sides.map((side) => odds[side])),
+      };
       const n = this.threats.places.length;
-      this.threatInfo.textContent = n ? t(n === 1 ? 'game.threatened_one' : 'game.threatened_n', { n }) : t('game.threatened_none');
+      this.threatInfo.textContent = t(n === 0 ? texts.none : n === 1 ? texts.one : texts.many, { n });
     } catch (error) {
       this.threatInfo.textContent = t('game.threats_unavailable', { detail: errorMessage(error) });
     }
