@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   browserSuite, mockGame, shot, view, shown, waitVersion, waitStatus, waitSeat, waitMoves,
-  clickMove, dragMove, placeBox, playAnyMove, createViaApi, proxySocket, startFromHome,
+  clickMove, dragMove, placeBox, playAnyMove, callApi, createViaApi, proxySocket, startFromHome,
 } from './support.js';
 
 // One server for the whole file; the variant list is read first so each variant gets its own test.
@@ -138,17 +138,12 @@ test('a game against the computer', async () => {
 test('a spectator is shown the threatened pieces of both sides, a player only its own', async () => {
   // After B1-B2 C6-C2 each side has a piece the other can take with its next move.
   const { body: created } = await createViaApi(server.base, { variant: 'petteia-6', mode: 'local' });
-  const json = { 'Content-Type': 'application/json' };
   for (const [version, move] of ['B1-B2', 'C6-C2'].entries()) {
-    const played = await fetch(`${server.base}/api/v1/games/${created.game_id}/moves`, {
-      method: 'POST', headers: { ...json, Authorization: `Bearer ${created.seat.token}` }, body: JSON.stringify({ move, version }),
-    });
+    const played = await callApi(server.base, 'POST', `/api/v1/games/${created.game_id}/moves`, { body: { move, version }, token: created.seat.token });
     assert.equal(played.status, 200);
   }
-  const { position } = await (await fetch(`${server.base}/api/v1/games/${created.game_id}`)).json();
-  const { threatened } = await (await fetch(`${server.base}/api/v1/analysis`, {
-    method: 'POST', headers: json, body: JSON.stringify({ variant: 'petteia-6', position }),
-  })).json();
+  const { position } = (await callApi(server.base, 'GET', `/api/v1/games/${created.game_id}`)).body;
+  const { threatened } = (await callApi(server.base, 'POST', '/api/v1/analysis', { body: { variant: 'petteia-6', position } })).body;
   assert.ok(threatened.light.length && threatened.dark.length, 'both sides have a threatened piece');
   /** Opens `url`, turns the threats on, and reads the switch's label, the ringed places and the line under it. */
   const threatsShown = async (url) => {

@@ -4,17 +4,14 @@
 // odds and set-up by clicking. Screens are saved at 1280x800 and 390x844.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { browserSuite, shot, createViaApi } from './support.js';
+import { browserSuite, shot, callApi, createViaApi } from './support.js';
 
 const { server, page: openPage, assertNoProblems } = await browserSuite();
 const SIZES = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } };
 const page = (size = 'desktop', options = {}) => openPage({ viewport: SIZES[size], ...options });
 
 async function api(method, path, body, token) {
-  const headers = { 'content-type': 'application/json' };
-  if (token) headers.authorization = `Bearer ${token}`;
-  const response = await fetch(`${server.base}${path}`, { method, headers, body: body && JSON.stringify(body) });
-  return response.json();
+  return (await callApi(server.base, method, path, { body, token })).body;
 }
 
 /** Waits until the review shows ply `n` (stepping replays positions through the server). */

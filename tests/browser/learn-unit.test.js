@@ -4,7 +4,7 @@
 // does not have.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer } from './support.js';
+import { callApi, startServer } from './support.js';
 
 // The few DOM calls svg.js makes: elements with attributes, children and text.
 class FakeNode {
@@ -184,10 +184,7 @@ let server;
 before(async () => { server = await startServer(); });
 after(async () => { await server.stop(); });
 
-async function post(path, body) {
-  const response = await fetch(`${server.base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  return { status: response.status, body: await response.json() };
-}
+const post = (path, body) => callApi(server.base, 'POST', path, { body });
 
 test('every worked example is legal on the server and has exactly the effect drawn', async () => {
   for (const example of ALL_EXAMPLES) {
@@ -216,16 +213,12 @@ test('every worked example is legal on the server and has exactly the effect dra
 test('a replayed game reaches the position the server holds', async () => {
   const created = await post('/api/v1/games', { variant: 'duodecim-scripta', mode: 'local', clock: null, side: 'first' });
   const { game_id: id, seat } = created.body;
-  const auth = { authorization: `Bearer ${seat.token}` };
-  let view = await (await fetch(`${server.base}/api/v1/games/${id}`, { headers: auth })).json();
+  const call = async (method, path, body) => (await callApi(server.base, method, path, { body, token: seat.token })).body;
+  let view = await call('GET', `/api/v1/games/${id}`);
   for (let i = 0; i < 12 && view.legal_moves && view.legal_moves.length; i += 1) {
-    const response = await fetch(`${server.base}/api/v1/games/${id}/moves`, {
-      method: 'POST', headers: { ...auth, 'content-type': 'application/json' },
-      body: JSON.stringify({ move: view.legal_moves[view.legal_moves.length - 1], version: view.version }),
-    });
-    view = await response.json();
+    view = await call('POST', `/api/v1/games/${id}/moves`, { move: view.legal_moves[view.legal_moves.length - 1], version: view.version });
   }
-  const events = await (await fetch(`${server.base}/api/v1/games/${id}/events?since=0`)).json();
+  const events = (await callApi(server.base, 'GET', `/api/v1/games/${id}/events?since=0`)).body;
   const plies = pliesFromEvents(events);
   assert.deepEqual(plies.map((p) => p.move), view.moves);
   const play = async (variant, position, dice, moves) => (await post('/api/v1/analysis/play', dice ? { variant, position, dice, moves } : { variant, position, moves })).body;

@@ -265,14 +265,15 @@ export async function startFromHome(p, { variant, mode, clock = 'none', side = '
   await p.waitForSelector('section.game[data-version]');
 }
 
-export async function createViaApi(base, body) {
-  const response = await fetch(`${base}/api/v1/games`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify(body),
-  });
+/** One JSON request to the server's API, with a seat or personal token when given: its status and body. */
+export async function callApi(base, method, path, { body, token } = {}) {
+  const headers = { 'Content-Type': 'application/json' };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  const response = await fetch(`${base}${path}`, { method, headers, body: body && JSON.stringify(body) });
   return { status: response.status, body: await response.json() };
 }
+
+export const createViaApi = (base, body) => callApi(base, 'POST', '/api/v1/games', { body });
 
 /**
  * Routes the page's game sockets through a relay the test controls. `sent` holds every message

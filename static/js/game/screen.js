@@ -30,11 +30,14 @@ import { t, errorMessage } from '../i18n.js';
 /** @typedef {import('../api.js').GameEvent} GameEvent */
 /** @typedef {import('./panels.js').ActionButton} ActionButton */
 
-/** The threats line's texts: a player counts their own pieces, a spectator both sides'. */
+/** The threats switch's texts: a player's are about their own pieces, a spectator's about both sides'. */
 const THREAT_TEXTS = {
-  player: { none: 'game.threatened_none', one: 'game.threatened_one', many: 'game.threatened_n' },
-  watching: { none: 'game.threatened_none_watching', one: 'game.threatened_one_watching', many: 'game.threatened_n_watching' },
+  player: { label: 'game.show_threats', none: 'game.threatened_none', one: 'game.threatened_one', many: 'game.threatened_n' },
+  watching: { label: 'game.show_threats_watching', none: 'game.threatened_none_watching', one: 'game.threatened_one_watching', many: 'game.threatened_n_watching' },
 };
+
+/** @param {GameView} view */
+const threatTexts = (view) => (view.seat ? THREAT_TEXTS.player : THREAT_TEXTS.watching);
 
 /**
  * `/join/<invite>`: take the seat, or open the one this browser already holds in that game (the
@@ -231,7 +234,7 @@ class GameScreen {
     const sound = /** @type {HTMLInputElement} */ (html('input', { type: 'checkbox', id: 'sound', checked: soundOn() || undefined }));
     sound.addEventListener('change', () => setSound(sound.checked));
     const options = html('div', { class: 'options' }, [
-      html('label', { for: 'threats', class: 'toggle' }, [threats, html('span', { text: t(this.view.seat ? 'game.show_threats' : 'game.show_threats_watching') })]),
+      html('label', { for: 'threats', class: 'toggle' }, [threats, html('span', { text: t(threatTexts(this.view).label) })]),
       this.threatInfo,
       html('label', { for: 'sound', class: 'toggle' }, [sound, html('span', { text: t('game.sound') })]),
     ]);
@@ -517,7 +520,7 @@ class GameScreen {
     // A player sees their own pieces (in a local game, the side to move's); a spectator has no
     // side of its own and sees both sides'.
     const sides = v.seat ? [mySide(v) || v.to_move || v.sides[0]] : v.sides;
-    const texts = v.seat ? THREAT_TEXTS.player : THREAT_TEXTS.watching;
+    const texts = threatTexts(v);
     try {
       const result = await analysis(v.variant, v.position);
       if (this.view !== v) return;
