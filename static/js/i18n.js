@@ -93,6 +93,17 @@ export function errorMessage(error) {
 export const sideLabel = (side) => t(`side.${side}`);
 
 /**
+ * How a game ended, in words (`termination.<id>` in the catalogues); an ending the catalogue does
+ * not know shows as the server names it.
+ * @param {string} id
+ * @returns {string}
+ */
+export function terminationLabel(id) {
+  const words = t(`termination.${id}`);
+  return words === `termination.${id}` ? id : words;
+}
+
+/**
  * The header's language switch: a select that remembers the choice and reloads the page's words.
  * @param {() => void} onChange
  */

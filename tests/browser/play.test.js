@@ -1,9 +1,9 @@
 // Real play that people can trust (issue 12), as two people on two browsers see it: opening your
 // own invite link, seat links that do not lock you out, this browser's games on the home page, a
 // move made over a link that silently drops packets, presence, takeback and rematch by consent, a
-// draw declined, the end-of-game panel, the tab title, the move sound and the arrow keys. A stand-in
-// for the game endpoints adds what a real game reaches only slowly: a claim allowed at a set time,
-// a move list past move 100.
+// draw declined, the end-of-game panel, a game lost on time, the tab title, the move sound and the
+// arrow keys. A stand-in for the game endpoints adds what a real game reaches only slowly: a claim
+// allowed at a set time, a move list past move 100.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
@@ -241,6 +241,36 @@ test('the end of a game: result, how it ended, Rematch, New game and the record'
   assert.ok(!(await p.title()).startsWith('Your turn'));
   await shot(p, 'play-04-end-panel');
   assertNoProblems(p);
+});
+
+test('a clock that runs out ends the game on both browsers at once, without a move or a reload', async () => {
+  // Eight seconds for each side: Light's clock starts when the guest joins, and nobody moves.
+  const created = await createViaApi(server.base, { variant: 'petteia-6', mode: 'online', clock: { initial_ms: 8000, increment_ms: 0 }, side: 'first' });
+  assert.equal(created.status, 201, JSON.stringify(created.body));
+  const host = await page(LAPTOP);
+  const seatLink = new URL(created.body.seat_url);
+  await host.goto(seatLink.pathname + seatLink.hash);
+  await waitStatus(host, 'waiting');
+  const guest = await page(PHONE);
+  await guest.goto(new URL(created.body.invite_url).pathname);
+  // Each page runs Light's clock: the host's at the bottom, the guest's (Dark below) at the top.
+  await host.waitForSelector('.clock-bottom.running', { timeout: 7000 });
+  await guest.waitForSelector('.clock-top.running', { timeout: 7000 });
+  assert.equal(await host.locator('.clock-top.running').count(), 0, "Dark's clock stands on the host's page");
+
+  await Promise.all([host, guest].map((p) => waitStatus(p, 'finished', { timeout: 20000 })));
+  for (const [p, result, lightClock] of [[host, 'You lose', '.clock-bottom'], [guest, 'You win', '.clock-top']]) {
+    await p.waitForSelector('.end-panel:not([hidden])');
+    assert.equal(await p.textContent('.end-panel .result'), result);
+    assert.equal(await p.textContent('.end-panel .how'), 'By timeout.');
+    assert.equal(await p.textContent(`${lightClock} .clock-time`), '0:00.0');
+    assert.equal(await p.locator('.clock.running').count(), 0, 'no clock runs once the game is over');
+  }
+  const final = await view(host);
+  assert.deepEqual([final.result?.winner, final.result?.termination, final.clocks?.light, final.moves], ['dark', 'timeout', 0, []]);
+  assert.deepEqual(final.legal_moves, []);
+  await shot(guest, 'play-04b-won-on-time-phone', { fullPage: false });
+  assertNoProblems(host, guest);
 });
 
 test('the move list numbers turns, keeps every digit past move 100 and scrolls to the latest', async () => {

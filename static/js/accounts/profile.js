@@ -5,7 +5,7 @@ import { html } from '../svg.js';
 import { profile, playedGames, currentAccount } from './api.js';
 import { ratingChart } from './chart.js';
 import { showNotFound } from '../notfound.js';
-import { t, language } from '../i18n.js';
+import { t, language, terminationLabel } from '../i18n.js';
 
 /**
  * Who a game was against: a player's name, or the words for the computer, a deleted account or a guest.
@@ -15,12 +15,6 @@ import { t, language } from '../i18n.js';
 function opponentName(opponent) {
   if (opponent === 'computer' || opponent === 'deleted') return t(`profile.opponent.${opponent}`);
   return opponent || t('profile.guest');
-}
-
-/** How a game ended, in words; an ending the catalogue does not know shows as the server names it. @param {string} how */
-function termination(how) {
-  const words = t(`termination.${how}`);
-  return words === `termination.${how}` ? how : words;
 }
 
 /**
@@ -53,7 +47,7 @@ export async function showProfile(app, username) {
     html('a', { href: `/api/v1/games/${encodeURIComponent(g.game_id)}/record`, target: '_blank', text: `${label(g.variant)}` }),
     t('profile.played', { result: t(`profile.result.${g.result}`), opponent: opponentName(g.opponent) }),
     g.level ? t('profile.level', { level: g.level }) : '',
-    `, ${termination(g.termination)}`,
+    `, ${terminationLabel(g.termination)}`,
     g.rating_change === null ? '' : ` (${g.rating_change >= 0 ? '+' : ''}${g.rating_change})`,
     ' · ', html('a', { href: `/game/${encodeURIComponent(g.game_id)}`, text: t('profile.replay') }),
   ]));

@@ -4,7 +4,7 @@
 // screen turns these into elements; tests call them directly.
 import { sideName } from '../boards/index.js';
 import { formatElapsed } from './clock.js';
-import { t } from '../i18n.js';
+import { t, terminationLabel } from '../i18n.js';
 
 /** @typedef {import('../api.js').GameView} GameView */
 /** @typedef {import('../api.js').GameEvent} GameEvent */
@@ -25,13 +25,6 @@ export const NO_OFFERS = { undoOffer: null, rematchOffer: null, declined: null }
  * @typedef {{ id: string, label: string, action: GameAction | 'ask-resign' | 'hint' | 'open-rematch',
  *   confirm?: boolean }} ActionButton
  */
-
-/** How a game ended, in words: `termination.<id>` in the catalogues. */
-/** @param {string} id */
-const terminationText = (id) => {
-  const text = t(`termination.${id}`);
-  return text === `termination.${id}` ? id : text;
-};
 
 /**
  * The side this page plays, or null for a spectator and for a local game's shared seat.
@@ -138,7 +131,7 @@ export function endSummary(view) {
   if (view.status === 'aborted') return { result: t('panel.aborted_short'), how: t('panel.aborted_how'), headline: t('panel.aborted') };
   if (view.status !== 'finished' || !view.result) return null;
   const termination = view.result.termination;
-  const how = terminationText(termination);
+  const how = terminationLabel(termination);
   const winner = view.result.winner;
   if (!winner) return { result: t('panel.draw'), how: t('panel.by', { how }), headline: t('panel.draw_by', { how }) };
   const me = mySide(view);

@@ -321,7 +321,7 @@ export default {
   'termination.exchange': 'exchange of setup points',
   'termination.borne-off': 'bearing off all fifteen',
   'termination.move-limit': 'the move limit (a safety cap, not a historical rule)',
-  'termination.timeout': 'time',
+  'termination.timeout': 'timeout',
   'termination.resignation': 'resignation',
   'termination.agreement': 'agreement',
   'termination.abandoned': 'abandonment',

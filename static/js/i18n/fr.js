@@ -321,7 +321,7 @@ export default {
   'termination.exchange': 'échange des points de départ',
   'termination.borne-off': 'sortie des quinze pions',
   'termination.move-limit': 'la limite de coups (une sécurité, pas une règle historique)',
-  'termination.timeout': 'le temps',
+  'termination.timeout': 'dépassement du temps',
   'termination.resignation': 'abandon',
   'termination.agreement': 'accord',
   'termination.abandoned': 'départ de l’adversaire',
