@@ -1,14 +1,15 @@
 // Real play that people can trust (issue 12), as two people on two browsers see it: opening your
 // own invite link, seat links that do not lock you out, this browser's games on the home page, a
 // move made over a link that silently drops packets, presence, takeback and rematch by consent, a
-// draw declined, the end-of-game panel, a game lost on time, the tab title, the move sound and the
-// arrow keys. A stand-in for the game endpoints adds what a real game reaches only slowly: a claim
-// allowed at a set time, a move list past move 100.
+// draw declined, the end-of-game panel, a game lost on time, a dice game's rolls and fairness, the
+// tab title, the move sound and the arrow keys. A stand-in for the game endpoints adds what a real
+// game reaches only slowly: a claim allowed at a set time, a move list past move 100.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import {
-  browserSuite, mockGame, shot, shown, view, waitVersion, waitStatus, waitSeat, clickMove, proxySocket,
-  startFromHome, createViaApi,
+  browserSuite, mockGame, shot, shown, view, waitVersion, waitStatus, waitSeat, clickMove, playAnyMove,
+  proxySocket, startFromHome, createViaApi,
 } from './support.js';
 
 const { server, page, assertNoProblems } = await browserSuite();
@@ -270,6 +271,51 @@ test('a clock that runs out ends the game on both browsers at once, without a mo
   assert.deepEqual([final.result?.winner, final.result?.termination, final.clocks?.light, final.moves], ['dark', 'timeout', 0, []]);
   assert.deepEqual(final.legal_moves, []);
   await shot(guest, 'play-04b-won-on-time-phone', { fullPage: false });
+  assertNoProblems(host, guest);
+});
+
+test('a dice game on two browsers: the same roll and turn on both, and the seed revealed at the end hashes to the commitment both were shown', async () => {
+  const { host, guest } = await onlineGame({ host: LAPTOP, guest: PHONE, variant: 'duodecim-scripta', clock: 'none' });
+  const pages = [host, guest];
+  const fairness = (p) => p.textContent('.fairness');
+  const [hostFairness, guestFairness] = await Promise.all(pages.map(fairness));
+  const commitment = hostFairness.match(/Commitment to the server seed: ([0-9a-f]{64})/)?.[1];
+  assert.ok(commitment, hostFairness);
+  assert.equal(guestFairness, hostFairness);
+  assert.match(hostFairness, /revealed when the game ends/);
+
+  // Whoever the seed made first moves; each page shows the roll and turn the other shows.
+  const seats = new Set();
+  for (let turn = 0; turn < 6; turn += 1) {
+    const { version } = await view(host);
+    await Promise.all(pages.map((p) => waitVersion(p, version)));
+    const [a, b] = await Promise.all(pages.map(shown));
+    assert.deepEqual([a.version, a.toMove], [b.version, b.toMove], 'both pages at the same turn');
+    const dice = await Promise.all(pages.map((p) => p.getAttribute('.dice-row', 'data-dice')));
+    assert.equal(dice[1], dice[0], `the same dice on both pages at version ${version}`);
+    assert.match(dice[0], /^[1-6](,[1-6]){0,2}$/);
+    const mover = a.seat === a.toMove ? host : guest;
+    seats.add(mover === host ? 'host' : 'guest');
+    await playAnyMove(mover);
+  }
+  assert.equal(seats.size, 2, 'each player moved');
+  const { version } = await view(host);
+  await Promise.all(pages.map((p) => waitVersion(p, version)));
+  const [hostMoves, guestMoves] = await Promise.all(pages.map((p) => p.textContent('.move-list')));
+  assert.equal(guestMoves, hostMoves, 'the same turns, with their rolls, on both pages');
+
+  await host.click('#resign');
+  await host.click('#resign');
+  await Promise.all(pages.map((p) => waitStatus(p, 'finished')));
+  for (const p of pages) {
+    await p.waitForFunction(() => /revealed: [0-9a-f]{64}/.test(document.querySelector('.fairness')?.textContent ?? ''));
+    const text = await fairness(p);
+    const seed = text.match(/revealed: ([0-9a-f]{64})/)[1];
+    assert.ok(text.includes(commitment), 'the commitment stays shown');
+    assert.equal(createHash('sha256').update(Buffer.from(seed, 'hex')).digest('hex'), commitment, 'SHA-256 of the revealed server seed is the commitment');
+  }
+  await guest.click('.fairness summary');
+  await shot(guest, 'play-04c-dice-seed-revealed-phone');
   assertNoProblems(host, guest);
 });
 
