@@ -245,8 +245,8 @@ test('the end of a game: result, how it ended, Rematch, New game and the record'
 });
 
 test('a clock that runs out ends the game on both browsers at once, without a move or a reload', async () => {
-  // Eight seconds for each side: Light's clock starts when the guest joins, and nobody moves.
-  const created = await createViaApi(server.base, { variant: 'petteia-6', mode: 'online', clock: { initial_ms: 8000, increment_ms: 0 }, side: 'first' });
+  // Ten seconds for each side: Light's clock starts when the guest joins, and nobody moves.
+  const created = await createViaApi(server.base, { variant: 'petteia-6', mode: 'online', clock: { initial_ms: 10000, increment_ms: 0 }, side: 'first' });
   assert.equal(created.status, 201, JSON.stringify(created.body));
   const host = await page(LAPTOP);
   const seatLink = new URL(created.body.seat_url);
@@ -255,8 +255,8 @@ test('a clock that runs out ends the game on both browsers at once, without a mo
   const guest = await page(PHONE);
   await guest.goto(new URL(created.body.invite_url).pathname);
   // Each page runs Light's clock: the host's at the bottom, the guest's (Dark below) at the top.
-  await host.waitForSelector('.clock-bottom.running', { timeout: 7000 });
-  await guest.waitForSelector('.clock-top.running', { timeout: 7000 });
+  await host.waitForSelector('.clock-bottom.running', { timeout: 9000 });
+  await guest.waitForSelector('.clock-top.running', { timeout: 9000 });
   assert.equal(await host.locator('.clock-top.running').count(), 0, "Dark's clock stands on the host's page");
 
   await Promise.all([host, guest].map((p) => waitStatus(p, 'finished', { timeout: 20000 })));
@@ -278,6 +278,8 @@ test('a dice game on two browsers: the same roll and turn on both, and the seed 
   const { host, guest } = await onlineGame({ host: LAPTOP, guest: PHONE, variant: 'duodecim-scripta', clock: 'none' });
   const pages = [host, guest];
   const fairness = (p) => p.textContent('.fairness');
+  const diceShown = (p) => p.evaluate(() => [...document.querySelectorAll('.dice-row')]
+    .map((row) => (row.classList.contains('bonus') ? `bonus ${row.dataset.bonus}` : `dice ${row.dataset.dice}`)));
   const [hostFairness, guestFairness] = await Promise.all(pages.map(fairness));
   const commitment = hostFairness.match(/Commitment to the server seed: ([0-9a-f]{64})/)?.[1];
   assert.ok(commitment, hostFairness);
@@ -291,9 +293,10 @@ test('a dice game on two browsers: the same roll and turn on both, and the seed 
     await Promise.all(pages.map((p) => waitVersion(p, version)));
     const [a, b] = await Promise.all(pages.map(shown));
     assert.deepEqual([a.version, a.toMove], [b.version, b.toMove], 'both pages at the same turn');
-    const dice = await Promise.all(pages.map((p) => p.getAttribute('.dice-row', 'data-dice')));
-    assert.equal(dice[1], dice[0], `the same dice on both pages at version ${version}`);
-    assert.match(dice[0], /^[1-6](,[1-6]){0,2}$/);
+    // The dice left of the roll, and any bonus dice, as the server's position has them.
+    const [, dice, bonus] = (await view(host)).position.match(/dice:\[([\d,]*)\] bonus:\[([\d,]*)\]/);
+    const expected = [`dice ${dice}`, ...(bonus ? [`bonus ${bonus}`] : [])];
+    for (const p of pages) assert.deepEqual(await diceShown(p), expected, `the dice on each page at version ${version}`);
     const mover = a.seat === a.toMove ? host : guest;
     seats.add(mover === host ? 'host' : 'guest');
     await playAnyMove(mover);
