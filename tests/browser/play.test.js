@@ -1,9 +1,10 @@
 // Real play that people can trust (issue 12), as two people on two browsers see it: opening your
 // own invite link, seat links that do not lock you out, this browser's games on the home page, a
 // move made over a link that silently drops packets, presence, takeback and rematch by consent, a
-// draw declined, the end-of-game panel, a game lost on time, a dice game's rolls and fairness, the
-// tab title, the move sound and the arrow keys. A stand-in for the game endpoints adds what a real
-// game reaches only slowly: a claim allowed at a set time, a move list past move 100.
+// draw declined, a draw agreed, an abort, the end-of-game panel, a game lost on time, a dice game's
+// rolls and fairness, the tab title, the move sound and the arrow keys. A stand-in for the game
+// endpoints adds what a real game reaches only slowly: a claim allowed at a set time, a move list
+// past move 100.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
@@ -222,6 +223,34 @@ test('the tab title, the move sound switch and the arrow keys', async () => {
   assertNoProblems(p);
 });
 
+test('a draw by agreement, and an abort before the first move, end the game on both browsers', async () => {
+  const ended = async (pages, { status, result, how, headline }) => {
+    await Promise.all(pages.map((p) => waitStatus(p, status)));
+    for (const p of pages) {
+      await p.waitForSelector('.end-panel:not([hidden])');
+      assert.deepEqual([await p.textContent('.end-panel .result'), await p.textContent('.end-panel .how'), await p.textContent('#status')], [result, how, headline]);
+      assert.equal(await p.locator('.clock.running').count(), 0, 'no clock runs once the game is over');
+      assert.equal(await p.locator('#resign, #draw, #abort').count(), 0, 'no action of a running game is offered');
+    }
+  };
+  // Dark offers a draw after Light's first move; Light accepts.
+  const drawn = await onlineGame({ host: WIDE, guest: PHONE, variant: 'petteia-8', clock: '10+5' });
+  await clickMove(drawn.host, 'A1', 'A2');
+  await waitVersion(drawn.guest, (await shown(drawn.host)).version);
+  await drawn.guest.click('#draw');
+  await drawn.host.click('#draw-accept');
+  await ended([drawn.host, drawn.guest], { status: 'finished', result: 'Draw', how: 'By agreement.', headline: 'Draw by agreement.' });
+  const result = (await view(drawn.guest)).result;
+  assert.deepEqual([result?.winner, result?.termination], [null, 'agreement']);
+  await shot(drawn.guest, 'play-04d-draw-agreed-phone', { fullPage: false });
+
+  // Before anyone moves, the host aborts: nothing is scored, and both pages say so.
+  const aborted = await onlineGame({ host: LAPTOP, guest: LAPTOP, variant: 'petteia-6', clock: '5+3' });
+  await aborted.host.click('#abort');
+  await ended([aborted.host, aborted.guest], { status: 'aborted', result: 'Aborted', how: 'Ended before the first move.', headline: 'The game was aborted.' });
+  assertNoProblems(drawn.host, drawn.guest, aborted.host, aborted.guest);
+});
+
 test('the end of a game: result, how it ended, Rematch, New game and the record', async () => {
   const p = await page();
   await startFromHome(p, { variant: 'petteia-6', mode: 'computer', level: 1, side: 'first' });
@@ -288,7 +317,7 @@ test('a dice game on two browsers: the same roll and turn on both, and the seed 
 
   // Whoever the seed made first moves; each page shows the roll and turn the other shows.
   const seats = new Set();
-  for (let turn = 0; turn < 6; turn += 1) {
+  for (let ply = 0; ply < 6; ply += 1) {
     const { version } = await view(host);
     await Promise.all(pages.map((p) => waitVersion(p, version)));
     const [a, b] = await Promise.all(pages.map(shown));
