@@ -273,11 +273,12 @@ test('the end of a game: result, how it ended, Rematch, New game and the record'
   assertNoProblems(p);
 });
 
-test('a clock that runs out ends the game on both browsers at once, without a move or a reload', async () => {
+test('a clock that runs out ends the game on both browsers at once, without a move or a reload, each in its language', async () => {
   // Ten seconds for each side: Light's clock starts when the guest joins, and nobody moves.
   const created = await createViaApi(server.base, { variant: 'petteia-6', mode: 'online', clock: { initial_ms: 10000, increment_ms: 0 }, side: 'first' });
   assert.equal(created.status, 201, JSON.stringify(created.body));
-  const host = await page(LAPTOP);
+  // The host's browser asks for French, the guest's for English.
+  const host = await page({ ...LAPTOP, locale: 'fr-FR' });
   const seatLink = new URL(created.body.seat_url);
   await host.goto(seatLink.pathname + seatLink.hash);
   await waitStatus(host, 'waiting');
@@ -289,10 +290,9 @@ test('a clock that runs out ends the game on both browsers at once, without a mo
   assert.equal(await host.locator('.clock-top.running').count(), 0, "Dark's clock stands on the host's page");
 
   await Promise.all([host, guest].map((p) => waitStatus(p, 'finished', { timeout: 20000 })));
-  for (const [p, result, lightClock] of [[host, 'You lose', '.clock-bottom'], [guest, 'You win', '.clock-top']]) {
+  for (const [p, result, how, lightClock] of [[host, 'Vous perdez', 'Par dépassement du temps.', '.clock-bottom'], [guest, 'You win', 'By timeout.', '.clock-top']]) {
     await p.waitForSelector('.end-panel:not([hidden])');
-    assert.equal(await p.textContent('.end-panel .result'), result);
-    assert.equal(await p.textContent('.end-panel .how'), 'By timeout.');
+    assert.deepEqual([await p.textContent('.end-panel .result'), await p.textContent('.end-panel .how')], [result, how]);
     assert.equal(await p.textContent(`${lightClock} .clock-time`), '0:00.0');
     assert.equal(await p.locator('.clock.running').count(), 0, 'no clock runs once the game is over');
   }
@@ -300,6 +300,7 @@ test('a clock that runs out ends the game on both browsers at once, without a mo
   assert.deepEqual([final.result?.winner, final.result?.termination, final.clocks?.light, final.moves], ['dark', 'timeout', 0, []]);
   assert.deepEqual(final.legal_moves, []);
   await shot(guest, 'play-04b-won-on-time-phone', { fullPage: false });
+  await shot(host, 'play-04b-lost-on-time-fr', { fullPage: false });
   assertNoProblems(host, guest);
 });
 
