@@ -223,15 +223,21 @@ test('the tab title, the move sound switch and the arrow keys', async () => {
   assertNoProblems(p);
 });
 
+/**
+ * What a page shows once its game has ended: the end panel's result and how the game ended, the
+ * status line, no clock running and no action of a running game left.
+ */
+async function assertEndShown(p, { result, how, headline }) {
+  await p.waitForSelector('.end-panel:not([hidden])');
+  assert.deepEqual([await p.textContent('.end-panel .result'), await p.textContent('.end-panel .how'), await p.textContent('#status')], [result, how, headline]);
+  assert.equal(await p.locator('.clock.running').count(), 0, 'no clock runs once the game is over');
+  assert.equal(await p.locator('#resign, #draw, #abort').count(), 0, 'no action of a running game is offered');
+}
+
 test('a draw by agreement, and an abort before the first move, end the game on both browsers', async () => {
-  const ended = async (pages, { status, result, how, headline }) => {
+  const ended = async (pages, { status, ...end }) => {
     await Promise.all(pages.map((p) => waitStatus(p, status)));
-    for (const p of pages) {
-      await p.waitForSelector('.end-panel:not([hidden])');
-      assert.deepEqual([await p.textContent('.end-panel .result'), await p.textContent('.end-panel .how'), await p.textContent('#status')], [result, how, headline]);
-      assert.equal(await p.locator('.clock.running').count(), 0, 'no clock runs once the game is over');
-      assert.equal(await p.locator('#resign, #draw, #abort').count(), 0, 'no action of a running game is offered');
-    }
+    for (const p of pages) await assertEndShown(p, end);
   };
   // Dark offers a draw after Light's first move; Light accepts.
   const drawn = await onlineGame({ host: WIDE, guest: PHONE, variant: 'petteia-8', clock: '10+5' });
@@ -290,12 +296,9 @@ test('a clock that runs out ends the game on both browsers at once, without a mo
   assert.equal(await host.locator('.clock-top.running').count(), 0, "Dark's clock stands on the host's page");
 
   await Promise.all([host, guest].map((p) => waitStatus(p, 'finished', { timeout: 20000 })));
-  for (const [p, result, how, lightClock] of [[host, 'Vous perdez', 'Par dépassement du temps.', '.clock-bottom'], [guest, 'You win', 'By timeout.', '.clock-top']]) {
-    await p.waitForSelector('.end-panel:not([hidden])');
-    assert.deepEqual([await p.textContent('.end-panel .result'), await p.textContent('.end-panel .how')], [result, how]);
-    assert.equal(await p.textContent(`${lightClock} .clock-time`), '0:00.0');
-    assert.equal(await p.locator('.clock.running').count(), 0, 'no clock runs once the game is over');
-  }
+  await assertEndShown(host, { result: 'Vous perdez', how: 'Par dépassement du temps.', headline: 'Sombre gagne par dépassement du temps — vous perdez.' });
+  await assertEndShown(guest, { result: 'You win', how: 'By timeout.', headline: 'Dark wins by timeout — you win.' });
+  for (const [p, lightClock] of [[host, '.clock-bottom'], [guest, '.clock-top']]) assert.equal(await p.textContent(`${lightClock} .clock-time`), '0:00.0');
   const final = await view(host);
   assert.deepEqual([final.result?.winner, final.result?.termination, final.clocks?.light, final.moves], ['dark', 'timeout', 0, []]);
   assert.deepEqual(final.legal_moves, []);
@@ -319,12 +322,12 @@ test('a dice game on two browsers: the same roll and turn on both, and the seed 
   // Whoever the seed made first moves; each page shows the roll and turn the other shows.
   const seats = new Set();
   for (let ply = 0; ply < 6; ply += 1) {
-    const { version } = await view(host);
+    const { version, position } = await view(host);
     await Promise.all(pages.map((p) => waitVersion(p, version)));
     const [a, b] = await Promise.all(pages.map(shown));
     assert.deepEqual([a.version, a.toMove], [b.version, b.toMove], 'both pages at the same turn');
     // The dice left of the roll, and any bonus dice, as the server's position has them.
-    const [, dice, bonus] = (await view(host)).position.match(/dice:\[([\d,]*)\] bonus:\[([\d,]*)\]/);
+    const [, dice, bonus] = position.match(/dice:\[([\d,]*)\] bonus:\[([\d,]*)\]/);
     const expected = [`dice ${dice}`, ...(bonus ? [`bonus ${bonus}`] : [])];
     for (const p of pages) assert.deepEqual(await diceShown(p), expected, `the dice on each page at version ${version}`);
     const mover = a.seat === a.toMove ? host : guest;
