@@ -1,10 +1,10 @@
 // Real play that people can trust (issue 12), as two people on two browsers see it: opening your
 // own invite link, seat links that do not lock you out, this browser's games on the home page, a
 // move made over a link that silently drops packets, presence, takeback and rematch by consent, a
-// draw declined, a draw agreed, an abort, the end-of-game panel, a game lost on time, a dice game's
-// rolls and fairness, the tab title, the move sound and the arrow keys. A stand-in for the game
-// endpoints adds what a real game reaches only slowly: a claim allowed at a set time, a move list
-// past move 100.
+// draw declined, a draw agreed, an abort, the end-of-game panel, a game lost on time, both dice
+// games' boards, rolls and fairness, the tab title, the move sound and the arrow keys. A stand-in
+// for the game endpoints adds what a real game reaches only slowly: a claim allowed at a set time,
+// a move list past move 100.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
@@ -307,53 +307,76 @@ test('a clock that runs out ends the game on both browsers at once, without a mo
   assertNoProblems(host, guest);
 });
 
-test('a dice game on two browsers: the same roll and turn on both, and the seed revealed at the end hashes to the commitment both were shown', async () => {
-  const { host, guest } = await onlineGame({ host: LAPTOP, guest: PHONE, variant: 'duodecim-scripta', clock: 'none' });
-  const pages = [host, guest];
-  const fairness = (p) => p.textContent('.fairness');
-  const diceShown = (p) => p.evaluate(() => [...document.querySelectorAll('.dice-row')]
-    .map((row) => (row.classList.contains('bonus') ? `bonus ${row.dataset.bonus}` : `dice ${row.dataset.dice}`)));
-  const [hostFairness, guestFairness] = await Promise.all(pages.map(fairness));
-  const commitment = hostFairness.match(/Commitment to the server seed: ([0-9a-f]{64})/)?.[1];
-  assert.ok(commitment, hostFairness);
-  assert.equal(guestFairness, hostFairness);
-  assert.match(hostFairness, /revealed when the game ends/);
+/** The board as a screen reader hears it on `p`: what stands on each place, without what this page may do there. */
+const boardHeard = (p) => p.evaluate(() => Object.fromEntries([...document.querySelectorAll('.board-holder [data-place]')]
+  .map((place) => [place.dataset.place, place.getAttribute('aria-label').replace(/, (can move|destination)/g, '')])));
 
-  // Whoever the seed made first moves; each page shows the roll and turn the other shows.
-  const seats = new Set();
-  for (let ply = 0; ply < 6; ply += 1) {
-    const { version, position } = await view(host);
+/** The dice a page shows: the roll's row, and the bonus row when there is one. */
+const diceShown = (p) => p.evaluate(() => [...document.querySelectorAll('.dice-row')]
+  .map((row) => (row.classList.contains('bonus') ? `bonus ${row.dataset.bonus}` : `dice ${row.dataset.dice}`)));
+
+/** The dice the server's view holds, as `diceShown` reads them: Duodecim's position carries its bonus dice too. */
+function diceHeld({ variant, position, dice }) {
+  if (variant !== 'duodecim-scripta') return [`dice ${dice.join(',')}`];
+  const [, left, bonus] = position.match(/dice:\[([\d,]*)\] bonus:\[([\d,]*)\]/);
+  return [`dice ${left}`, ...(bonus ? [`bonus ${bonus}`] : [])];
+}
+
+// Both dice games, each between a laptop and a phone: the seed draws who moves first, the server
+// throws every die, and each player sees the same board and roll, each from its own side.
+for (const { variant, host: hostWindow, shotName } of [
+  { variant: 'duodecim-scripta', host: LAPTOP, shotName: 'play-04c-dice-seed-revealed-phone' },
+  { variant: 'pente-grammai-perimeter', host: WIDE, shotName: 'play-04e-perimeter-seed-revealed-phone' },
+]) {
+  test(`a dice game on two browsers (${variant}): the same board, roll and turn on both, and the seed revealed at the end hashes to the commitment both were shown`, async () => {
+    const { host, guest } = await onlineGame({ host: hostWindow, guest: PHONE, variant, clock: 'none' });
+    const pages = [host, guest];
+    const fairness = (p) => p.textContent('.fairness');
+    const [hostFairness, guestFairness] = await Promise.all(pages.map(fairness));
+    const commitment = hostFairness.match(/Commitment to the server seed: ([0-9a-f]{64})/)?.[1];
+    assert.ok(commitment, hostFairness);
+    assert.equal(guestFairness, hostFairness);
+    assert.match(hostFairness, /revealed when the game ends/);
+    const [hostSeat, guestSeat] = await Promise.all(pages.map(async (p) => (await shown(p)).seat));
+    assert.notEqual(hostSeat, guestSeat, 'the two players hold the two seats');
+
+    // Whoever the seed made first moves; each page shows the board, roll and turn the other shows.
+    const seats = new Set();
+    for (let ply = 0; ply < 6; ply += 1) {
+      const held = await view(host);
+      await Promise.all(pages.map((p) => waitVersion(p, held.version)));
+      const [a, b] = await Promise.all(pages.map(shown));
+      assert.deepEqual([a.version, a.toMove], [b.version, b.toMove], 'both pages at the same turn');
+      assert.deepEqual([a.bottom, b.bottom], [hostSeat, guestSeat], 'each page draws the board from its own side');
+      for (const p of pages) assert.deepEqual(await diceShown(p), diceHeld(held), `the dice on each page at version ${held.version}`);
+      const [hostBoard, guestBoard] = await Promise.all(pages.map(boardHeard));
+      assert.ok(Object.keys(hostBoard).length >= 10, 'the board has its places');
+      assert.deepEqual(guestBoard, hostBoard, `the same pieces on the same places at version ${held.version}`);
+      const mover = a.seat === a.toMove ? host : guest;
+      seats.add(mover === host ? 'host' : 'guest');
+      await playAnyMove(mover);
+    }
+    assert.equal(seats.size, 2, 'each player moved');
+    const { version } = await view(host);
     await Promise.all(pages.map((p) => waitVersion(p, version)));
-    const [a, b] = await Promise.all(pages.map(shown));
-    assert.deepEqual([a.version, a.toMove], [b.version, b.toMove], 'both pages at the same turn');
-    // The dice left of the roll, and any bonus dice, as the server's position has them.
-    const [, dice, bonus] = position.match(/dice:\[([\d,]*)\] bonus:\[([\d,]*)\]/);
-    const expected = [`dice ${dice}`, ...(bonus ? [`bonus ${bonus}`] : [])];
-    for (const p of pages) assert.deepEqual(await diceShown(p), expected, `the dice on each page at version ${version}`);
-    const mover = a.seat === a.toMove ? host : guest;
-    seats.add(mover === host ? 'host' : 'guest');
-    await playAnyMove(mover);
-  }
-  assert.equal(seats.size, 2, 'each player moved');
-  const { version } = await view(host);
-  await Promise.all(pages.map((p) => waitVersion(p, version)));
-  const [hostMoves, guestMoves] = await Promise.all(pages.map((p) => p.textContent('.move-list')));
-  assert.equal(guestMoves, hostMoves, 'the same turns, with their rolls, on both pages');
+    const [hostMoves, guestMoves] = await Promise.all(pages.map((p) => p.textContent('.move-list')));
+    assert.equal(guestMoves, hostMoves, 'the same turns, with their rolls, on both pages');
 
-  await host.click('#resign');
-  await host.click('#resign');
-  await Promise.all(pages.map((p) => waitStatus(p, 'finished')));
-  for (const p of pages) {
-    await p.waitForFunction(() => /revealed: [0-9a-f]{64}/.test(document.querySelector('.fairness')?.textContent ?? ''));
-    const text = await fairness(p);
-    const seed = text.match(/revealed: ([0-9a-f]{64})/)[1];
-    assert.ok(text.includes(commitment), 'the commitment stays shown');
-    assert.equal(createHash('sha256').update(Buffer.from(seed, 'hex')).digest('hex'), commitment, 'SHA-256 of the revealed server seed is the commitment');
-  }
-  await guest.click('.fairness summary');
-  await shot(guest, 'play-04c-dice-seed-revealed-phone');
-  assertNoProblems(host, guest);
-});
+    await host.click('#resign');
+    await host.click('#resign');
+    await Promise.all(pages.map((p) => waitStatus(p, 'finished')));
+    for (const p of pages) {
+      await p.waitForFunction(() => /revealed: [0-9a-f]{64}/.test(document.querySelector('.fairness')?.textContent ?? ''));
+      const text = await fairness(p);
+      const seed = text.match(/revealed: ([0-9a-f]{64})/)[1];
+      assert.ok(text.includes(commitment), 'the commitment stays shown');
+      assert.equal(createHash('sha256').update(Buffer.from(seed, 'hex')).digest('hex'), commitment, 'SHA-256 of the revealed server seed is the commitment');
+    }
+    await guest.click('.fairness summary');
+    await shot(guest, shotName);
+    assertNoProblems(host, guest);
+  });
+}
 
 test('the move list numbers turns, keeps every digit past move 100 and scrolls to the latest', async () => {
   const p = await page();
