@@ -1,7 +1,8 @@
 // A screen that fits and that everyone can use (issue 12): at 1280×800 and 1366×768 the board and
 // both clocks are in the window without scrolling; on a 390-px phone no variant scrolls sideways
 // and Start is within the first two screens of the home page; axe-core finds no violation on the
-// home page, the rules and a game of each variant.
+// home page, the rules and a game of each variant; no board's words run into its trays, in either
+// language, from either side.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
@@ -10,13 +11,18 @@ import { browserSuite, shot, createViaApi, pageWidth } from './support.js';
 const { server, list, page, assertNoProblems } = await browserSuite();
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
-/** A local game of `variant` whose seat the page holds, opened on its screen. */
-async function openGame(p, variant) {
-  const created = await createViaApi(server.base, { variant, mode: 'local', clock: { initial_ms: 300000, increment_ms: 0 }, side: 'first' });
+/**
+ * A game of `variant` whose seat the page holds, opened on its screen: a local game, or with
+ * `side: 'second'` an online one seen from the second side's seat.
+ */
+async function openGame(p, variant, { side = 'first', lang } = {}) {
+  const mode = side === 'first' ? 'local' : 'online';
+  const created = await createViaApi(server.base, { variant, mode, clock: { initial_ms: 300000, increment_ms: 0 }, side });
   assert.equal(created.status, 201, JSON.stringify(created.body));
-  await p.goto('/rules');
+  const query = lang ? `?lang=${lang}` : '';
+  await p.goto(`/rules${query}`);
   await p.evaluate(([id, token]) => localStorage.setItem(`ludus.token.${id}`, token), [created.body.game_id, created.body.seat.token]);
-  await p.goto(`/game/${created.body.game_id}`);
+  await p.goto(`/game/${created.body.game_id}${query}`);
   await p.waitForSelector('section.game[data-version] .board-holder svg');
   await p.waitForSelector('.connection[data-state="connected"]');
 }
@@ -79,6 +85,31 @@ test('axe-core finds no violation on the home page, the rules and a game of each
     assert.deepEqual(await axeViolations(p), [], `rules of ${variant.id}`);
     await openGame(p, variant.id);
     assert.deepEqual(await axeViolations(p), [], `game of ${variant.id}`);
+  }
+  assertNoProblems(p);
+});
+
+test('no board\'s words run into a tray they are not inside, in English and French, from either side', async (t) => {
+  const p = await page({ viewport: { width: 1280, height: 800 } });
+  for (const lang of ['en', 'fr']) {
+    for (const variant of list) {
+      for (const side of ['first', 'second']) {
+        await openGame(p, variant.id, { side, lang });
+        const crossings = await p.evaluate(() => {
+          const board = document.querySelector('.board-holder svg');
+          const box = (el) => el.getBoundingClientRect();
+          const meet = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+          const inside = (a, b) => a.left >= b.left && a.right <= b.right && a.top >= b.top && a.bottom <= b.bottom;
+          const trays = [...board.querySelectorAll('rect.tray-box, rect.holy')].map(box);
+          return [...board.querySelectorAll('text')].flatMap((text) => trays
+            .filter((tray) => meet(box(text), tray) && !inside(box(text), tray))
+            .map((tray) => `"${text.textContent}" runs into the tray at ${Math.round(tray.left)},${Math.round(tray.top)}`));
+        });
+        t.diagnostic(`${lang} ${variant.id} from the ${side} side: ${crossings.length} crossings`);
+        assert.deepEqual(crossings, [], `${lang} ${variant.id} from the ${side} side`);
+        if (lang === 'fr' && variant.id === 'pente-grammai-kidd') await shot(p, `layout-fr-kidd-from-${side}-side`, { fullPage: false });
+      }
+    }
   }
   assertNoProblems(p);
 });

@@ -84,6 +84,14 @@ export function render(model, ctx) {
     'aria-label': t('board.pente', { side: sideLabel(flip ? 'black' : 'terracotta') }),
   });
   root.append(svg('rect', { x: 0, y: 0, width, height, class: 'frame', rx: 8 }));
+  // Kidd's holy line: a tray for each side's half of the sacred line, near its own goal, the top
+  // side's above the line's right half and the bottom side's below its left half (in either
+  // orientation). The sacred line's caption is centred in the room left of the top tray, where
+  // the longer French caption fits too.
+  const holy = model.holy;
+  const holyInset = 82;
+  const holyHalfWidth = 42;
+  const captionX = (/** @type {number} */ line) => (holy && line === 3 ? (left + 30 + right - holyInset - holyHalfWidth) / 2 : width / 2);
   for (let line = 1; line <= 5; line += 1) {
     const y = lineY(line);
     const sacred = line === 3;
@@ -91,24 +99,23 @@ export function render(model, ctx) {
     const threat = model.threats.find((th) => th.line === line);
     if (threat) {
       root.append(svg('line', { x1: left + 30, y1: y, x2: right - 30, y2: y, class: 'line-threat' }));
-      root.append(svg('text', { x: width / 2, y: y - 8, 'text-anchor': 'middle', class: 'threat-label' }, t('board.threat', { line, side: sideLabel(threat.against) })));
+      root.append(svg('text', { x: captionX(line), y: y - 8, 'text-anchor': 'middle', class: 'threat-label' }, t('board.threat', { line, side: sideLabel(threat.against) })));
     } else {
-      root.append(svg('text', { x: width / 2, y: y - 8, 'text-anchor': 'middle', class: sacred ? 'line-label sacred-label' : 'line-label' }, sacred ? t('board.sacred') : t('board.line', { line })));
+      root.append(svg('text', { x: captionX(line), y: y - 8, 'text-anchor': 'middle', class: sacred ? 'line-label sacred-label' : 'line-label' }, sacred ? t('board.sacred') : t('board.line', { line })));
     }
   }
-  // The holy line (Kidd): each side's half of the sacred line, near its own goal.
-  const holy = model.holy;
   if (holy) {
     for (const side of /** @type {Side[]} */ (['terracotta', 'black'])) {
       const goal = pointXY(side === 'terracotta' ? 7 : 2);
-      const x = goal.x + (goal.x < width / 2 ? 82 : -82);
+      const x = goal.x + (goal.x < width / 2 ? holyInset : -holyInset);
       const y = lineY(3) + (side === ctx.bottom ? 22 : -22);
       const place = side === model.toMove ? 'H' : null;
       const g = svg('g', place ? placeAttrs('H', ctx, t('place.holy', { side: sideLabel(side), n: holy[side] })) : { class: 'tray' });
-      g.append(svg('rect', { x: x - 42, y: y - 17, width: 84, height: 34, rx: 17, class: 'holy' }));
+      const box = { x: x - holyHalfWidth, y: y - 17, width: 2 * holyHalfWidth, height: 34 };
+      g.append(svg('rect', { ...box, rx: 17, class: 'holy' }));
       g.append(svg('text', { x: x - 20, y: y + 5, class: 'tray-label', 'text-anchor': 'middle' }, t('board.holy')));
       g.append(stack(x + 22, y, 14, side, holy[side]) || svg('text', { x: x + 22, y: y + 5, 'text-anchor': 'middle', class: 'tray-label' }, '0'));
-      if (place) g.append(svg('rect', { x: x - 42, y: y - 17, width: 84, height: 34, class: 'hit' }));
+      if (place) g.append(svg('rect', { ...box, class: 'hit' }));
       root.append(g);
     }
   }
