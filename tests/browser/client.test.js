@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import {
   browserSuite, mockGame, shot, view, shown, waitVersion, waitStatus, waitSeat, waitMoves,
   clickMove, dragMove, placeBox, playAnyMove, callApi, createViaApi, proxySocket, startFromHome,
+  recordConnectionStates,
 } from './support.js';
 
 // One server for the whole file; the variant list is read first so each variant gets its own test.
@@ -56,17 +57,7 @@ test('two players play a whole game by invite link', async () => {
   assert.match(await host.textContent('.move-list'), /B6-B4/);
 
   // A dropped connection resumes with `since` and misses nothing.
-  // "Reconnecting…" may last only a fraction of a second: record every state the line takes.
-  await guest.evaluate(() => {
-    const line = document.querySelector('.connection');
-    const seen = [];
-    document.body.dataset.connectionStates = '';
-    // Each record's old value too: two changes in one task reach the callback together.
-    new MutationObserver((records) => {
-      for (const record of records) seen.push(record.oldValue, line.dataset.state);
-      document.body.dataset.connectionStates = seen.join(' ');
-    }).observe(line, { attributes: true, attributeFilter: ['data-state'], attributeOldValue: true });
-  });
+  await recordConnectionStates(guest);
   await guestSocket.cut();
   await guest.waitForFunction(() => document.body.dataset.connectionStates.split(' ').includes('reconnecting'));
   await clickMove(host, 'F1', 'F3');

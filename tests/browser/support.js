@@ -25,13 +25,17 @@ function freePort() {
   });
 }
 
-/** Starts the server on a free port with a fresh SQLite file; `args` adds command-line options. */
+/**
+ * Starts the server on a free port with a fresh SQLite file; `args` adds command-line options.
+ * `restart({ crash })` stops it (SIGTERM, or with `crash` SIGKILL) and starts it again on the same
+ * port and database, as a deployment or a crash would.
+ */
 export async function startServer(args = []) {
   const bin = resolve(ROOT, process.env.LUDUS_BIN || 'target/debug/ludus');
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'ludus-browser-'));
   const base = `http://127.0.0.1:${port}`;
-  const child = spawn(bin, [
+  const argv = [
     '--listen', `127.0.0.1:${port}`,
     '--database-url', `sqlite://${join(dir, 'ludus.db')}`,
     '--static-dir', join(ROOT, 'static'),
@@ -39,12 +43,35 @@ export async function startServer(args = []) {
     '--create-per-minute', '1000',
     '--join-per-minute', '1000',
     ...args,
-  ], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, RUST_LOG: process.env.RUST_LOG || 'warn' } });
+  ];
+  let running = await spawnServer(bin, argv, base);
+  process.on('exit', () => running.child.kill('SIGKILL'));
+  const stop = async (signal) => {
+    running.child.kill(signal);
+    const timer = setTimeout(() => running.child.kill('SIGKILL'), 5000);
+    await running.exited;
+    clearTimeout(timer);
+  };
+  return {
+    base,
+    async restart({ crash = false } = {}) {
+      await stop(crash ? 'SIGKILL' : 'SIGTERM');
+      running = await spawnServer(bin, argv, base);
+    },
+    async stop() {
+      await stop('SIGTERM');
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Runs the server binary and waits until it answers its health check. */
+async function spawnServer(bin, argv, base) {
+  const child = spawn(bin, argv, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, RUST_LOG: process.env.RUST_LOG || 'warn' } });
   let output = '';
   child.stdout.on('data', (d) => { output += d; });
   child.stderr.on('data', (d) => { output += d; });
   const exited = new Promise((ok) => child.on('exit', ok));
-  process.on('exit', () => child.kill('SIGKILL'));
   for (let i = 0; ; i += 1) {
     if (child.exitCode !== null) throw new Error(`the server exited: ${output}`);
     try {
@@ -56,16 +83,7 @@ export async function startServer(args = []) {
     if (i > 300) throw new Error(`the server did not start within 30 s: ${output}`);
     await new Promise((r) => setTimeout(r, 100));
   }
-  return {
-    base,
-    async stop() {
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-      await exited;
-      clearTimeout(timer);
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  return { child, exited };
 }
 
 export function launchBrowser() {
@@ -198,6 +216,30 @@ export const waitSeat = (page, side, options) =>
 /** Waits until the game has at least `n` moves. */
 export const waitMoves = (page, n, options) =>
   page.waitForFunction((count) => Number(document.querySelector('section.game')?.dataset.moves) >= count, n, options);
+
+/**
+ * Records every state the page's connection line takes from now on ("Reconnecting…" may last only
+ * a fraction of a second); `waitReconnected` then waits until it has been through `reconnecting`
+ * and is `connected` again.
+ */
+export const recordConnectionStates = (page) => page.evaluate(() => {
+  const line = document.querySelector('.connection');
+  const seen = [];
+  document.body.dataset.connectionStates = '';
+  // Each record's old value too: two changes in one task reach the callback together.
+  new MutationObserver((records) => {
+    for (const record of records) seen.push(record.oldValue, line.dataset.state);
+    document.body.dataset.connectionStates = seen.join(' ');
+  }).observe(line, { attributes: true, attributeFilter: ['data-state'], attributeOldValue: true });
+});
+
+/** Waits until the page's connection has been lost and made again (see `recordConnectionStates`). */
+export const waitReconnected = (page, options) => page.waitForFunction(
+  () => document.body.dataset.connectionStates.split(' ').includes('reconnecting')
+    && document.querySelector('.connection').dataset.state === 'connected',
+  undefined,
+  options,
+);
 
 /** Plays `from`→`to` by clicking the piece and then its destination. */
 export async function clickMove(page, from, to) {

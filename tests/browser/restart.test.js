@@ -1,0 +1,66 @@
+// A self-hoster restarts the server in the middle of people's games (an upgrade), or it crashes:
+// two people on two browsers keep their game. Each page notices, reconnects by itself with `since`,
+// shows the game as the server stored it, and play goes on; a move acknowledged just before the
+// crash is still there. This file has a server of its own, which it restarts on the same port and
+// database.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  browserSuite, shot, shown, view, waitVersion, waitStatus, clickMove, startFromHome,
+  recordConnectionStates, waitReconnected,
+} from './support.js';
+
+const { server, page } = await browserSuite();
+const LAPTOP = { viewport: { width: 1280, height: 800 } };
+const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 };
+
+/**
+ * The console errors of `p`, but for the browser's own report of each reconnection attempt that
+ * found the server down (the page itself logs nothing then).
+ */
+const problemsBesideServerDown = (p) => p.problems.filter((problem) => !/WebSocket connection to '.*' failed/.test(problem));
+
+test('a server restarted mid-game, then crashed right after a move: both pages reconnect by themselves, lose no acknowledged move, and play on', async () => {
+  const host = await page(LAPTOP);
+  await startFromHome(host, { variant: 'petteia-6', mode: 'online', clock: '5+3' });
+  const guest = await page(PHONE);
+  await guest.goto(await host.inputValue('#invite-link'));
+  const pages = [host, guest];
+  await Promise.all(pages.map((p) => waitStatus(p, 'playing')));
+  await clickMove(host, 'A1', 'A3');
+  await waitVersion(guest, (await shown(host)).version);
+  await clickMove(guest, 'B6', 'B4');
+  await waitVersion(host, (await shown(guest)).version);
+
+  // A move, and as soon as the mover's page has it acknowledged the server goes down: after
+  // Light's an orderly restart (SIGTERM, as an upgrade does), after Dark's a crash (SIGKILL).
+  for (const [mover, from, to, crash] of [[host, 'C1', 'C3', false], [guest, 'C6', 'C4', true]]) {
+    await clickMove(mover, from, to);
+    const acknowledged = await shown(mover);
+    const { clocks } = await view(mover);
+    await Promise.all(pages.map(recordConnectionStates));
+    await server.restart({ crash });
+    await Promise.all(pages.map((p) => waitReconnected(p, { timeout: 20000 })));
+    const stored = await view(host);
+    const when = crash ? 'crash' : 'restart';
+    assert.deepEqual([stored.version, stored.moves.at(-1), stored.status], [acknowledged.version, `${from}-${to}`, 'playing'], `the move acknowledged before the ${when} is stored`);
+    // The clocks come back as stored: the mover's stands where the move left it; the other's ran on.
+    assert.equal(stored.clocks[acknowledged.seat], clocks[acknowledged.seat], `the mover's clock after the ${when}`);
+    assert.ok(stored.clocks[stored.to_move] <= clocks[stored.to_move] && stored.clocks.running === stored.to_move);
+    for (const p of pages) {
+      await waitVersion(p, stored.version);
+      const now = await shown(p);
+      assert.deepEqual([now.version, now.moves, now.toMove, now.status], [stored.version, stored.moves.length, stored.to_move, 'playing'], `each page after the ${when}`);
+      assert.equal(await p.locator('.clock.running').count(), 1, 'the clock of the side to move runs again');
+    }
+  }
+  const [hostMoves, guestMoves] = await Promise.all(pages.map((p) => p.textContent('.move-list')));
+  assert.equal(guestMoves, hostMoves);
+
+  // And the game goes on between the two pages as before.
+  await clickMove(host, 'E1', 'E2');
+  await waitVersion(guest, (await shown(host)).version);
+  assert.match(await guest.textContent('.move-list'), /E1-E2/);
+  await shot(guest, 'restart-01-played-on-after-a-crash-phone', { fullPage: false });
+  for (const p of pages) assert.deepEqual(problemsBesideServerDown(p), [], `console errors on ${p.url()}`);
+});
