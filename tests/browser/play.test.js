@@ -7,10 +7,9 @@
 // a move list past move 100.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
 import {
   browserSuite, mockGame, shot, shown, view, waitVersion, waitStatus, waitSeat, clickMove, playAnyMove,
-  proxySocket, startFromHome, createViaApi,
+  proxySocket, startFromHome, createViaApi, boardHeard, diceShown, diceHeld, commitmentShown, assertSeedRevealed,
 } from './support.js';
 
 const { server, page, assertNoProblems } = await browserSuite();
@@ -307,21 +306,6 @@ test('a clock that runs out ends the game on both browsers at once, without a mo
   assertNoProblems(host, guest);
 });
 
-/** The board as a screen reader hears it on `p`: what stands on each place, without what this page may do there. */
-const boardHeard = (p) => p.evaluate(() => Object.fromEntries([...document.querySelectorAll('.board-holder [data-place]')]
-  .map((place) => [place.dataset.place, place.getAttribute('aria-label').replace(/, (can move|destination)/g, '')])));
-
-/** The dice a page shows: the roll's row, and the bonus row when there is one. */
-const diceShown = (p) => p.evaluate(() => [...document.querySelectorAll('.dice-row')]
-  .map((row) => (row.classList.contains('bonus') ? `bonus ${row.dataset.bonus}` : `dice ${row.dataset.dice}`)));
-
-/** The dice the server's view holds, as `diceShown` reads them: Duodecim's position carries its bonus dice too. */
-function diceHeld({ variant, position, dice }) {
-  if (variant !== 'duodecim-scripta') return [`dice ${dice.join(',')}`];
-  const [, left, bonus] = position.match(/dice:\[([\d,]*)\] bonus:\[([\d,]*)\]/);
-  return [`dice ${left}`, ...(bonus ? [`bonus ${bonus}`] : [])];
-}
-
 // Both dice games, each between a laptop and a phone: the seed draws who moves first, the server
 // throws every die, and each player sees the same board and roll, each from its own side.
 for (const { variant, host: hostWindow, shotName } of [
@@ -331,12 +315,9 @@ for (const { variant, host: hostWindow, shotName } of [
   test(`a dice game on two browsers (${variant}): the same board, roll and turn on both, and the seed revealed at the end hashes to the commitment both were shown`, async () => {
     const { host, guest } = await onlineGame({ host: hostWindow, guest: PHONE, variant, clock: 'none' });
     const pages = [host, guest];
-    const fairness = (p) => p.textContent('.fairness');
-    const [hostFairness, guestFairness] = await Promise.all(pages.map(fairness));
-    const commitment = hostFairness.match(/Commitment to the server seed: ([0-9a-f]{64})/)?.[1];
-    assert.ok(commitment, hostFairness);
-    assert.equal(guestFairness, hostFairness);
-    assert.match(hostFairness, /revealed when the game ends/);
+    const commitment = await commitmentShown(host);
+    assert.equal(await commitmentShown(guest), commitment);
+    assert.match(await host.textContent('.fairness'), /revealed when the game ends/);
     const [hostSeat, guestSeat] = await Promise.all(pages.map(async (p) => (await shown(p)).seat));
     assert.notEqual(hostSeat, guestSeat, 'the two players hold the two seats');
 
@@ -365,13 +346,7 @@ for (const { variant, host: hostWindow, shotName } of [
     await host.click('#resign');
     await host.click('#resign');
     await Promise.all(pages.map((p) => waitStatus(p, 'finished')));
-    for (const p of pages) {
-      await p.waitForFunction(() => /revealed: [0-9a-f]{64}/.test(document.querySelector('.fairness')?.textContent ?? ''));
-      const text = await fairness(p);
-      const seed = text.match(/revealed: ([0-9a-f]{64})/)[1];
-      assert.ok(text.includes(commitment), 'the commitment stays shown');
-      assert.equal(createHash('sha256').update(Buffer.from(seed, 'hex')).digest('hex'), commitment, 'SHA-256 of the revealed server seed is the commitment');
-    }
+    for (const p of pages) await assertSeedRevealed(p, commitment);
     await guest.click('.fairness summary');
     await shot(guest, shotName);
     assertNoProblems(host, guest);

@@ -1,13 +1,13 @@
 // A self-hoster restarts the server in the middle of people's games (an upgrade), or it crashes:
 // two people on two browsers keep their game. Each page notices, reconnects by itself with `since`,
 // shows the game as the server stored it, and play goes on; a move acknowledged just before the
-// crash is still there. This file has a server of its own, which it restarts on the same port and
-// database.
+// crash is still there, and a dice game keeps its dice and its commitment. This file has a server
+// of its own, which it restarts on the same port and database.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  browserSuite, shot, shown, view, waitVersion, waitStatus, clickMove, startFromHome,
-  recordConnectionStates, waitReconnected,
+  browserSuite, shot, shown, view, waitVersion, waitStatus, clickMove, playAnyMove, startFromHome,
+  recordConnectionStates, waitReconnected, boardHeard, diceShown, diceHeld, commitmentShown, assertSeedRevealed,
 } from './support.js';
 
 const { server, page } = await browserSuite();
@@ -20,13 +20,25 @@ const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile:
  */
 const problemsBesideServerDown = (p) => p.problems.filter((problem) => !/WebSocket connection to '.*' failed/.test(problem));
 
-test('a server restarted mid-game, then crashed right after a move: both pages reconnect by themselves, lose no acknowledged move, and play on', async () => {
+/** An online game of `variant` between a laptop (the host, from the home page) and a phone (the invite). */
+async function onlineGame(variant, clock) {
   const host = await page(LAPTOP);
-  await startFromHome(host, { variant: 'petteia-6', mode: 'online', clock: '5+3' });
+  await startFromHome(host, { variant, mode: 'online', clock });
   const guest = await page(PHONE);
   await guest.goto(await host.inputValue('#invite-link'));
-  const pages = [host, guest];
-  await Promise.all(pages.map((p) => waitStatus(p, 'playing')));
+  await Promise.all([host, guest].map((p) => waitStatus(p, 'playing')));
+  return { host, guest, pages: [host, guest] };
+}
+
+/** Restarts the server (`crash`: SIGKILL) and waits until both pages have reconnected by themselves. */
+async function restartUnder(pages, { crash }) {
+  await Promise.all(pages.map(recordConnectionStates));
+  await server.restart({ crash });
+  await Promise.all(pages.map((p) => waitReconnected(p, { timeout: 20000 })));
+}
+
+test('a server restarted mid-game, then crashed right after a move: both pages reconnect by themselves, lose no acknowledged move, and play on', async () => {
+  const { host, guest, pages } = await onlineGame('petteia-6', '5+3');
   await clickMove(host, 'A1', 'A3');
   await waitVersion(guest, (await shown(host)).version);
   await clickMove(guest, 'B6', 'B4');
@@ -38,9 +50,7 @@ test('a server restarted mid-game, then crashed right after a move: both pages r
     await clickMove(mover, from, to);
     const acknowledged = await shown(mover);
     const { clocks } = await view(mover);
-    await Promise.all(pages.map(recordConnectionStates));
-    await server.restart({ crash });
-    await Promise.all(pages.map((p) => waitReconnected(p, { timeout: 20000 })));
+    await restartUnder(pages, { crash });
     const stored = await view(host);
     const when = crash ? 'crash' : 'restart';
     assert.deepEqual([stored.version, stored.moves.at(-1), stored.status], [acknowledged.version, `${from}-${to}`, 'playing'], `the move acknowledged before the ${when} is stored`);
@@ -62,5 +72,33 @@ test('a server restarted mid-game, then crashed right after a move: both pages r
   await waitVersion(guest, (await shown(host)).version);
   assert.match(await guest.textContent('.move-list'), /E1-E2/);
   await shot(guest, 'restart-01-played-on-after-a-crash-phone', { fullPage: false });
+  for (const p of pages) assert.deepEqual(problemsBesideServerDown(p), [], `console errors on ${p.url()}`);
+});
+
+test('a dice game crashed mid-game comes back with the same board, dice and commitment, and its seed still hashes to it', async () => {
+  const { host, guest, pages } = await onlineGame('duodecim-scripta', 'none');
+  const commitment = await commitmentShown(host);
+  const play = async (plies) => {
+    for (let ply = 0; ply < plies; ply += 1) {
+      const { seat, toMove } = await shown(host);
+      await playAnyMove(seat === toMove ? host : guest);
+    }
+  };
+  await play(3);
+  const before = await view(host);
+  await restartUnder(pages, { crash: true });
+  const after = await view(host);
+  assert.deepEqual([after.version, after.position, after.moves, after.commitment], [before.version, before.position, before.moves, commitment], 'the game as it was, the dice left of the roll included');
+  for (const p of pages) {
+    await waitVersion(p, after.version);
+    assert.deepEqual(await diceShown(p), diceHeld(after), 'the dice shown after the crash are the dice stored');
+    assert.equal(await commitmentShown(p), commitment);
+  }
+  assert.deepEqual(await boardHeard(guest), await boardHeard(host));
+  await play(3);
+  await host.click('#resign');
+  await host.click('#resign');
+  await Promise.all(pages.map((p) => waitStatus(p, 'finished')));
+  for (const p of pages) await assertSeedRevealed(p, commitment);
   for (const p of pages) assert.deepEqual(problemsBesideServerDown(p), [], `console errors on ${p.url()}`);
 });

@@ -2,6 +2,7 @@
 // database, Debian's Chromium through playwright-core (nothing downloads a browser), pages that
 // record console errors, and screenshots under target/browser-screenshots/.
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -291,6 +292,41 @@ export async function playAnyMove(page) {
     if ((await shown(page)).version === v.version && (await again.count())) await again.click();
   }
   await waitVersion(page, v.version + 1);
+}
+
+/** The board as a screen reader hears it on `p`: what stands on each place, without what this page may do there. */
+export const boardHeard = (p) => p.evaluate(() => Object.fromEntries([...document.querySelectorAll('.board-holder [data-place]')]
+  .map((place) => [place.dataset.place, place.getAttribute('aria-label').replace(/, (can move|destination)/g, '')])));
+
+/** The dice a page shows: the roll's row, and the bonus row when there is one. */
+export const diceShown = (p) => p.evaluate(() => [...document.querySelectorAll('.dice-row')]
+  .map((row) => (row.classList.contains('bonus') ? `bonus ${row.dataset.bonus}` : `dice ${row.dataset.dice}`)));
+
+/** The dice the server's view holds, as `diceShown` reads them: Duodecim's position carries its bonus dice too. */
+export function diceHeld({ variant, position, dice }) {
+  if (variant !== 'duodecim-scripta') return [`dice ${dice.join(',')}`];
+  const [, left, bonus] = position.match(/dice:\[([\d,]*)\] bonus:\[([\d,]*)\]/);
+  return [`dice ${left}`, ...(bonus ? [`bonus ${bonus}`] : [])];
+}
+
+/** The commitment to the server seed that a dice game's page shows (docs/RULES.md §4). */
+export async function commitmentShown(p) {
+  const text = await p.textContent('.fairness');
+  const commitment = text.match(/Commitment to the server seed: ([0-9a-f]{64})/)?.[1];
+  assert.ok(commitment, text);
+  return commitment;
+}
+
+/**
+ * Waits for the server seed that an ended dice game's page reveals, and checks that the page still
+ * shows `commitment` and that the seed's SHA-256 is that commitment.
+ */
+export async function assertSeedRevealed(p, commitment) {
+  await p.waitForFunction(() => /revealed: [0-9a-f]{64}/.test(document.querySelector('.fairness')?.textContent ?? ''));
+  const text = await p.textContent('.fairness');
+  const seed = text.match(/revealed: ([0-9a-f]{64})/)[1];
+  assert.ok(text.includes(commitment), 'the commitment stays shown');
+  assert.equal(createHash('sha256').update(Buffer.from(seed, 'hex')).digest('hex'), commitment, 'SHA-256 of the revealed server seed is the commitment');
 }
 
 /** Creates a game from the home page as a player would, and waits for its screen. */
