@@ -1,10 +1,10 @@
 // Real play that people can trust (issue 12), as two people on two browsers see it: opening your
 // own invite link, seat links that do not lock you out, this browser's games on the home page, a
-// move made over a link that silently drops packets, presence, takeback and rematch by consent, a
-// draw declined, a draw agreed, an abort, the end-of-game panel, a game lost on time, both dice
-// games' boards, rolls and fairness, the tab title, the move sound and the arrow keys. A stand-in
-// for the game endpoints adds what a real game reaches only slowly: a claim allowed at a set time,
-// a move list past move 100.
+// move made over a link that silently drops packets, presence, one seat on two devices, takeback
+// and rematch by consent, a draw declined, a draw agreed, an abort, the end-of-game panel, a game
+// lost on time, both dice games' boards, rolls and fairness, the tab title, the move sound and the
+// arrow keys. A stand-in for the game endpoints adds what a real game reaches only slowly: a claim
+// allowed at a set time, a move list past move 100.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
@@ -394,6 +394,43 @@ test('the opponent leaving is shown at once and counted, and clears when they co
   await host.waitForSelector('.opponent-gone', { state: 'hidden' });
   assert.equal(await host.locator('#claim').count(), 0);
   assertNoProblems(host, guest);
+});
+
+test('one seat on two devices: a move from either shows on the other and on the opponent\'s page, and the opponent counts the player present while one device is', async () => {
+  const { host, guest } = await onlineGame({ host: LAPTOP, guest: WIDE });
+  // The host opens its own seat link on its phone: the same seat, Light, on a second device.
+  const seatLink = await host.inputValue('.seat-link input');
+  const phone = await page(PHONE);
+  await phone.goto(seatLink);
+  await waitSeat(phone, 'light');
+  await phone.waitForSelector('.connection[data-state="connected"]');
+  const pages = [host, phone, guest];
+  const sameEverywhere = async (notation) => {
+    const { version } = await view(guest);
+    await Promise.all(pages.map((p) => waitVersion(p, version)));
+    for (const p of pages) assert.match(await p.textContent('.move-list'), new RegExp(notation), `${notation} on every page`);
+    const [a, b, c] = await Promise.all(pages.map(shown));
+    assert.deepEqual([b.version, b.toMove, c.version, c.toMove], [a.version, a.toMove, a.version, a.toMove]);
+  };
+  await clickMove(phone, 'A1', 'A3');
+  await sameEverywhere('A1-A3');
+  await clickMove(guest, 'B6', 'B4');
+  await sameEverywhere('B6-B4');
+  await clickMove(host, 'C1', 'C3');
+  await sameEverywhere('C1-C3');
+  await shot(phone, 'play-05c-same-seat-second-device-phone', { fullPage: false });
+
+  // The laptop leaves; the phone still holds the seat, so the opponent is not told of an absence.
+  await host.goto('/rules');
+  await guest.waitForTimeout(1500);
+  assert.equal(await guest.locator('.opponent-gone:not([hidden])').count(), 0, 'the opponent is present through the phone');
+  await clickMove(guest, 'D6', 'D4');
+  await waitVersion(phone, (await shown(guest)).version);
+  assert.equal(await guest.locator('.opponent-gone:not([hidden])').count(), 0, 'still present after a move');
+  // The phone leaves too: now the opponent is told at once.
+  await phone.goto('/rules');
+  await guest.waitForSelector('.opponent-gone:not([hidden])', { timeout: 10000 });
+  assertNoProblems(host, phone, guest);
 });
 
 test('takeback by consent between two browsers: declined, then accepted', async () => {
