@@ -4,8 +4,8 @@
 //! must be declared, every required field present, every value of its declared type.
 
 use ludus_tests::{
-    Api, Database, TestServer, game_id, on_both_databases, personal_token, player, seat_token,
-    sign_up,
+    Api, Database, Reply, TestServer, game_id, on_both_databases, personal_token, player,
+    seat_token, sign_up,
 };
 use serde_json::{Map, Value, json};
 use std::collections::BTreeSet;
@@ -392,6 +392,215 @@ async fn identity_refusals_are_documented(database: Database) {
     server.stop().await;
 }
 
+/// The limits the document states for what a request may hold are the ones the server enforces:
+/// a value at each limit is accepted and one past it refused with 400, and the variant ids the
+/// document lists are the variants served. (Read from the document, so that the two cannot drift
+/// apart; schemathesis then spends its examples inside them, and sends the ones outside as bad
+/// input.)
+async fn documented_limits_are_the_ones_enforced(database: Database) {
+    let server = TestServer::start(database).await;
+    let api = server.api();
+    let document = Document::fetch(&api).await;
+    let schemas = &document.0["components"]["schemas"];
+    let bounds = |schema: &Value| {
+        let bound = |key: &str| {
+            schema[key]
+                .as_i64()
+                .unwrap_or_else(|| panic!("no {key} in {schema}"))
+        };
+        (bound("minimum"), bound("maximum"))
+    };
+    let length = |schema: &Value| {
+        let bound = |key: &str| {
+            schema[key]
+                .as_u64()
+                .unwrap_or_else(|| panic!("no {key} in {schema}")) as usize
+        };
+        (bound("minLength"), bound("maxLength"))
+    };
+    let query_parameter = |path: &str, name: &str| {
+        let parameters = document.0["paths"][path]["get"]["parameters"]
+            .as_array()
+            .unwrap();
+        parameters.iter().find(|p| p["name"] == name).unwrap()["schema"].clone()
+    };
+    // A reply to a request within the limits (`within`) is a success; past them, a 400.
+    let judge = |(status, body): Reply, within: bool, what: &str| {
+        if within {
+            assert!((200..300).contains(&status), "{what}: {status} {body}");
+        } else {
+            let code = body["error"]["code"].as_str();
+            assert_eq!((status, code), (400, Some("bad_request")), "{what}: {body}");
+        }
+    };
+
+    // The variant ids: those served, each creates a game, and each has a leaderboard.
+    let listed: Vec<&str> = schemas["VariantId"]["enum"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|id| id.as_str().unwrap())
+        .collect();
+    let (_, variants) = api.get("/api/v1/variants", None).await;
+    let served: Vec<&str> = variants
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(listed, served);
+    for id in &listed {
+        let body = json!({ "variant": id, "mode": "local" });
+        judge(api.post("/api/v1/games", None, body).await, true, id);
+        let leaderboard = format!("/api/v1/leaderboard/{id}");
+        judge(api.get(&leaderboard, None).await, true, id);
+    }
+    let body = json!({ "variant": "petteia-7", "mode": "local" });
+    judge(
+        api.post("/api/v1/games", None, body).await,
+        false,
+        "petteia-7",
+    );
+    let leaderboard = api.get("/api/v1/leaderboard/petteia-7", None).await;
+    judge(leaderboard, false, "the leaderboard of petteia-7");
+
+    // The clock's range.
+    let clock = &schemas["ClockSettings"]["properties"];
+    let (least, most) = bounds(&clock["initial_ms"]);
+    let most_increment = clock["increment_ms"]["maximum"].as_i64().unwrap();
+    for (initial, increment, ok) in [
+        (least, 0, true),
+        (most, most_increment, true),
+        (least - 1, 0, false),
+        (most + 1, 0, false),
+        (least, most_increment + 1, false),
+    ] {
+        let body = json!({ "variant": "petteia-6", "mode": "online", "clock": { "initial_ms": initial, "increment_ms": increment } });
+        let what = format!("a clock of {initial} + {increment} ms");
+        let reply = api.post("/api/v1/games", None, body).await;
+        judge(reply, ok, &what)
+    }
+
+    // The computer's level, creating a game and asking for a suggestion.
+    let position = view_position(&api).await;
+    for (schema, ask) in [
+        (&schemas["CreateBody"]["properties"]["level"], "create"),
+        (&schemas["SuggestBody"]["properties"]["level"], "suggest"),
+    ] {
+        let (least, most) = bounds(schema);
+        for (level, ok) in [
+            (least, true),
+            (most, true),
+            (least - 1, false),
+            (most + 1, false),
+        ] {
+            let reply = match ask {
+                "create" => {
+                    api.post(
+                        "/api/v1/games",
+                        None,
+                        json!({ "variant": "petteia-6", "mode": "computer", "level": level }),
+                    )
+                    .await
+                }
+                _ => {
+                    api.post(
+                        "/api/v1/analysis/suggest",
+                        None,
+                        json!({ "variant": "petteia-6", "position": position, "level": level }),
+                    )
+                    .await
+                }
+            };
+            let what = format!("{ask} at level {level}");
+            judge(reply, ok, &what)
+        }
+    }
+
+    // The seed's entropy, creating and joining.
+    let most = schemas["CreateBody"]["properties"]["entropy"]["maxLength"]
+        .as_u64()
+        .unwrap() as usize;
+    assert_eq!(
+        schemas["JoinBody"]["properties"]["entropy"]["maxLength"].as_u64(),
+        Some(most as u64)
+    );
+    for (entropy, ok) in [("e".repeat(most), true), ("e".repeat(most + 1), false)] {
+        let created = api
+            .post(
+                "/api/v1/games",
+                None,
+                json!({ "variant": "petteia-6", "mode": "online", "entropy": entropy }),
+            )
+            .await;
+        let fresh = api
+            .create(json!({ "variant": "petteia-6", "mode": "online" }))
+            .await;
+        let join = format!("/api/v1/invites/{}/join", fresh["invite"].as_str().unwrap());
+        let joined = api.post(&join, None, json!({ "entropy": entropy })).await;
+        let what = format!("{} bytes of entropy", entropy.len());
+        judge(created, ok, &what);
+        judge(joined, ok, &what);
+    }
+
+    // The pages of events and of stored games.
+    let game = game_id(
+        &api.create(json!({ "variant": "petteia-6", "mode": "local" }))
+            .await,
+    )
+    .to_string();
+    for (path, listing) in [
+        (
+            "/api/v1/games/{id}/events",
+            format!("/api/v1/games/{game}/events"),
+        ),
+        ("/api/v1/games", "/api/v1/games".to_string()),
+    ] {
+        let (least, most) = bounds(&query_parameter(path, "limit"));
+        for (limit, ok) in [
+            (least, true),
+            (most, true),
+            (least - 1, false),
+            (most + 1, false),
+        ] {
+            let reply = api.get(&format!("{listing}?limit={limit}"), None).await;
+            let what = format!("{path} with limit {limit}");
+            judge(reply, ok, &what)
+        }
+    }
+
+    // A new account's name and password.
+    let credentials = &schemas["Credentials"]["properties"];
+    let (shortest, longest) = length(&credentials["username"]);
+    let (shortest_password, longest_password) = length(&credentials["password"]);
+    assert_eq!(credentials["username"]["pattern"], "^[A-Za-z0-9_-]+$");
+    let good_password = "p".repeat(shortest_password);
+    let cases = [
+        ("a".repeat(shortest), good_password.clone(), true),
+        ("b".repeat(longest), "p".repeat(longest_password), true),
+        ("c".repeat(shortest - 1), good_password.clone(), false),
+        ("d".repeat(longest + 1), good_password.clone(), false),
+        ("e f".to_string(), good_password.clone(), false),
+        ("gg".to_string(), "p".repeat(shortest_password - 1), false),
+        ("hh".to_string(), "p".repeat(longest_password + 1), false),
+    ];
+    for (username, password, ok) in cases {
+        let reply = api
+            .post(
+                "/api/v1/accounts",
+                None,
+                json!({ "username": username, "password": password }),
+            )
+            .await;
+        let what = format!(
+            "the username {username:?} with a password of {} characters",
+            password.len()
+        );
+        judge(reply, ok, &what)
+    }
+    server.stop().await;
+}
+
 /// A Petteia 6×6 position, as a fresh game's view gives it.
 async fn view_position(api: &Api) -> String {
     let created = api
@@ -405,5 +614,6 @@ async fn view_position(api: &Api) -> String {
 
 on_both_databases!(
     served_answers_match_the_served_document,
-    identity_refusals_are_documented
+    identity_refusals_are_documented,
+    documented_limits_are_the_ones_enforced
 );

@@ -109,12 +109,14 @@ pub fn describe(game: &AnyGame) -> Analysis {
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SuggestBody {
+    #[schema(value_type = crate::variants::VariantId)]
     variant: String,
     position: String,
     #[serde(default)]
     dice: Option<Vec<u8>>,
     /// 1 to 5; the strongest when absent.
     #[serde(default)]
+    #[schema(minimum = 1, maximum = 5)]
     level: Option<u8>,
 }
 

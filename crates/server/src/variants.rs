@@ -52,6 +52,26 @@ pub struct BoardFace {
     words: Option<[&'static str; 6]>,
 }
 
+/// A variant's id where a request names one (`petteia-6`, …). The field stays text, read with
+/// `Variant::from_str` so that an unknown id gets the API's own 400; the document lists the ids
+/// the engine knows, so that clients and fuzzers know them too.
+#[derive(Debug)]
+pub struct VariantId;
+
+impl utoipa::PartialSchema for VariantId {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        utoipa::openapi::ObjectBuilder::new()
+            .schema_type(utoipa::openapi::schema::Type::String)
+            .description(Some(
+                "A variant's id, as `GET /api/v1/variants` lists them.",
+            ))
+            .enum_values(Some(Variant::ALL.iter().map(|variant| variant.id())))
+            .into()
+    }
+}
+
+impl utoipa::ToSchema for VariantId {}
+
 pub fn catalogue() -> Vec<VariantInfo> {
     Variant::ALL.iter().map(|&v| describe(v)).collect()
 }

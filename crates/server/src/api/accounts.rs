@@ -162,7 +162,11 @@ async fn off_thread<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Credentials {
+    /// 2 to 20 of A-Z a-z 0-9 _ -.
+    #[schema(min_length = 2, max_length = 20, pattern = "^[A-Za-z0-9_-]+$")]
     username: String,
+    /// 8 to 128 characters.
+    #[schema(min_length = 8, max_length = 128)]
     password: String,
 }
 

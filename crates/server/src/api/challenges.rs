@@ -27,6 +27,7 @@ const KEEP_ALIVE: Duration = Duration::from_secs(10);
 #[serde(deny_unknown_fields)]
 pub struct ChallengeBody {
     username: String,
+    #[schema(value_type = crate::variants::VariantId)]
     variant: String,
     #[serde(default)]
     clock: Option<Value>,

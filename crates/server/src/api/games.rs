@@ -31,6 +31,7 @@ const MAX_ENTROPY: usize = 256;
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CreateBody {
+    #[schema(value_type = crate::variants::VariantId)]
     variant: String,
     mode: Mode,
     #[serde(default)]
@@ -39,8 +40,11 @@ pub struct CreateBody {
     side: SideChoice,
     /// Computer games: 1 to 5 (1 when omitted).
     #[serde(default)]
+    #[schema(minimum = 1, maximum = 5)]
     level: Option<u8>,
+    /// Mixed into the game's seed (docs/RULES.md §4): at most 256 bytes.
     #[serde(default)]
+    #[schema(max_length = 256)]
     entropy: Option<String>,
     /// Online games between two accounts are rated unless this is false.
     #[serde(default)]
@@ -239,7 +243,9 @@ pub async fn create(
 #[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 struct JoinBody {
+    /// Mixed into the game's seed (docs/RULES.md §4): at most 256 bytes.
     #[serde(default)]
+    #[schema(max_length = 256)]
     entropy: Option<String>,
 }
 
@@ -434,6 +440,7 @@ pub struct EventsQuery {
     /// At most this many events (1 to 1000, the default); `x-next-since` says where the next
     /// page starts when there may be more.
     #[serde(default)]
+    #[param(minimum = 1, maximum = 1000)]
     limit: Option<usize>,
 }
 

@@ -20,6 +20,7 @@ pub async fn variants() -> Json<Vec<variants::VariantInfo>> {
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AnalysisBody {
+    #[schema(value_type = crate::variants::VariantId)]
     variant: String,
     position: String,
     #[serde(default)]

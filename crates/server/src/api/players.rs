@@ -240,7 +240,7 @@ pub struct Leader {
     games: i64,
 }
 
-#[utoipa::path(get, path = "/api/v1/leaderboard/{variant}", tag = "players", params(("variant" = String, Path)), responses((status = 200, description = "The top 100 by rating with at least 5 rated games", body = Vec<Leader>), (status = 400, body = super::docs::ErrorBody)))]
+#[utoipa::path(get, path = "/api/v1/leaderboard/{variant}", tag = "players", params(("variant" = crate::variants::VariantId, Path)), responses((status = 200, description = "The top 100 by rating with at least 5 rated games", body = Vec<Leader>), (status = 400, body = super::docs::ErrorBody)))]
 pub async fn leaderboard(
     State(state): State<AppState>,
     Path(variant): Path<String>,

@@ -28,7 +28,11 @@ use serde::{Deserialize, Serialize};
 /// Base time and increment, in milliseconds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct ClockSettings {
+    /// 1 s to 3 h.
+    #[schema(minimum = 1000, maximum = 10800000)]
     pub initial_ms: u64,
+    /// At most 3 min.
+    #[schema(maximum = 180000)]
     pub increment_ms: u64,
 }
 
