@@ -26,13 +26,19 @@ const KEEP_ALIVE: Duration = Duration::from_secs(10);
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ChallengeBody {
+    /// The player challenged.
+    #[schema(min_length = 2, max_length = 20, pattern = "^[A-Za-z0-9_-]+$")]
     username: String,
     #[schema(value_type = crate::variants::VariantId)]
     variant: String,
+    /// As a game's creation takes it (kept as given, and validated by the games' own rules when
+    /// the game is made).
     #[serde(default)]
+    #[schema(value_type = Option<crate::game::ClockSettings>)]
     clock: Option<Value>,
     /// The challenger's side: first, second or random.
     #[serde(default)]
+    #[schema(value_type = Option<super::games::SideChoice>)]
     side: Option<String>,
     #[serde(default)]
     rated: Option<bool>,

@@ -57,7 +57,7 @@ pub struct CreateBody {
 
 #[derive(Debug, Default, Deserialize, PartialEq, Eq, Clone, Copy, utoipa::ToSchema)]
 #[serde(rename_all = "lowercase")]
-enum SideChoice {
+pub(super) enum SideChoice {
     #[default]
     First,
     Second,
@@ -249,7 +249,7 @@ struct JoinBody {
     entropy: Option<String>,
 }
 
-#[utoipa::path(post, path = "/api/v1/invites/{invite}/join", tag = "games", params(("invite" = String, Path)), request_body(content = Option<JoinBody>, description = "Optional: the joiner's entropy"), security((), ("bearer" = []), ("cookie" = [])), responses((status = 400, body = ErrorBody), (status = 200, description = "The joiner's seat; with a seat token of this game, that seat (nothing is redeemed)", body = Joined), (status = 401, description = "a token that is not of this game, or a personal token that is unknown or revoked", body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, description = "seat_taken", body = ErrorBody), (status = 429, body = ErrorBody)))]
+#[utoipa::path(post, path = "/api/v1/invites/{invite}/join", tag = "games", params(("invite" = String, Path, description = "The invite code of the link: 32 of 0-9 A-Z a-z", pattern = "^[0-9A-Za-z]{32}$")), request_body(content = Option<JoinBody>, description = "Optional: the joiner's entropy"), security((), ("bearer" = []), ("cookie" = [])), responses((status = 400, body = ErrorBody), (status = 200, description = "The joiner's seat; with a seat token of this game, that seat (nothing is redeemed)", body = Joined), (status = 401, description = "a token that is not of this game, or a personal token that is unknown or revoked", body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, description = "seat_taken", body = ErrorBody), (status = 429, body = ErrorBody)))]
 pub async fn join(
     State(state): State<AppState>,
     ClientAddress(address): ClientAddress,
