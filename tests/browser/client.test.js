@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import {
   browserSuite, mockGame, shot, view, shown, waitVersion, waitStatus, waitSeat, waitMoves,
   clickMove, dragMove, placeBox, playAnyMove, callApi, createViaApi, proxySocket, startFromHome,
-  recordConnectionStates,
+  recordConnectionStates, PHONE,
 } from './support.js';
 
 // One server for the whole file; the variant list is read first so each variant gets its own test.
@@ -162,7 +162,7 @@ test('a spectator is shown the threatened pieces of both sides, a player only it
 });
 
 test('a local game with undo, by keyboard and touch', async () => {
-  const p = await page({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 });
+  const p = await page(PHONE);
   const socket = await proxySocket(p);
   await startFromHome(p, { variant: 'petteia-6', mode: 'local' });
   await shot(p, '10-local-phone');

@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
-import { browserSuite, shot, createViaApi, pageWidth } from './support.js';
+import { browserSuite, shot, createViaApi, pageWidth, LAPTOP, PHONE } from './support.js';
 
 const { server, list, page, assertNoProblems } = await browserSuite();
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
@@ -47,8 +47,7 @@ for (const [width, height] of [[1280, 800], [1366, 768]]) {
 }
 
 test('on a 390-px phone no variant scrolls sideways, and Start is within two screens of the home page', async (t) => {
-  const phone = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 };
-  const p = await page(phone);
+  const p = await page(PHONE);
   for (const variant of list) {
     await openGame(p, variant.id);
     const width = await pageWidth(p);
@@ -56,7 +55,7 @@ test('on a 390-px phone no variant scrolls sideways, and Start is within two scr
     assert.ok(width <= 390, `${variant.id} is ${width} px wide`);
     await shot(p, `layout-phone-${variant.id}`);
   }
-  const home = await page(phone);
+  const home = await page(PHONE);
   await home.goto('/');
   await home.waitForSelector('#create');
   const start = await home.locator('#create').boundingBox();
@@ -90,7 +89,7 @@ test('axe-core finds no violation on the home page, the rules and a game of each
 });
 
 test('no board\'s words run into a tray they are not inside, in English and French, from either side', async (t) => {
-  const p = await page({ viewport: { width: 1280, height: 800 } });
+  const p = await page(LAPTOP);
   for (const lang of ['en', 'fr']) {
     for (const variant of list) {
       for (const side of ['first', 'second']) {

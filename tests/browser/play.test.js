@@ -9,36 +9,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   browserSuite, mockGame, shot, shown, view, waitVersion, waitStatus, waitSeat, clickMove, playAnyMove,
-  proxySocket, startFromHome, createViaApi, boardHeard, diceShown, diceHeld, commitmentShown, assertSeedRevealed,
+  startFromHome, createViaApi, boardHeard, diceShown, diceHeld, commitmentShown, assertSeedRevealed,
+  joinFrom, LAPTOP, WIDE, PHONE,
 } from './support.js';
 
-const { server, page, assertNoProblems } = await browserSuite();
 // The two people use the window sizes the issue names: a laptop each, or a laptop and a phone.
-const LAPTOP = { viewport: { width: 1280, height: 800 } };
-const WIDE = { viewport: { width: 1366, height: 768 } };
-const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 };
-
-/**
- * An online game between two browsers: the host creates it from the home page (Light), the
- * guest opens the invite (Dark). `guestSocket` wraps the guest's socket in a relay first.
- */
-async function onlineGame({ host: hostWindow, guest: guestWindow, variant = 'petteia-6', clock = '5+3', guestSocket = false }) {
-  const host = await page(hostWindow);
-  await startFromHome(host, { variant, mode: 'online', clock });
-  const guest = await page(guestWindow);
-  const relay = guestSocket ? await proxySocket(guest) : null;
-  await joinFrom(host, guest);
-  return { host, guest, relay };
-}
-
-/** A friend opens the invite of the host's waiting game. */
-async function joinFrom(host, guest) {
-  const link = await host.inputValue('#invite-link');
-  await guest.goto(link);
-  await waitStatus(guest, 'playing');
-  await waitStatus(host, 'playing');
-  return link;
-}
+const { server, page, onlineGame, assertNoProblems } = await browserSuite();
 
 /** A game made through the API whose seat the page keeps, as if this browser had created it. */
 async function seatInPage(p, body) {

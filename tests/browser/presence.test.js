@@ -5,20 +5,13 @@
 // the whole story in a few seconds; play.test.js covers the wording at a set time.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { browserSuite, shot, view, waitStatus, startFromHome } from './support.js';
+import { browserSuite, shot, view, waitStatus, LAPTOP, PHONE } from './support.js';
 
 const CLAIM_AFTER_SECS = 2;
-const { page, assertNoProblems } = await browserSuite({ serverArgs: ['--claim-after-timed-secs', String(CLAIM_AFTER_SECS)] });
-const LAPTOP = { viewport: { width: 1280, height: 800 } };
-const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 };
+const { page, onlineGame, assertNoProblems } = await browserSuite({ serverArgs: ['--claim-after-timed-secs', String(CLAIM_AFTER_SECS)] });
 
 test('a spectator is counted; the opponent gone is counted and claimable without a reload; the claim wins (three browsers)', async () => {
-  const host = await page(LAPTOP);
-  await startFromHome(host, { variant: 'petteia-6', mode: 'online', clock: '5+3' });
-  const guest = await page(PHONE);
-  await guest.goto(await host.inputValue('#invite-link'));
-  await waitStatus(guest, 'playing');
-  await waitStatus(host, 'playing');
+  const { host, guest } = await onlineGame({ host: LAPTOP, guest: PHONE, variant: 'petteia-6', clock: '5+3' });
 
   const spectator = await page(LAPTOP);
   await spectator.goto(await host.inputValue('input[aria-label="Link for spectators"]'));

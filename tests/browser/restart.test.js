@@ -6,29 +6,18 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  browserSuite, shot, shown, view, waitVersion, waitStatus, clickMove, playAnyMove, startFromHome,
+  browserSuite, shot, shown, view, waitVersion, waitStatus, clickMove, playAnyMove,
   recordConnectionStates, waitReconnected, boardHeard, diceShown, diceHeld, commitmentShown, assertSeedRevealed,
+  LAPTOP, PHONE,
 } from './support.js';
 
-const { server, page } = await browserSuite();
-const LAPTOP = { viewport: { width: 1280, height: 800 } };
-const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 };
+const { server, onlineGame } = await browserSuite();
 
 /**
  * The console errors of `p`, but for the browser's own report of each reconnection attempt that
  * found the server down (the page itself logs nothing then).
  */
 const problemsBesideServerDown = (p) => p.problems.filter((problem) => !/WebSocket connection to '.*' failed/.test(problem));
-
-/** An online game of `variant` between a laptop (the host, from the home page) and a phone (the invite). */
-async function onlineGame(variant, clock) {
-  const host = await page(LAPTOP);
-  await startFromHome(host, { variant, mode: 'online', clock });
-  const guest = await page(PHONE);
-  await guest.goto(await host.inputValue('#invite-link'));
-  await Promise.all([host, guest].map((p) => waitStatus(p, 'playing')));
-  return { host, guest, pages: [host, guest] };
-}
 
 /** Restarts the server (`crash`: SIGKILL) and waits until both pages have reconnected by themselves. */
 async function restartUnder(pages, { crash }) {
@@ -38,7 +27,8 @@ async function restartUnder(pages, { crash }) {
 }
 
 test('a server restarted mid-game, then crashed right after a move: both pages reconnect by themselves, lose no acknowledged move, and play on', async () => {
-  const { host, guest, pages } = await onlineGame('petteia-6', '5+3');
+  const { host, guest } = await onlineGame({ host: LAPTOP, guest: PHONE, variant: 'petteia-6', clock: '5+3' });
+  const pages = [host, guest];
   await clickMove(host, 'A1', 'A3');
   await waitVersion(guest, (await shown(host)).version);
   await clickMove(guest, 'B6', 'B4');
@@ -76,7 +66,8 @@ test('a server restarted mid-game, then crashed right after a move: both pages r
 });
 
 test('a dice game crashed mid-game comes back with the same board, dice and commitment, and its seed still hashes to it', async () => {
-  const { host, guest, pages } = await onlineGame('duodecim-scripta', 'none');
+  const { host, guest } = await onlineGame({ host: LAPTOP, guest: PHONE, variant: 'duodecim-scripta', clock: 'none' });
+  const pages = [host, guest];
   const commitment = await commitmentShown(host);
   const play = async (plies) => {
     for (let ply = 0; ply < plies; ply += 1) {

@@ -87,6 +87,11 @@ async function spawnServer(bin, argv, base) {
   return { child, exited };
 }
 
+/** The window sizes people play at: a laptop, a wide laptop, and a 390-px phone. */
+export const LAPTOP = { viewport: { width: 1280, height: 800 } };
+export const WIDE = { viewport: { width: 1366, height: 768 } };
+export const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 };
+
 export function launchBrowser() {
   return chromium.launch({
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
@@ -117,7 +122,8 @@ export const pageWidth = (page) => page.evaluate(() => document.documentElement.
 
 /**
  * What a test file shares: one server, the variant list, one browser, `page()` for a new context
- * and page, and `assertNoProblems` over pages' console errors. Closes all after the file.
+ * and page, `onlineGame()` for two people in two of them, and `assertNoProblems` over pages'
+ * console errors. Closes all after the file.
  * `serverArgs` start the file's server with other settings (a shorter claim window, say).
  */
 export async function browserSuite({ serverArgs = [] } = {}) {
@@ -131,14 +137,39 @@ export async function browserSuite({ serverArgs = [] } = {}) {
     if (browser) await browser.close();
     await server.stop();
   });
+  const page = (options) => openPage(browser, server.base, options);
   return {
     server,
     list,
-    page: (options) => openPage(browser, server.base, options),
+    page,
+    onlineGame: (options) => onlineGame(page, options),
     assertNoProblems(...pages) {
       for (const p of pages) assert.deepEqual(p.problems, [], `console errors on ${p.url()}`);
     },
   };
+}
+
+/**
+ * An online game between two browsers, each a context of its own from `page`: the host creates it
+ * from the home page (Light), the guest opens the invite (Dark). `guestSocket` wraps the guest's
+ * socket in a relay first (`proxySocket`), returned as `relay`.
+ */
+async function onlineGame(page, { host: hostWindow, guest: guestWindow, variant = 'petteia-6', clock = '5+3', guestSocket = false }) {
+  const host = await page(hostWindow);
+  await startFromHome(host, { variant, mode: 'online', clock });
+  const guest = await page(guestWindow);
+  const relay = guestSocket ? await proxySocket(guest) : null;
+  await joinFrom(host, guest);
+  return { host, guest, relay };
+}
+
+/** A friend opens the invite of the host's waiting game; returns the invite link. */
+export async function joinFrom(host, guest) {
+  const link = await host.inputValue('#invite-link');
+  await guest.goto(link);
+  await waitStatus(guest, 'playing');
+  await waitStatus(host, 'playing');
+  return link;
 }
 
 /**
