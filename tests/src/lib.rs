@@ -538,6 +538,13 @@ impl Api {
             .collect()
     }
 
+    /// Asks to sign up `username` with `password`, whatever the answer (see `sign_up` for an
+    /// account that must be made).
+    pub async fn sign_up(&self, username: &str, password: &str) -> Reply {
+        let body = json!({ "username": username, "password": password });
+        self.post("/api/v1/accounts", None, body).await
+    }
+
     /// Creates a game; panics unless it is created.
     pub async fn create(&self, body: Value) -> Value {
         let (status, created) = self.post("/api/v1/games", None, body).await;

@@ -772,26 +772,14 @@ async fn bad_input_gets_a_clear_error_and_changes_nothing(database: Database) {
     let api = server.api();
     let hal = player(&server, "hal").await;
     let code = |reply: &Reply| reply.1["error"]["code"].as_str().map(String::from);
-    let taken = api
-        .post(
-            "/api/v1/accounts",
-            None,
-            json!({ "username": "HAL", "password": "another password" }),
-        )
-        .await;
+    let taken = api.sign_up("HAL", "another password").await;
     assert_eq!((taken.0, code(&taken).as_deref()), (409, Some("conflict")));
     for (username, password) in [
         ("h", "long enough"),
         ("has space", "long enough"),
         ("ivy", "short"),
     ] {
-        let reply = api
-            .post(
-                "/api/v1/accounts",
-                None,
-                json!({ "username": username, "password": password }),
-            )
-            .await;
+        let reply = api.sign_up(username, password).await;
         assert_eq!(
             (reply.0, code(&reply).as_deref()),
             (400, Some("bad_request")),
@@ -882,13 +870,7 @@ async fn sign_ins_from_one_address_are_rate_limited(database: Database) {
             .await;
         assert_eq!(reply.0, 401);
     }
-    let (status, limited) = api
-        .post(
-            "/api/v1/accounts",
-            None,
-            json!({ "username": "late", "password": "whatever1" }),
-        )
-        .await;
+    let (status, limited) = api.sign_up("late", "whatever1").await;
     assert_eq!(
         (status, limited["error"]["code"].as_str()),
         (429, Some("rate_limited"))

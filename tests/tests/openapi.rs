@@ -402,21 +402,15 @@ async fn documented_limits_are_the_ones_enforced(database: Database) {
     let api = server.api();
     let document = Document::fetch(&api).await;
     let schemas = &document.0["components"]["schemas"];
-    let bounds = |schema: &Value| {
-        let bound = |key: &str| {
-            schema[key]
-                .as_i64()
-                .unwrap_or_else(|| panic!("no {key} in {schema}"))
-        };
-        (bound("minimum"), bound("maximum"))
+    let limit = |schema: &Value, key: &str| {
+        schema[key]
+            .as_i64()
+            .unwrap_or_else(|| panic!("no {key} in {schema}"))
     };
+    let bounds = |schema: &Value| (limit(schema, "minimum"), limit(schema, "maximum"));
     let length = |schema: &Value| {
-        let bound = |key: &str| {
-            schema[key]
-                .as_u64()
-                .unwrap_or_else(|| panic!("no {key} in {schema}")) as usize
-        };
-        (bound("minLength"), bound("maxLength"))
+        let (shortest, longest) = (limit(schema, "minLength"), limit(schema, "maxLength"));
+        (shortest as usize, longest as usize)
     };
     let query_parameter = |path: &str, name: &str| {
         let parameters = document.0["paths"][path]["get"]["parameters"]
@@ -467,7 +461,7 @@ async fn documented_limits_are_the_ones_enforced(database: Database) {
     // The clock's range.
     let clock = &schemas["ClockSettings"]["properties"];
     let (least, most) = bounds(&clock["initial_ms"]);
-    let most_increment = clock["increment_ms"]["maximum"].as_i64().unwrap();
+    let most_increment = limit(&clock["increment_ms"], "maximum");
     for (initial, increment, ok) in [
         (least, 0, true),
         (most, most_increment, true),
@@ -518,13 +512,12 @@ async fn documented_limits_are_the_ones_enforced(database: Database) {
     }
 
     // The seed's entropy, creating and joining.
-    let most = schemas["CreateBody"]["properties"]["entropy"]["maxLength"]
-        .as_u64()
-        .unwrap() as usize;
+    let most = limit(&schemas["CreateBody"]["properties"]["entropy"], "maxLength");
     assert_eq!(
-        schemas["JoinBody"]["properties"]["entropy"]["maxLength"].as_u64(),
-        Some(most as u64)
+        limit(&schemas["JoinBody"]["properties"]["entropy"], "maxLength"),
+        most
     );
+    let most = most as usize;
     for (entropy, ok) in [("e".repeat(most), true), ("e".repeat(most + 1), false)] {
         let created = api
             .post(
@@ -585,13 +578,7 @@ async fn documented_limits_are_the_ones_enforced(database: Database) {
         ("hh".to_string(), "p".repeat(longest_password + 1), false),
     ];
     for (username, password, ok) in cases {
-        let reply = api
-            .post(
-                "/api/v1/accounts",
-                None,
-                json!({ "username": username, "password": password }),
-            )
-            .await;
+        let reply = api.sign_up(&username, &password).await;
         let what = format!(
             "the username {username:?} with a password of {} characters",
             password.len()
