@@ -1,10 +1,11 @@
 // Real play that people can trust (issue 12), as two people on two browsers see it: opening your
-// own invite link, seat links that do not lock you out, this browser's games on the home page, a
-// move made over a link that silently drops packets, presence, one seat on two devices, takeback
-// and rematch by consent, a draw declined, a draw agreed, an abort, the end-of-game panel, a game
-// lost on time, both dice games' boards, rolls and fairness, the tab title, the move sound and the
-// arrow keys. A stand-in for the game endpoints adds what a real game reaches only slowly: a claim
-// allowed at a set time, a move list past move 100.
+// own invite link (and a used one, from a third browser: watch instead), seat links that do not
+// lock you out, this browser's games on the home page, a move made over a link that silently drops
+// packets, presence, one seat on two devices, takeback and rematch by consent, a draw declined, a
+// draw agreed, an abort, the end-of-game panel, a game lost on time, both dice games' boards, rolls
+// and fairness, the tab title, the move sound and the arrow keys. A stand-in for the game endpoints
+// adds what a real game reaches only slowly: a claim allowed at a set time, a move list past move
+// 100.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
@@ -56,7 +57,27 @@ test('opening your own invite link shows your waiting game; the friend opening i
   assert.equal(await guest.locator('text=Cannot join').count(), 0);
   await shot(guest, 'play-01b-friend-reopens-invite-phone');
   assert.equal((await shown(host)).seat, 'light');
+
+  // A third browser (a stranger, or the friend's laptop without its seat) opening the used link
+  // is told the seat is taken and offered to watch: the game as a spectator, at its version.
+  await playAnyMove(host);
+  await waitVersion(guest, 2);
+  const third = await page(LAPTOP);
+  await third.goto(link);
+  await third.waitForSelector('h1:has-text("Cannot join")');
+  assert.match(await third.textContent('[role=alert]'), /That seat is taken/);
+  assert.match(await third.textContent('main'), /Your seat link/);
+  await shot(third, 'play-01c-used-invite-offers-watching');
+  await third.click('a:has-text("Watch the game")');
+  await third.waitForURL((url) => url.pathname === gamePath);
+  await waitVersion(third, 2);
+  assert.equal((await shown(third)).seat, '', 'the third browser watches, with no seat');
+  assert.match(await third.textContent('.game'), /You are watching this game/);
+  assert.equal((await shown(host)).seat, 'light');
+  assert.equal((await shown(guest)).seat, 'dark');
   assertNoProblems(host, guest);
+  // The refused join is the one error the third page logs (the browser reports the 409).
+  assert.deepEqual(third.problems.filter((problem) => !/status of 409/.test(problem)), []);
 });
 
 test('a token from a #token= link is kept only once the server accepts it', async () => {

@@ -108,16 +108,28 @@ async fn opening_an_invite_with_a_seat_token_returns_that_seat(database: Databas
         .await;
     assert_eq!((status, seat_token(&again)), (200, friend));
     assert_eq!(again["seat"]["side"], "dark");
-    // The creator's link still gives the creator's seat; a stranger is told the seat is taken.
+    // The creator's link still gives the creator's seat; a stranger is told the seat is taken,
+    // and which game it was for, to watch it.
     let (status, own) = api
         .post(&join_path(&created), Some(creator), json!({}))
         .await;
     assert_eq!((status, &own["seat"]["side"]), (200, &json!("light")));
     let (status, taken) = api.post(&join_path(&created), None, json!({})).await;
     assert_eq!(
-        (status, &taken["error"]["code"]),
-        (409, &json!("seat_taken"))
+        (status, &taken["error"]["code"], &taken["error"]["game_id"]),
+        (409, &json!("seat_taken"), &json!(game))
     );
+    let watched = api.view(game, None).await;
+    assert_eq!(
+        (&watched["status"], &watched["seat"]),
+        (&json!("playing"), &Value::Null)
+    );
+    // Other refusals name no game.
+    let unknown = "0123456789abcdefghijABCDEFGHIJ01";
+    let (status, missing) = api
+        .post(&format!("/api/v1/invites/{unknown}/join"), None, json!({}))
+        .await;
+    assert_eq!((status, missing["error"].get("game_id")), (404, None));
     server.stop().await;
 }
 

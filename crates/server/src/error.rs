@@ -34,8 +34,11 @@ pub enum ApiError {
     NotFound(String),
     #[error("the game has moved on to version {version}")]
     Stale { version: u64 },
+    /// On a join, the game the invite was for (to watch it instead).
     #[error("the seat was taken: the invite has been used")]
-    SeatTaken,
+    SeatTaken {
+        game_id: Option<ludus_store::GameId>,
+    },
     #[error("the game is over")]
     GameOver,
     #[error("the request is larger than {limit} bytes")]
@@ -63,7 +66,7 @@ impl ApiError {
             ApiError::NotYourTurn => "not_your_turn",
             ApiError::NotFound(_) => "not_found",
             ApiError::Stale { .. } => "stale",
-            ApiError::SeatTaken => "seat_taken",
+            ApiError::SeatTaken { .. } => "seat_taken",
             ApiError::GameOver => "game_over",
             ApiError::TooLarge { .. } => "too_large",
             ApiError::IllegalMove { .. } => "illegal_move",
@@ -82,7 +85,7 @@ impl ApiError {
             ApiError::Forbidden(_) | ApiError::NotYourTurn => StatusCode::FORBIDDEN,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::Stale { .. }
-            | ApiError::SeatTaken
+            | ApiError::SeatTaken { .. }
             | ApiError::GameOver
             | ApiError::Conflict(_) => StatusCode::CONFLICT,
             ApiError::TooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
@@ -106,6 +109,7 @@ impl ApiError {
             notation: None,
             reason: None,
             retry_after_ms: None,
+            game_id: None,
         };
         match self {
             ApiError::Stale { version } => object.version = Some(*version),
@@ -115,6 +119,9 @@ impl ApiError {
             }
             ApiError::RateLimited { retry_after_ms } => {
                 object.retry_after_ms = Some(*retry_after_ms)
+            }
+            ApiError::SeatTaken { game_id } => {
+                object.game_id = game_id.as_ref().map(|id| id.as_str().to_string())
             }
             _ => {}
         }
@@ -146,6 +153,9 @@ pub struct ErrorObject {
     /// rate_limited: when to try again.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub retry_after_ms: Option<u64>,
+    /// seat_taken, on a join: the invite's game, which anyone holding the invite may watch.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub game_id: Option<String>,
 }
 
 impl IntoResponse for ApiError {
@@ -193,7 +203,7 @@ impl From<Refusal> for ApiError {
             Refusal::NotYourTurn => ApiError::NotYourTurn,
             Refusal::GameOver => ApiError::GameOver,
             Refusal::Stale { version } => ApiError::Stale { version },
-            Refusal::SeatTaken => ApiError::SeatTaken,
+            Refusal::SeatTaken => ApiError::SeatTaken { game_id: None },
             Refusal::Move(error) => error.into(),
             Refusal::MalformedMoveId
             | Refusal::DrawAlreadyOffered

@@ -59,9 +59,16 @@ export async function joinAndShow(app, invite) {
     navigate(`/game/${encodeURIComponent(joined.game_id)}`, { replace: true });
   } catch (error) {
     const refusal = /** @type {import('../api.js').ApiError} */ (error);
+    // A taken seat names its game: whoever holds the invite may watch it (and a player who
+    // joined on another device learns where their seat link is).
+    const taken = refusal.code === 'seat_taken' && typeof refusal.body.game_id === 'string';
     app.replaceChildren(
       html('h1', { text: t('game.cannot_join') }),
       html('p', { class: 'error', role: 'alert', text: errorMessage(refusal) }),
+      ...(taken ? [
+        html('p', { text: t('game.seat_taken_elsewhere') }),
+        html('p', {}, [html('a', { class: 'button-link', href: `/game/${encodeURIComponent(refusal.body.game_id)}`, text: t('game.watch_instead') })]),
+      ] : []),
       html('p', {}, [html('a', { href: '/', text: t('notfound.new') })]),
     );
   }

@@ -372,6 +372,8 @@ export default {
   'action.decline': 'Refuser',
   'action.rematch': 'Revanche',
   'game.joining': 'Connexion à la partie…',
+  'game.watch_instead': 'Regarder la partie',
+  'game.seat_taken_elsewhere': 'Si vous l’avez prise sur un autre appareil, ouvrez-y la partie : « Le lien de votre place » amène votre place sur celui-ci.',
   'game.cannot_join': 'Impossible de rejoindre',
   'game.link_note': 'Vous avez ouvert le lien de votre place. C’est la clé de votre place : gardez-le pour vous et ne le donnez pas à votre adversaire.',
   'game.link_invalid_kept': 'Ce lien de place n’est pas valable pour cette partie ; votre place est conservée.',

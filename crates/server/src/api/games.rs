@@ -249,7 +249,7 @@ struct JoinBody {
     entropy: Option<String>,
 }
 
-#[utoipa::path(post, path = "/api/v1/invites/{invite}/join", tag = "games", params(("invite" = String, Path, description = "The invite code of the link: 32 of 0-9 A-Z a-z", pattern = "^[0-9A-Za-z]{32}$")), request_body(content = Option<JoinBody>, description = "Optional: the joiner's entropy"), security((), ("bearer" = []), ("cookie" = [])), responses((status = 400, body = ErrorBody), (status = 200, description = "The joiner's seat; with a seat token of this game, that seat (nothing is redeemed)", body = Joined), (status = 401, description = "a token that is not of this game, or a personal token that is unknown or revoked", body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, description = "seat_taken", body = ErrorBody), (status = 429, body = ErrorBody)))]
+#[utoipa::path(post, path = "/api/v1/invites/{invite}/join", tag = "games", params(("invite" = String, Path, description = "The invite code of the link: 32 of 0-9 A-Z a-z", pattern = "^[0-9A-Za-z]{32}$")), request_body(content = Option<JoinBody>, description = "Optional: the joiner's entropy"), security((), ("bearer" = []), ("cookie" = [])), responses((status = 400, body = ErrorBody), (status = 200, description = "The joiner's seat; with a seat token of this game, that seat (nothing is redeemed)", body = Joined), (status = 401, description = "a token that is not of this game, or a personal token that is unknown or revoked", body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, description = "seat_taken, with the invite's `game_id` to watch it; game_over, the invite expired", body = ErrorBody), (status = 429, body = ErrorBody)))]
 pub async fn join(
     State(state): State<AppState>,
     ClientAddress(address): ClientAddress,
@@ -267,10 +267,24 @@ pub async fn join(
     };
     let invite = InviteCode::parse(&invite).ok_or_else(|| ApiError::NotFound("invite".into()))?;
     let account = identity.as_ref().map(|i| i.account.id.as_str());
+    let game_id = state.registry.invite_game(&invite).await?;
     let joined = state
         .registry
-        .join(&invite, presented.as_ref(), entropy(body.entropy)?, account)
-        .await?;
+        .join(
+            game_id.clone(),
+            &invite,
+            presented.as_ref(),
+            entropy(body.entropy)?,
+            account,
+        )
+        .await
+        .map_err(|error| match ApiError::from(error) {
+            // Whoever holds the invite may watch the game it was for.
+            ApiError::SeatTaken { .. } => ApiError::SeatTaken {
+                game_id: Some(game_id),
+            },
+            other => other,
+        })?;
     let view = state
         .registry
         .view(&joined.game_id, Some(&joined.token))

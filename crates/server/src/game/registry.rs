@@ -184,22 +184,26 @@ impl Registry {
         })
     }
 
-    /// Redeems an invite: the joiner's new seat. With a seat token of the invite's game
-    /// (`presented`), that seat, and nothing is redeemed.
+    /// The game an invite is for, used or not.
+    pub async fn invite_game(&self, invite: &InviteCode) -> Result<GameId, GameError> {
+        self.services
+            .store
+            .find_invite(&invite.hash())
+            .await?
+            .ok_or(GameError::NoInvite)
+    }
+
+    /// Redeems an invite of `game_id` (`invite_game`): the joiner's new seat. With a seat token
+    /// of that game (`presented`), that seat, and nothing is redeemed.
     pub async fn join(
         &self,
+        game_id: GameId,
         invite: &InviteCode,
         presented: Option<&SeatToken>,
         entropy: String,
         account: Option<&str>,
     ) -> Result<JoinedGame, GameError> {
         let invite = invite.hash();
-        let game_id = self
-            .services
-            .store
-            .find_invite(&invite)
-            .await?
-            .ok_or(GameError::NoInvite)?;
         let token = presented.cloned().unwrap_or_default();
         let side = self
             .request(&game_id, |reply| {
