@@ -1,6 +1,7 @@
 // A screen that fits and that everyone can use (issue 12): at 1280×800 and 1366×768 the board and
-// both clocks are in the window without scrolling; on a 390-px phone no variant scrolls sideways
-// and Start is within the first two screens of the home page; axe-core finds no violation on the
+// both clocks are in the window without scrolling; on a phone held sideways the board fills the
+// height with both clocks in the window; on a 390-px phone no variant scrolls sideways and Start
+// is within the first two screens of the home page; axe-core finds no violation on the
 // home page, the rules and a game of each variant; no board's words run into its trays, in either
 // language, from either side.
 import { test } from 'node:test';
@@ -41,6 +42,30 @@ for (const [width, height] of [[1280, 800], [1366, 768]]) {
       assert.ok(boxes.top >= 0, `${variant.id}: the top clock is in the window`);
       assert.ok(boxes.board <= boxes.bottom && boxes.bottom <= boxes.inner, `${variant.id}: board and bottom clock end at ${boxes.bottom} of ${boxes.inner}`);
       await shot(p, `layout-${width}x${height}-${variant.id}`, { fullPage: false });
+    }
+    assertNoProblems(p);
+  });
+}
+
+for (const [width, height] of [[844, 390], [667, 375]]) {
+  test(`a phone held sideways (${width}×${height}): the board of every variant fills the height, with both clocks in the window`, async (t) => {
+    const p = await page({ ...PHONE, viewport: { width, height } });
+    for (const variant of list) {
+      await openGame(p, variant.id);
+      const boxes = await p.evaluate(() => {
+        const box = (selector) => document.querySelector(selector).getBoundingClientRect().toJSON();
+        return { board: box('.board-holder svg'), top: box('.clock-top'), bottom: box('.clock-bottom'), wide: document.documentElement.scrollWidth };
+      });
+      const { board } = boxes;
+      t.diagnostic(`${variant.id}: board ${Math.round(board.width)}×${Math.round(board.height)} px`);
+      for (const [name, box] of Object.entries({ board, 'top clock': boxes.top, 'bottom clock': boxes.bottom })) {
+        assert.ok(box.top >= 0 && box.bottom <= height && box.left >= 0 && box.right <= width, `${variant.id}: the ${name} is in the window (${JSON.stringify(box)})`);
+      }
+      assert.ok(boxes.wide <= width, `${variant.id} is ${boxes.wide} px wide`);
+      // The room is used: a square or tall board takes most of the height, a wide one (Duodecim's)
+      // half the width at least. (Before, a 844×390 window drew every board 174 px tall.)
+      assert.ok(board.height >= 0.6 * height || board.width >= 0.5 * width, `${variant.id}: the board is only ${Math.round(board.width)}×${Math.round(board.height)}`);
+      await shot(p, `layout-sideways-${width}x${height}-${variant.id}`, { fullPage: false });
     }
     assertNoProblems(p);
   });
