@@ -1,9 +1,12 @@
 //! Bad input over the socket and the body limit: a clear, structured error, nothing changed,
-//! and a connection that cannot harm the others. Graceful shutdown closes sockets with a reason.
+//! and a connection that cannot harm the others (a flood is refused, a client that stops reading is
+//! dropped). Graceful shutdown closes sockets with a reason.
 
 use ludus_server::config::ServeConfig;
 use ludus_tests::{Database, Socket, TestServer, game_id, on_both_databases, seat_token};
-use serde_json::json;
+use serde_json::{Value, json};
+use std::time::Duration;
+use tokio::io::AsyncReadExt;
 use tokio_tungstenite::tungstenite::Message;
 
 async fn bad_socket_messages_get_errors_and_change_nothing(database: Database) {
@@ -138,8 +141,95 @@ async fn shutdown_closes_sockets_with_a_reason(database: Database) {
     stopping.await.unwrap();
 }
 
+/// A spectator that says hello and then reads nothing, over a connection with a small receive
+/// buffer: once the buffers between fill, the server's writes to it wait.
+async fn stalled_spectator(base: &str, game: &str) -> tokio::net::TcpStream {
+    use futures_util::SinkExt;
+    let address = base.trim_start_matches("http://").parse().unwrap();
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.set_recv_buffer_size(1024).unwrap();
+    let stream = socket.connect(address).await.unwrap();
+    let url = format!("ws://{address}/api/v1/games/{game}/ws");
+    let (mut socket, _) = tokio_tungstenite::client_async(url, stream).await.unwrap();
+    socket
+        .send(Message::text(json!({ "type": "hello" }).to_string()))
+        .await
+        .unwrap();
+    socket.into_inner()
+}
+
+async fn a_client_that_stops_reading_is_dropped_and_counts_no_more(database: Database) {
+    let server = TestServer::start_configured(database, |config| ServeConfig {
+        socket_write_timeout_secs: 1,
+        ..config
+    })
+    .await;
+    let api = server.api();
+    let created = api
+        .create(json!({ "variant": "petteia-8", "mode": "local" }))
+        .await;
+    let (game, token) = (game_id(&created), seat_token(&created));
+    // A long game makes every view long, and every view reaches every socket when a spectator
+    // comes or goes.
+    let mut view = api.view(game, Some(token)).await;
+    while view["moves"].as_array().unwrap().len() < 100 && view["status"] == "playing" {
+        let version = view["version"].as_u64().unwrap();
+        let first = view["legal_moves"][0].as_str().unwrap().to_string();
+        assert_eq!(api.play(game, token, &first, version).await.0, 200);
+        view = api.view(game, Some(token)).await;
+    }
+    let spectators = |view: Value| view["spectators"].as_u64().unwrap();
+    let mut stalled = stalled_spectator(&server.base, game).await;
+    while spectators(api.view(game, None).await) != 1 {
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    // Watchers come and go until the views the stalled one is sent fill the buffers and a write
+    // to it waits past the timeout: then it is dropped, and no longer counted.
+    let mut arrivals = 0;
+    loop {
+        let mut watcher = Socket::connect(&server.base, game, None, None).await;
+        watcher.next_of("snapshot").await;
+        watcher.close().await;
+        arrivals += 1;
+        if arrivals % 25 == 0 && spectators(api.view(game, None).await) == 0 {
+            break;
+        }
+        assert!(
+            arrivals < 5_000,
+            "a spectator that reads nothing is still counted after {arrivals} arrivals"
+        );
+    }
+    // The server closed its connection: what it had sent is read, then the end.
+    let mut buffer = vec![0; 64 * 1024];
+    let ended = tokio::time::timeout(Duration::from_secs(30), async {
+        loop {
+            match stalled.read(&mut buffer).await {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {}
+            }
+        }
+    })
+    .await;
+    assert!(
+        ended.is_ok(),
+        "the server still holds the stalled connection"
+    );
+    // Everyone else is unharmed.
+    let version = api.view(game, Some(token)).await["version"]
+        .as_u64()
+        .unwrap();
+    let next = api.view(game, Some(token)).await["legal_moves"][0]
+        .as_str()
+        .map(str::to_string);
+    if let Some(next) = next {
+        assert_eq!(api.play(game, token, &next, version).await.0, 200);
+    }
+    server.stop().await;
+}
+
 on_both_databases!(
     bad_socket_messages_get_errors_and_change_nothing,
+    a_client_that_stops_reading_is_dropped_and_counts_no_more,
     a_flood_is_rate_limited_and_the_game_is_unharmed,
     creating_games_too_fast_is_rate_limited,
     shutdown_closes_sockets_with_a_reason,
