@@ -190,7 +190,7 @@ pub fn test_config(database_url: String) -> ServeConfig {
         invite_expiry_secs: 86_400,
         trusted_proxies: Vec::new(),
         header_read_timeout_secs: 10,
-        socket_write_timeout_secs: 10,
+        write_timeout_secs: 10,
         // Every test client connects from loopback; the slow-client test sets the default back.
         connections_per_address: 10_000,
         // The default (ludus_store::POSTGRES_CONNECTIONS).

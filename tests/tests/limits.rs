@@ -160,7 +160,7 @@ async fn stalled_spectator(base: &str, game: &str) -> tokio::net::TcpStream {
 
 async fn a_client_that_stops_reading_is_dropped_and_counts_no_more(database: Database) {
     let server = TestServer::start_configured(database, |config| ServeConfig {
-        socket_write_timeout_secs: 1,
+        write_timeout_secs: 1,
         ..config
     })
     .await;

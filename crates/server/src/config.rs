@@ -133,15 +133,15 @@ pub struct ServeConfig {
         default_value_t = 10
     )]
     pub header_read_timeout_secs: u64,
-    /// Seconds a write to a WebSocket may wait for the client to read before the connection is
-    /// dropped (a frozen tab or a client that stops reading would otherwise stay connected).
+    /// Seconds a write to a client may wait for it to read before the connection is dropped (a
+    /// frozen tab, or a client that stops reading, would otherwise stay connected).
     #[arg(
         long,
         global = true,
-        env = "LUDUS_SOCKET_WRITE_TIMEOUT_SECS",
+        env = "LUDUS_WRITE_TIMEOUT_SECS",
         default_value_t = 10
     )]
-    pub socket_write_timeout_secs: u64,
+    pub write_timeout_secs: u64,
     /// Connections one address may hold open at once (trusted proxies are not limited).
     #[arg(
         long,

@@ -1,5 +1,6 @@
 //! Accepting connections so that slow or greedy clients cannot starve the others: a client must
-//! finish its request headers within a time limit, and one address may hold only so many
+//! finish its request headers within a time limit, must take what it is sent (a write that makes
+//! no progress for a while drops the connection), and one address may hold only so many
 //! connections at once (trusted proxies excepted: every visitor comes through them). Each
 //! connection is served by hyper with WebSocket upgrades, and the client's address is attached
 //! to its requests as axum's `ConnectInfo`.
@@ -13,9 +14,13 @@ use hyper_util::service::TowerToHyperService;
 use ipnet::IpNet;
 use std::collections::HashMap;
 use std::future::Future;
+use std::io;
 use std::net::IpAddr;
+use std::pin::Pin;
 use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll};
 use std::time::Duration;
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::TcpListener;
 
 /// How connections are admitted.
@@ -23,6 +28,9 @@ use tokio::net::TcpListener;
 pub struct ConnectionLimits {
     /// A client that has not sent its whole request head by then is disconnected.
     pub header_read_timeout: Duration,
+    /// A write to the client that makes no progress for this long fails, and the connection
+    /// with it (see `WriteDeadline`).
+    pub write_timeout: Duration,
     /// Open connections one address may hold; past that, new ones are closed at once.
     pub per_address: usize,
     /// Addresses exempt from `per_address` (the reverse proxies).
@@ -33,6 +41,7 @@ impl Default for ConnectionLimits {
     fn default() -> ConnectionLimits {
         ConnectionLimits {
             header_read_timeout: Duration::from_secs(10),
+            write_timeout: Duration::from_secs(10),
             per_address: 64,
             trusted_proxies: Vec::new(),
         }
@@ -94,7 +103,10 @@ pub async fn serve(
             },
         );
         let connection = builder
-            .serve_connection_with_upgrades(TokioIo::new(stream), TowerToHyperService::new(service))
+            .serve_connection_with_upgrades(
+                TokioIo::new(WriteDeadline::new(stream, limits.write_timeout)),
+                TowerToHyperService::new(service),
+            )
             .into_owned();
         let connection = graceful.watch(connection);
         tokio::spawn(async move {
@@ -147,9 +159,141 @@ impl Drop for Slot {
     }
 }
 
+/// A connection whose writes must make progress: a write (or flush) still waiting for the client
+/// after `limit` fails with `TimedOut`. A client that stops reading (a frozen tab, a hostile
+/// client) would otherwise hold a write for good once the buffers between fill: a WebSocket's
+/// task, past its idle timer, or an event stream, each still counting its player as present. The
+/// timer is made only for a write that waits, and any progress puts it away.
+struct WriteDeadline<T> {
+    inner: T,
+    limit: Duration,
+    /// Since when a write has waited: boxed, as only a waiting write needs it.
+    waiting: Option<Pin<Box<tokio::time::Sleep>>>,
+}
+
+impl<T> WriteDeadline<T> {
+    fn new(inner: T, limit: Duration) -> WriteDeadline<T> {
+        WriteDeadline {
+            inner,
+            limit,
+            waiting: None,
+        }
+    }
+
+    /// `polled`, or the timeout once a write has waited `limit`.
+    fn bounded<R>(
+        &mut self,
+        polled: Poll<io::Result<R>>,
+        cx: &mut Context<'_>,
+    ) -> Poll<io::Result<R>> {
+        if polled.is_ready() {
+            self.waiting = None;
+            return polled;
+        }
+        let limit = self.limit;
+        let deadline = self
+            .waiting
+            .get_or_insert_with(|| Box::pin(tokio::time::sleep(limit)));
+        match deadline.as_mut().poll(cx) {
+            Poll::Ready(()) => Poll::Ready(Err(io::Error::new(
+                io::ErrorKind::TimedOut,
+                "the client took nothing it was sent within the write timeout",
+            ))),
+            Poll::Pending => Poll::Pending,
+        }
+    }
+}
+
+impl<T: AsyncRead + Unpin> AsyncRead for WriteDeadline<T> {
+    fn poll_read(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.get_mut().inner).poll_read(cx, buf)
+    }
+}
+
+impl<T: AsyncWrite + Unpin> AsyncWrite for WriteDeadline<T> {
+    fn poll_write(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        let this = self.get_mut();
+        let polled = Pin::new(&mut this.inner).poll_write(cx, buf);
+        this.bounded(polled, cx)
+    }
+
+    fn poll_write_vectored(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[io::IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        let this = self.get_mut();
+        let polled = Pin::new(&mut this.inner).poll_write_vectored(cx, bufs);
+        this.bounded(polled, cx)
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.inner.is_write_vectored()
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        let this = self.get_mut();
+        let polled = Pin::new(&mut this.inner).poll_flush(cx);
+        this.bounded(polled, cx)
+    }
+
+    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        let this = self.get_mut();
+        let polled = Pin::new(&mut this.inner).poll_shutdown(cx);
+        this.bounded(polled, cx)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    /// A client that reads nothing: once the pipe is full the write fails at the limit.
+    #[tokio::test(start_paused = true)]
+    async fn a_write_the_client_never_takes_fails_at_the_limit() {
+        let (server, _client) = tokio::io::duplex(64);
+        let mut server = WriteDeadline::new(server, Duration::from_secs(10));
+        let started = tokio::time::Instant::now();
+        let error = server.write_all(&[7; 1000]).await.unwrap_err();
+        assert_eq!(error.kind(), io::ErrorKind::TimedOut);
+        assert_eq!(started.elapsed(), Duration::from_secs(10));
+    }
+
+    /// A slow client that keeps reading is never cut off, however long the whole write takes.
+    #[tokio::test(start_paused = true)]
+    async fn a_slow_reader_that_makes_progress_is_kept() {
+        let (server, mut client) = tokio::io::duplex(64);
+        let mut server = WriteDeadline::new(server, Duration::from_secs(10));
+        let reader = tokio::spawn(async move {
+            let mut taken = Vec::new();
+            let mut chunk = [0; 64];
+            while taken.len() < 1000 {
+                tokio::time::sleep(Duration::from_secs(9)).await;
+                let n = client.read(&mut chunk).await.unwrap();
+                taken.extend_from_slice(&chunk[..n]);
+            }
+            taken
+        });
+        let started = tokio::time::Instant::now();
+        server
+            .write_all(&[7; 1000])
+            .await
+            .expect("the write completes");
+        assert!(
+            started.elapsed() > Duration::from_secs(100),
+            "it took many waits of 9 s"
+        );
+        assert_eq!(reader.await.unwrap(), vec![7; 1000]);
+    }
 
     #[test]
     fn an_address_gets_its_limit_and_a_place_back_when_one_closes() {

@@ -52,8 +52,6 @@ pub struct ApiLimits {
     pub max_socket_message: usize,
     /// A socket that sends nothing (not even a pong) for this long is closed.
     pub socket_idle: std::time::Duration,
-    /// A socket whose client does not take a write within this long is dropped.
-    pub socket_write_within: std::time::Duration,
     /// Slow clients, connections per address, and the proxies whose forwarding headers name the
     /// client (for every per-address limit).
     pub connections: ConnectionLimits,
@@ -70,7 +68,6 @@ impl Default for ApiLimits {
             socket_messages_per_second: 20,
             max_socket_message: 4096,
             socket_idle: std::time::Duration::from_secs(60),
-            socket_write_within: std::time::Duration::from_secs(10),
             connections: ConnectionLimits::default(),
             sign_in_per_minute: 10,
         }

@@ -22,10 +22,8 @@ use ludus_store::SecretHash;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use std::ops::ControlFlow;
-use std::pin::Pin;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
-use std::task::Poll;
 use std::time::Duration;
 use tokio::sync::broadcast::{
     self,
@@ -371,61 +369,9 @@ fn is_too_large(error: &axum::Error) -> bool {
     false
 }
 
-/// The client's end of a socket. Every write must finish within the deadline: a client that stops
-/// reading (a frozen tab, a hostile client) would otherwise hold its task in a write for good,
-/// where the idle timer cannot close it, still counted as connected (a player present, a
-/// spectator watching).
-struct ClientSocket {
-    socket: WebSocket,
-    write_within: Duration,
-}
-
-impl ClientSocket {
-    async fn recv(&mut self) -> Option<Result<Message, axum::Error>> {
-        self.socket.recv().await
-    }
-
-    async fn send(&mut self, message: Message) -> Result<(), axum::Error> {
-        within(self.write_within, self.socket.send(message)).await
-    }
-
-    /// Queues a message; it writes only when the queue is full.
-    async fn feed(&mut self, message: Message) -> Result<(), axum::Error> {
-        within(self.write_within, self.socket.feed(message)).await
-    }
-
-    async fn flush(&mut self) -> Result<(), axum::Error> {
-        within(self.write_within, self.socket.flush()).await
-    }
-}
-
-/// `write`, failed if it is still waiting for the client after `limit`. Almost every write
-/// finishes at its first poll (the kernel takes it) and arms no timer; the timer is boxed, so
-/// that its room is not in every write's future (a write is paid at every move).
-async fn within(
-    limit: Duration,
-    write: impl Future<Output = Result<(), axum::Error>>,
-) -> Result<(), axum::Error> {
-    let mut write = std::pin::pin!(write);
-    let mut deadline: Option<Pin<Box<tokio::time::Sleep>>> = None;
-    std::future::poll_fn(|cx| {
-        if let Poll::Ready(done) = write.as_mut().poll(cx) {
-            return Poll::Ready(done);
-        }
-        let deadline = deadline.get_or_insert_with(|| Box::pin(tokio::time::sleep(limit)));
-        deadline.as_mut().poll(cx).map(|()| {
-            Err(axum::Error::new(std::io::Error::new(
-                std::io::ErrorKind::TimedOut,
-                "the client did not read within the write timeout",
-            )))
-        })
-    })
-    .await
-}
-
 /// Reads the hello: the seat token (if any) and the version the client has seen. On anything
 /// else the socket is told why and closed.
-async fn read_hello(socket: &mut ClientSocket) -> Option<(Option<SeatToken>, Option<u64>)> {
+async fn read_hello(socket: &mut WebSocket) -> Option<(Option<SeatToken>, Option<u64>)> {
     let refuse = |message: String| ApiError::BadRequest(message);
     let hello = match tokio::time::timeout(HELLO_WITHIN, socket.recv()).await {
         Ok(Some(Ok(Message::Text(t)))) => serde_json::from_str::<ClientMessage>(&t),
@@ -466,7 +412,7 @@ async fn read_hello(socket: &mut ClientSocket) -> Option<(Option<SeatToken>, Opt
 /// One connection after its hello: the socket, the seat it speaks for, the game's events, and
 /// the limits on what it may send. Each source of input has its own method.
 struct Session {
-    socket: ClientSocket,
+    socket: WebSocket,
     state: AppState,
     game_id: GameId,
     token: Option<SeatToken>,
@@ -492,15 +438,11 @@ impl Session {
     /// is boxed: the socket's task then holds a pointer, where inline it held the session once
     /// for each future it passed through.
     async fn open(
-        socket: WebSocket,
+        mut socket: WebSocket,
         state: AppState,
         game_id: GameId,
         shape: ViewShape,
     ) -> Option<Box<Session>> {
-        let mut socket = ClientSocket {
-            socket,
-            write_within: state.limits.socket_write_within,
-        };
         let (token, since) = read_hello(&mut socket).await?;
         let subscribed = state
             .registry
