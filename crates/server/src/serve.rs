@@ -187,9 +187,23 @@ async fn serve_app(
     registry.shutdown().await;
     // The instance released its games to the others as the signal came (they take them over
     // while this one's sockets close); wait for that before the store closes.
-    if let Some(cluster) = cluster {
-        let _ = tokio::time::timeout(Duration::from_secs(5), cluster).await;
+    if let Some(mut cluster) = cluster
+        && tokio::time::timeout(Duration::from_secs(5), &mut cluster)
+            .await
+            .is_err()
+    {
+        tracing::warn!(
+            "shutting down: the games were not released within 5 s; the others take them when this instance's heartbeat lapses"
+        );
+        cluster.abort();
     }
-    registry.store().close().await;
+    // Closing the pool waits for every connection lent out: bounded, so that a task that
+    // still holds one cannot keep the process from exiting.
+    if tokio::time::timeout(Duration::from_secs(5), registry.store().close())
+        .await
+        .is_err()
+    {
+        tracing::warn!("shutting down: a database connection was still in use after 5 s");
+    }
     Ok(())
 }

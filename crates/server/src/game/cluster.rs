@@ -28,10 +28,12 @@ const HEARTBEAT_EVERY: Duration = Duration::from_secs(1);
 pub fn start(registry: Registry, shutdown: watch::Receiver<bool>) -> Option<JoinHandle<()>> {
     registry.services().instance.as_ref()?;
     let sweep_now = Arc::new(Notify::new());
-    let listener = tokio::spawn(listen(registry.clone(), sweep_now.clone()));
+    // Stopped with this task, also when it is aborted: the listener holds one of the pool's
+    // connections, and closing the pool waits for every connection to come back.
+    let listener = AbortOnDrop(tokio::spawn(listen(registry.clone(), sweep_now.clone())));
     Some(tokio::spawn(async move {
         keep_alive(&registry, &sweep_now, shutdown).await;
-        listener.abort();
+        drop(listener);
         let instance = registry
             .services()
             .instance
@@ -44,6 +46,15 @@ pub fn start(registry: Registry, shutdown: watch::Receiver<bool>) -> Option<Join
             }
         }
     }))
+}
+
+/// A task that stops when its handle is dropped.
+struct AbortOnDrop(JoinHandle<()>);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
 }
 
 /// Every second until shutdown (or at once when an instance leaves): renew this instance's

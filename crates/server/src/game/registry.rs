@@ -510,12 +510,26 @@ impl Registry {
             .iter()
             .filter_map(|s| s.actor.get().cloned())
             .collect();
-        for handle in &handles {
-            let _ = handle.send(Command::Stop).await;
-        }
+        // Bounded as a whole: an actor that is stuck, its queue full, must not hold the process.
         let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
-        for handle in handles {
-            let _ = tokio::time::timeout_at(deadline, handle.closed()).await;
+        for handle in &handles {
+            let _ = tokio::time::timeout_at(deadline, handle.send(Command::Stop)).await;
+        }
+        let mut stopped = 0;
+        for handle in &handles {
+            if tokio::time::timeout_at(deadline, handle.closed())
+                .await
+                .is_ok()
+            {
+                stopped += 1;
+            }
+        }
+        if stopped < handles.len() {
+            tracing::warn!(
+                stopped,
+                actors = handles.len(),
+                "shutting down: not every game's actor stopped within 5 s"
+            );
         }
     }
 }
