@@ -1,16 +1,16 @@
 // Real play that people can trust (issue 12), as two people on two browsers see it: opening your
-// own invite link (and a used one, from a third browser: watch instead), seat links that do not
-// lock you out, this browser's games on the home page, a move made over a link that silently drops
-// packets, presence, one seat on two devices, takeback and rematch by consent, a draw declined, a
-// draw agreed, an abort, the end-of-game panel, a game lost on time, both dice games' boards, rolls
-// and fairness, the tab title, the move sound and the arrow keys. A stand-in for the game endpoints
-// adds what a real game reaches only slowly: a claim allowed at a set time, a move list past move
-// 100.
+// own invite link (and a used one, from a third browser: watch instead; one that leads nowhere, or
+// to a game called off, in French or English), seat links that do not lock you out, this browser's
+// games on the home page, a move made over a link that silently drops packets, presence, one seat
+// on two devices, takeback and rematch by consent, a draw declined, a draw agreed, an abort, the
+// end-of-game panel, a game lost on time, both dice games' boards, rolls and fairness, the tab
+// title, the move sound and the arrow keys. A stand-in for the game endpoints adds what a real game
+// reaches only slowly: a claim allowed at a set time, a move list past move 100.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   browserSuite, mockGame, shot, shown, view, waitVersion, waitStatus, waitSeat, clickMove, playAnyMove,
-  startFromHome, createViaApi, boardHeard, diceShown, diceHeld, commitmentShown, assertSeedRevealed,
+  startFromHome, createViaApi, callApi, boardHeard, diceShown, diceHeld, commitmentShown, assertSeedRevealed,
   joinFrom, LAPTOP, WIDE, PHONE,
 } from './support.js';
 
@@ -78,6 +78,27 @@ test('opening your own invite link shows your waiting game; the friend opening i
   assertNoProblems(host, guest);
   // The refused join is the one error the third page logs (the browser reports the 409).
   assert.deepEqual(third.problems.filter((problem) => !/status of 409/.test(problem)), []);
+});
+
+test('an invite that leads nowhere, or to a game called off, says which, in the reader\'s language', async () => {
+  const lost = await page(PHONE);
+  await lost.goto('/join/0123456789abcdefghijABCDEFGHIJ01?lang=fr');
+  await lost.waitForSelector('h1:has-text("Impossible de rejoindre")');
+  const unknown = await lost.textContent('[role=alert]');
+  assert.match(unknown, /ne mène à aucune partie/);
+  assert.doesNotMatch(unknown, /not found|invite\b/, 'no English words of the server');
+  await shot(lost, 'play-01d-unknown-invite-fr-phone');
+
+  const created = await createViaApi(server.base, { variant: 'petteia-6', mode: 'online' });
+  const { game_id: id, seat, invite } = created.body;
+  assert.equal((await callApi(server.base, 'POST', `/api/v1/games/${id}/abort`, { token: seat.token })).status, 200);
+  const late = await page(LAPTOP);
+  await late.goto(`/join/${invite}`);
+  await late.waitForSelector('h1:has-text("Cannot join")');
+  assert.match(await late.textContent('[role=alert]'), /called off before anyone joined/);
+  assert.equal(await late.locator('a:has-text("Watch the game")').count(), 0, 'nothing to watch');
+  // The refused joins are the errors the pages log (the browser reports the 404 and the 409).
+  for (const p of [lost, late]) assert.deepEqual(p.problems.filter((problem) => !/status of 40[49]/.test(problem)), []);
 });
 
 test('a token from a #token= link is kept only once the server accepts it', async () => {

@@ -39,6 +39,12 @@ const THREAT_TEXTS = {
 /** @param {GameView} view */
 const threatTexts = (view) => (view.seat ? THREAT_TEXTS.player : THREAT_TEXTS.watching);
 
+/** What a join's refusals mean to the person who opened the link (the server's words name no invite). */
+const JOIN_REFUSALS = /** @type {Record<string, string>} */ ({
+  not_found: 'game.invite_unknown',
+  game_over: 'game.invite_called_off',
+});
+
 /**
  * `/join/<invite>`: take the seat, or open the one this browser already holds in that game (the
  * creator opening their own link, the friend opening it again).
@@ -62,9 +68,10 @@ export async function joinAndShow(app, invite) {
     // A taken seat names its game: whoever holds the invite may watch it (and a player who
     // joined on another device learns where their seat link is).
     const taken = refusal.code === 'seat_taken' && typeof refusal.body.game_id === 'string';
+    const refused = JOIN_REFUSALS[refusal.code];
     app.replaceChildren(
       html('h1', { text: t('game.cannot_join') }),
-      html('p', { class: 'error', role: 'alert', text: errorMessage(refusal) }),
+      html('p', { class: 'error', role: 'alert', text: refused ? t(refused) : errorMessage(refusal) }),
       ...(taken ? [
         html('p', { text: t('game.seat_taken_elsewhere') }),
         html('p', {}, [html('a', { class: 'button-link', href: `/game/${encodeURIComponent(refusal.body.game_id)}`, text: t('game.watch_instead') })]),

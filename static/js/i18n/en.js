@@ -374,6 +374,8 @@ export default {
   'game.joining': 'Joining the game…',
   'game.watch_instead': 'Watch the game',
   'game.seat_taken_elsewhere': 'If you took it on another device, open the game there: “Your seat link” brings your seat to this one.',
+  'game.invite_unknown': 'This invite link leads to no game: check that it was copied whole.',
+  'game.invite_called_off': 'This game was called off before anyone joined: its invite expired (after a day unused), or its creator aborted it.',
   'game.cannot_join': 'Cannot join',
   'game.link_note': 'You opened your seat link. It is the key to your seat: keep it private, and do not share it with your opponent.',
   'game.link_invalid_kept': 'That seat link is not valid for this game; your own seat is kept.',

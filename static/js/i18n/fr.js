@@ -374,6 +374,8 @@ export default {
   'game.joining': 'Connexion à la partie…',
   'game.watch_instead': 'Regarder la partie',
   'game.seat_taken_elsewhere': 'Si vous l’avez prise sur un autre appareil, ouvrez-y la partie : « Le lien de votre place » amène votre place sur celui-ci.',
+  'game.invite_unknown': 'Ce lien d’invitation ne mène à aucune partie : vérifiez qu’il a été copié en entier.',
+  'game.invite_called_off': 'Cette partie a été annulée avant que quiconque la rejoigne : son invitation a expiré (au bout d’un jour sans servir), ou son créateur l’a annulée.',
   'game.cannot_join': 'Impossible de rejoindre',
   'game.link_note': 'Vous avez ouvert le lien de votre place. C’est la clé de votre place : gardez-le pour vous et ne le donnez pas à votre adversaire.',
   'game.link_invalid_kept': 'Ce lien de place n’est pas valable pour cette partie ; votre place est conservée.',
