@@ -28,19 +28,32 @@ async function openGame(p, variant, { side = 'first', lang } = {}) {
   await p.waitForSelector('.connection[data-state="connected"]');
 }
 
+/** Where the board and its two clocks are drawn, how far the page scrolled, and how wide it is. */
+const boardAndClocks = (p) => p.evaluate(() => {
+  const box = (selector) => document.querySelector(selector).getBoundingClientRect().toJSON();
+  return {
+    board: box('.board-holder svg'), top: box('.clock-top'), bottom: box('.clock-bottom'),
+    scrollY: window.scrollY, wide: document.documentElement.scrollWidth,
+  };
+});
+
+/** The board and both clocks inside a `width`×`height` window, the page neither scrolled nor wider. */
+function assertInWindow(variant, boxes, width, height) {
+  assert.equal(boxes.scrollY, 0);
+  assert.ok(boxes.wide <= width, `${variant} is ${boxes.wide} px wide`);
+  for (const [name, box] of Object.entries({ board: boxes.board, 'top clock': boxes.top, 'bottom clock': boxes.bottom })) {
+    assert.ok(box.top >= 0 && box.bottom <= height && box.left >= 0 && box.right <= width, `${variant}: the ${name} is in the window (${JSON.stringify(box)})`);
+  }
+}
+
 for (const [width, height] of [[1280, 800], [1366, 768]]) {
   test(`at ${width}×${height} the board and both clocks of every variant are in the window`, async (t) => {
     const p = await page({ viewport: { width, height } });
     for (const variant of list) {
       await openGame(p, variant.id);
-      const boxes = await p.evaluate(() => {
-        const box = (selector) => document.querySelector(selector).getBoundingClientRect();
-        return { top: box('.clock-top').top, board: box('.board-holder svg').bottom, bottom: box('.clock-bottom').bottom, scrollY: window.scrollY, inner: window.innerHeight };
-      });
-      t.diagnostic(`${variant.id}: top clock at ${Math.round(boxes.top)} px, bottom clock ends at ${Math.round(boxes.bottom)} of ${boxes.inner} px`);
-      assert.equal(boxes.scrollY, 0);
-      assert.ok(boxes.top >= 0, `${variant.id}: the top clock is in the window`);
-      assert.ok(boxes.board <= boxes.bottom && boxes.bottom <= boxes.inner, `${variant.id}: board and bottom clock end at ${boxes.bottom} of ${boxes.inner}`);
+      const boxes = await boardAndClocks(p);
+      t.diagnostic(`${variant.id}: top clock at ${Math.round(boxes.top.top)} px, bottom clock ends at ${Math.round(boxes.bottom.bottom)} of ${height} px`);
+      assertInWindow(variant.id, boxes, width, height);
       await shot(p, `layout-${width}x${height}-${variant.id}`, { fullPage: false });
     }
     assertNoProblems(p);
@@ -52,16 +65,10 @@ for (const [width, height] of [[844, 390], [667, 375]]) {
     const p = await page({ ...PHONE, viewport: { width, height } });
     for (const variant of list) {
       await openGame(p, variant.id);
-      const boxes = await p.evaluate(() => {
-        const box = (selector) => document.querySelector(selector).getBoundingClientRect().toJSON();
-        return { board: box('.board-holder svg'), top: box('.clock-top'), bottom: box('.clock-bottom'), wide: document.documentElement.scrollWidth };
-      });
+      const boxes = await boardAndClocks(p);
       const { board } = boxes;
       t.diagnostic(`${variant.id}: board ${Math.round(board.width)}×${Math.round(board.height)} px`);
-      for (const [name, box] of Object.entries({ board, 'top clock': boxes.top, 'bottom clock': boxes.bottom })) {
-        assert.ok(box.top >= 0 && box.bottom <= height && box.left >= 0 && box.right <= width, `${variant.id}: the ${name} is in the window (${JSON.stringify(box)})`);
-      }
-      assert.ok(boxes.wide <= width, `${variant.id} is ${boxes.wide} px wide`);
+      assertInWindow(variant.id, boxes, width, height);
       // The room is used: a square or tall board takes most of the height, a wide one (Duodecim's)
       // half the width at least. (Before, a 844×390 window drew every board 174 px tall.)
       assert.ok(board.height >= 0.6 * height || board.width >= 0.5 * width, `${variant.id}: the board is only ${Math.round(board.width)}×${Math.round(board.height)}`);
