@@ -8,16 +8,19 @@ import assert from 'node:assert/strict';
 import {
   browserSuite, shot, shown, view, waitVersion, waitStatus, clickMove, playAnyMove,
   recordConnectionStates, waitReconnected, boardHeard, diceShown, diceHeld, commitmentShown, assertSeedRevealed,
-  LAPTOP, PHONE,
+  forgive, LAPTOP, PHONE,
 } from './support.js';
 
-const { server, onlineGame } = await browserSuite();
+const { server, onlineGame, assertNoProblems } = await browserSuite();
 
 /**
- * The console errors of `p`, but for the browser's own report of each reconnection attempt that
- * found the server down (the page itself logs nothing then).
+ * Asserts that `pages` logged no console error but the browser's own report of each reconnection
+ * attempt that found the server down (the page itself logs nothing then).
  */
-const problemsBesideServerDown = (p) => p.problems.filter((problem) => !/WebSocket connection to '.*' failed/.test(problem));
+function assertNoProblemsBesideServerDown(pages) {
+  for (const p of pages) forgive(p, /WebSocket connection to '.*' failed/);
+  assertNoProblems(...pages);
+}
 
 /** Restarts the server (`crash`: SIGKILL) and waits until both pages have reconnected by themselves. */
 async function restartUnder(pages, { crash }) {
@@ -62,7 +65,7 @@ test('a server restarted mid-game, then crashed right after a move: both pages r
   await waitVersion(guest, (await shown(host)).version);
   assert.match(await guest.textContent('.move-list'), /E1-E2/);
   await shot(guest, 'restart-01-played-on-after-a-crash-phone', { fullPage: false });
-  for (const p of pages) assert.deepEqual(problemsBesideServerDown(p), [], `console errors on ${p.url()}`);
+  assertNoProblemsBesideServerDown(pages);
 });
 
 test('a dice game crashed mid-game comes back with the same board, dice and commitment, and its seed still hashes to it', async () => {
@@ -91,5 +94,5 @@ test('a dice game crashed mid-game comes back with the same board, dice and comm
   await host.click('#resign');
   await Promise.all(pages.map((p) => waitStatus(p, 'finished')));
   for (const p of pages) await assertSeedRevealed(p, commitment);
-  for (const p of pages) assert.deepEqual(problemsBesideServerDown(p), [], `console errors on ${p.url()}`);
+  assertNoProblemsBesideServerDown(pages);
 });

@@ -111,6 +111,14 @@ export async function openPage(browser, base, options = {}) {
   return page;
 }
 
+/**
+ * Forgets the console errors of `page` that `expected` matches (the browser's own report of a
+ * request the test meant to be refused, say), so that `assertNoProblems` judges the rest.
+ */
+export function forgive(page, expected) {
+  page.problems = page.problems.filter((problem) => !expected.test(problem));
+}
+
 /** Saves the whole page, or with `{ fullPage: false }` only what the window shows. */
 export async function shot(page, name, { fullPage = true } = {}) {
   mkdirSync(SHOTS, { recursive: true });

@@ -215,14 +215,10 @@ async fn a_client_that_stops_reading_is_dropped_and_counts_no_more(database: Dat
         "the server still holds the stalled connection"
     );
     // Everyone else is unharmed.
-    let version = api.view(game, Some(token)).await["version"]
-        .as_u64()
-        .unwrap();
-    let next = api.view(game, Some(token)).await["legal_moves"][0]
-        .as_str()
-        .map(str::to_string);
-    if let Some(next) = next {
-        assert_eq!(api.play(game, token, &next, version).await.0, 200);
+    let view = api.view(game, Some(token)).await;
+    let version = view["version"].as_u64().unwrap();
+    if let Some(next) = view["legal_moves"][0].as_str() {
+        assert_eq!(api.play(game, token, next, version).await.0, 200);
     }
     server.stop().await;
 }

@@ -34,11 +34,9 @@ pub enum ApiError {
     NotFound(String),
     #[error("the game has moved on to version {version}")]
     Stale { version: u64 },
-    /// On a join, the game the invite was for (to watch it instead).
+    /// The game the invite was for (to watch it instead).
     #[error("the seat was taken: the invite has been used")]
-    SeatTaken {
-        game_id: Option<ludus_store::GameId>,
-    },
+    SeatTaken { game_id: ludus_store::GameId },
     #[error("the game is over")]
     GameOver,
     #[error("the request is larger than {limit} bytes")]
@@ -120,9 +118,7 @@ impl ApiError {
             ApiError::RateLimited { retry_after_ms } => {
                 object.retry_after_ms = Some(*retry_after_ms)
             }
-            ApiError::SeatTaken { game_id } => {
-                object.game_id = game_id.as_ref().map(|id| id.as_str().to_string())
-            }
+            ApiError::SeatTaken { game_id } => object.game_id = Some(game_id.as_str().to_string()),
             _ => {}
         }
         object
@@ -153,7 +149,7 @@ pub struct ErrorObject {
     /// rate_limited: when to try again.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub retry_after_ms: Option<u64>,
-    /// seat_taken, on a join: the invite's game, which anyone holding the invite may watch.
+    /// seat_taken: the invite's game, which anyone holding the invite may watch.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub game_id: Option<String>,
 }
@@ -203,7 +199,7 @@ impl From<Refusal> for ApiError {
             Refusal::NotYourTurn => ApiError::NotYourTurn,
             Refusal::GameOver => ApiError::GameOver,
             Refusal::Stale { version } => ApiError::Stale { version },
-            Refusal::SeatTaken => ApiError::SeatTaken { game_id: None },
+            Refusal::SeatTaken { game } => ApiError::SeatTaken { game_id: game },
             Refusal::Move(error) => error.into(),
             Refusal::MalformedMoveId
             | Refusal::DrawAlreadyOffered

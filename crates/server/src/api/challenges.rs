@@ -240,13 +240,7 @@ pub async fn accept(
         .as_ref()
         .expect("an online game has an invite");
     let joined = registry
-        .join(
-            game_id.clone(),
-            invite,
-            None,
-            String::new(),
-            Some(&challenge.challenged_id),
-        )
+        .join(invite, None, String::new(), Some(&challenge.challenged_id))
         .await?;
     let joiner = variant
         .player(joined.side)

@@ -267,24 +267,10 @@ pub async fn join(
     };
     let invite = InviteCode::parse(&invite).ok_or_else(|| ApiError::NotFound("invite".into()))?;
     let account = identity.as_ref().map(|i| i.account.id.as_str());
-    let game_id = state.registry.invite_game(&invite).await?;
     let joined = state
         .registry
-        .join(
-            game_id.clone(),
-            &invite,
-            presented.as_ref(),
-            entropy(body.entropy)?,
-            account,
-        )
-        .await
-        .map_err(|error| match ApiError::from(error) {
-            // Whoever holds the invite may watch the game it was for.
-            ApiError::SeatTaken { .. } => ApiError::SeatTaken {
-                game_id: Some(game_id),
-            },
-            other => other,
-        })?;
+        .join(&invite, presented.as_ref(), entropy(body.entropy)?, account)
+        .await?;
     let view = state
         .registry
         .view(&joined.game_id, Some(&joined.token))

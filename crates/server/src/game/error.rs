@@ -58,8 +58,9 @@ pub enum Refusal {
     RematchBeforeEnd,
     #[error("there is no rematch offer to decline")]
     NoRematchOffer,
+    /// Names the invite's game: whoever holds the invite may watch it.
     #[error("the seat was taken: the invite has been used")]
-    SeatTaken,
+    SeatTaken { game: ludus_store::GameId },
 }
 
 /// A stored or decided event that does not apply to the game it belongs to.

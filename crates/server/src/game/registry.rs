@@ -184,26 +184,22 @@ impl Registry {
         })
     }
 
-    /// The game an invite is for, used or not.
-    pub async fn invite_game(&self, invite: &InviteCode) -> Result<GameId, GameError> {
-        self.services
-            .store
-            .find_invite(&invite.hash())
-            .await?
-            .ok_or(GameError::NoInvite)
-    }
-
-    /// Redeems an invite of `game_id` (`invite_game`): the joiner's new seat. With a seat token
-    /// of that game (`presented`), that seat, and nothing is redeemed.
+    /// Redeems an invite: the joiner's new seat. With a seat token of the invite's game
+    /// (`presented`), that seat, and nothing is redeemed. A used invite's refusal names its game.
     pub async fn join(
         &self,
-        game_id: GameId,
         invite: &InviteCode,
         presented: Option<&SeatToken>,
         entropy: String,
         account: Option<&str>,
     ) -> Result<JoinedGame, GameError> {
         let invite = invite.hash();
+        let game_id = self
+            .services
+            .store
+            .find_invite(&invite)
+            .await?
+            .ok_or(GameError::NoInvite)?;
         let token = presented.cloned().unwrap_or_default();
         let side = self
             .request(&game_id, |reply| {

@@ -276,7 +276,7 @@ impl GameActor {
         match self.game.status {
             Status::Waiting => {}
             Status::Aborted => return Err(Refusal::GameOver.into()),
-            Status::Playing | Status::Finished => return Err(Refusal::SeatTaken.into()),
+            Status::Playing | Status::Finished => return Err(self.seat_taken()),
         }
         let now = self.services.clock.now_ms();
         let joiner = self.game.creator().other();
@@ -306,7 +306,7 @@ impl GameActor {
             Ok(Redeemed::AlreadyUsed) => {
                 before.put_back(&mut self.game);
                 self.reload().await;
-                Err(Refusal::SeatTaken.into())
+                Err(self.seat_taken())
             }
             Ok(Redeemed::NotFound) => {
                 before.put_back(&mut self.game);
@@ -317,6 +317,13 @@ impl GameActor {
                 Err(error.into())
             }
         }
+    }
+
+    fn seat_taken(&self) -> GameError {
+        Refusal::SeatTaken {
+            game: self.game.id.clone(),
+        }
+        .into()
     }
 
     /// The side of a seat token of this game presented with its invite (the creator opening their
