@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  browserSuite, shot, shown, view, waitVersion, waitStatus, clickMove, playAnyMove,
+  browserSuite, shot, shown, view, eventsSince, waitVersion, waitStatus, clickMove, playAnyMove,
   recordConnectionStates, waitReconnected, boardHeard, diceShown, diceHeld, commitmentShown, assertSeedRevealed,
   forgive, LAPTOP, PHONE,
 } from './support.js';
@@ -46,7 +46,12 @@ test('a server restarted mid-game, then crashed right after a move: both pages r
     await restartUnder(pages, { crash });
     const stored = await view(host);
     const when = crash ? 'crash' : 'restart';
-    assert.deepEqual([stored.version, stored.moves.at(-1), stored.status], [acknowledged.version, `${from}-${to}`, 'playing'], `the move acknowledged before the ${when} is stored`);
+    // An orderly shutdown paused the clocks, and the restarted server resumed them: two events
+    // more, the time between charged to no one. A crash could not pause them: its downtime runs.
+    const since = await eventsSince(host, acknowledged.version);
+    assert.deepEqual(since.map((e) => e.kind), crash ? [] : ['clocks_paused', 'clock_started'], `the events after the ${when}`);
+    if (!crash) assert.deepEqual(since[1].clocks, since[0].clocks, 'the clocks resume where the shutdown paused them');
+    assert.deepEqual([stored.version, stored.moves.at(-1), stored.status], [acknowledged.version + since.length, `${from}-${to}`, 'playing'], `the move acknowledged before the ${when} is stored`);
     // The clocks come back as stored: the mover's stands where the move left it; the other's ran on.
     assert.equal(stored.clocks[acknowledged.seat], clocks[acknowledged.seat], `the mover's clock after the ${when}`);
     assert.ok(stored.clocks[stored.to_move] <= clocks[stored.to_move] && stored.clocks.running === stored.to_move);

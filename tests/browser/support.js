@@ -241,6 +241,13 @@ export const view = (page) => page.evaluate(async () => {
   return response.json();
 });
 
+/** The page's game's events after `since`, as the server logs them. */
+export const eventsSince = (page, since) => page.evaluate(async (after) => {
+  const id = document.querySelector('section.game').dataset.gameId;
+  const response = await fetch(`/api/v1/games/${encodeURIComponent(id)}/events?since=${after}`);
+  return response.json();
+}, since);
+
 /** Waits until the page's game has reached at least `version`. */
 export const waitVersion = (page, version, options) =>
   page.waitForFunction((v) => Number(document.querySelector('section.game')?.dataset.version) >= v, version, options);

@@ -712,12 +712,14 @@ async fn a_rolling_restart_of_every_instance_ends_no_game() {
         moves += played.acknowledged.len();
         unreachable += played.unreachable;
         let log = checked_log(&reader, &pair[0].game, &played.acknowledged).await;
-        // Still in play, or ended by its own moves: no flag, no abort.
+        // Still in play, or ended by its own moves: no flag, no abort. And the others served
+        // the games throughout, so no instance paused their clocks as it stopped.
         for event in &log {
             assert!(
                 event["kind"] != "aborted" && event["termination"] != "timeout",
                 "the restarts ended no game: {event}"
             );
+            assert_ne!(event["kind"], "clocks_paused", "a clock paused: {event}");
         }
         for player in pair {
             received_once_in_order(&player.received, &log, "a roaming player").await;

@@ -1,13 +1,15 @@
 //! Nothing lost: the server process is killed with SIGKILL while moves are in flight; after a
 //! restart on the same database every acknowledged move is there, and play goes on. And nothing
 //! shown that was not committed: a move the database refuses is neither acknowledged nor seen.
+//! An orderly restart charges its downtime to no one's clock.
 
 use ludus_tests::{
     Api, Database, ServerProcess, Socket, TestDatabase, TestServer, game_id, on_both_databases,
-    seat_token,
+    seat_token, test_config,
 };
-use serde_json::json;
+use serde_json::{Value, json};
 use sqlx::Connection;
+use std::time::Duration;
 
 const SERVER: &str = env!("CARGO_BIN_EXE_ludus-test-server");
 
@@ -203,7 +205,63 @@ async fn a_move_the_store_refuses_is_neither_acknowledged_nor_shown(database: Da
     server.stop().await;
 }
 
+/// A self-hoster upgrades the server in the middle of a timed game (SIGTERM, then the new binary):
+/// the clocks stand still from the shutdown until the restarted server serves the game again,
+/// so the side to move loses none of its time to the downtime, and play goes on.
+async fn an_orderly_restart_charges_its_downtime_to_no_one(database: Database) {
+    const DOWNTIME: Duration = Duration::from_secs(2);
+    let database = TestDatabase::create(database).await;
+    let first = TestServer::start_with(test_config(database.url().to_string())).await;
+    let api = first.api();
+    let created = api
+        .create(json!({
+            "variant": "petteia-6",
+            "mode": "online",
+            "clock": { "initial_ms": 300_000, "increment_ms": 0 },
+        }))
+        .await;
+    let joined = api.join(&created).await;
+    let (game, light, dark) = (game_id(&created), seat_token(&created), seat_token(&joined));
+    let version = api.view(game, None).await["version"].as_u64().unwrap();
+    assert_eq!(api.play(game, light, "A1-A2", version).await.0, 200);
+    let before = api.view(game, None).await["version"].as_u64().unwrap();
+    first.stop().await;
+    tokio::time::sleep(DOWNTIME).await;
+
+    let second = TestServer::start_with(test_config(database.url().to_string())).await;
+    let api = second.api();
+    let (status, events) = api
+        .get(&format!("/api/v1/games/{game}/events?since={before}"), None)
+        .await;
+    assert_eq!(status, 200, "{events}");
+    let [paused, resumed] = events.as_array().unwrap().as_slice() else {
+        panic!("the shutdown paused the clocks and the restart resumed them: {events}");
+    };
+    assert_eq!(
+        (&paused["kind"], &resumed["kind"]),
+        (&json!("clocks_paused"), &json!("clock_started"))
+    );
+    let at = |event: &Value| event["at"].as_i64().unwrap();
+    assert!(
+        at(resumed) - at(paused) >= DOWNTIME.as_millis() as i64,
+        "paused for the whole downtime: {events}"
+    );
+    assert_eq!(
+        resumed["clocks"], paused["clocks"],
+        "Dark's clock goes on from where it stood at the shutdown"
+    );
+    let view = api.view(game, None).await;
+    assert_eq!(view["clocks"]["running"], "dark", "{view}");
+    assert_eq!(view["version"], before + 2);
+    // Play goes on at the new version; a client that kept the old one is told it is stale.
+    assert_eq!(api.play(game, dark, "A6-A5", before).await.0, 409);
+    assert_eq!(api.play(game, dark, "A6-A5", before + 2).await.0, 200);
+    assert_eq!(api.view(game, None).await["clocks"]["running"], "light");
+    second.stop().await;
+}
+
 on_both_databases!(
     every_acknowledged_move_survives_a_sigkill,
+    an_orderly_restart_charges_its_downtime_to_no_one,
     a_move_the_store_refuses_is_neither_acknowledged_nor_shown
 );

@@ -19,8 +19,14 @@ pub enum GameEvent {
         #[schema(value_type = String)]
         side: Side,
     },
-    /// The clocks start; the side to move runs first.
+    /// The clocks start, or resume after `clocks_paused`; the side to move runs.
     ClockStarted {
+        #[schema(value_type = Object)]
+        clocks: ClockReading,
+    },
+    /// The server shut down with the game in play: neither clock runs until a server serves the
+    /// game again and `clock_started` resumes them, so the time it was down is charged to no one.
+    ClocksPaused {
         #[schema(value_type = Object)]
         clocks: ClockReading,
     },

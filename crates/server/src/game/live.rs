@@ -264,6 +264,10 @@ impl LiveGame {
                 }
                 self.set_reading(clocks, at);
             }
+            GameEvent::ClocksPaused { clocks } => {
+                self.stop_clocks(at);
+                self.set_reading(clocks, at);
+            }
             GameEvent::Roll { dice, .. } => {
                 self.engine.roll(dice)?;
                 self.dice_thrown += dice.len() as u64;
@@ -717,6 +721,24 @@ impl LiveGame {
         }];
         events.extend(self.clock_start());
         events
+    }
+
+    /// The clocks stop while no server serves the game (it shuts down), if they run.
+    pub fn pause_clocks(&self, now: i64) -> Option<GameEvent> {
+        let clocks = self
+            .reading(now)
+            .filter(|_| self.status == Status::Playing)?;
+        Some(GameEvent::ClocksPaused { clocks })
+    }
+
+    /// Whether the clocks stand still because a server shut down with the game in play.
+    pub fn clocks_paused(&self) -> bool {
+        self.status == Status::Playing && self.clocks.is_some_and(|c| c.running.is_none())
+    }
+
+    /// The clocks go on from where they were paused, if they were.
+    pub fn resume_clocks(&self) -> Option<GameEvent> {
+        self.clocks_paused().then(|| self.clock_start()).flatten()
     }
 
     /// The clocks start (online: at the join; otherwise at creation), the side to move running.

@@ -489,12 +489,28 @@ impl Registry {
         }
     }
 
+    /// Whether this instance is the last one alive (always, on SQLite). In a rolling restart the
+    /// others take its games over at once, and their clocks run on; when in doubt (the database
+    /// does not answer in time), the clocks are paused, and the next instance to load a game resumes it.
+    async fn nobody_else_serves(&self) -> bool {
+        let Some(instance) = &self.services.instance else {
+            return true;
+        };
+        // Bounded, as every step of a shutdown.
+        match tokio::time::timeout(Duration::from_secs(2), self.store().alive_instances()).await {
+            Ok(Ok(alive)) => alive.iter().all(|id| id == instance.id()),
+            Ok(Err(_)) | Err(_) => true,
+        }
+    }
+
     pub fn services(&self) -> &Services {
         &self.services
     }
 
-    /// Stops every actor after the commands already queued, and waits for them (bounded).
+    /// Stops every actor after the commands already queued, and waits for them (bounded). When
+    /// no other instance is alive to serve them, the games' clocks are paused as they stop.
     pub async fn shutdown(&self) {
+        let pause_clocks = self.nobody_else_serves().await;
         let slots: Vec<Slot> = self
             .games
             .lock()
@@ -509,7 +525,8 @@ impl Registry {
         // Bounded as a whole: an actor that is stuck, its queue full, must not hold the process.
         let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
         for handle in &handles {
-            let _ = tokio::time::timeout_at(deadline, handle.send(Command::Stop)).await;
+            let _ = tokio::time::timeout_at(deadline, handle.send(Command::Stop { pause_clocks }))
+                .await;
         }
         let mut stopped = 0;
         for handle in &handles {

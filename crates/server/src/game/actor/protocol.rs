@@ -170,7 +170,10 @@ pub enum Command {
     InstanceGone {
         instance: String,
     },
-    Stop,
+    /// The instance shuts down; `pause_clocks` when no other instance will serve the game.
+    Stop {
+        pause_clocks: bool,
+    },
 }
 
 #[cfg(test)]

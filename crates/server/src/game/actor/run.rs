@@ -5,7 +5,7 @@ use super::computer::game_seed;
 use super::protocol::{Command, Hinted, Join, Published, Subscription};
 use super::{FINISHED_IDLE_AFTER, GameActor, IDLE_AFTER, Touch};
 use crate::game::error::{GameError, Refusal, error_chain};
-use crate::game::event::VersionedEvent;
+use crate::game::event::{GameEvent, VersionedEvent};
 use crate::game::{Mode, Seat, Status};
 use ludus_engine::Player;
 use ludus_store::SecretHash;
@@ -13,12 +13,20 @@ use std::time::Duration;
 
 impl GameActor {
     pub(super) async fn run(mut self: Box<Self>) {
+        // Before any command: a game loaded after a shutdown that paused it goes on from here.
+        Box::pin(self.resume_clocks()).await;
         self.schedule_computer();
         loop {
             let wake = self.next_wake();
             tokio::select! {
                 command = self.commands.recv() => match command.map(|command| *command) {
-                    None | Some(Command::Stop) => break,
+                    None => break,
+                    Some(Command::Stop { pause_clocks }) => {
+                        if pause_clocks {
+                            Box::pin(self.pause_clocks()).await;
+                        }
+                        break;
+                    }
                     // Boxed, as the writes below: the write path's future (a store transaction,
                     // a reload) is large, and inline it would make every idle actor's task as
                     // large.
@@ -26,6 +34,7 @@ impl GameActor {
                 },
                 why = sleep_for(wake) => match why {
                     Wake::Flag => Box::pin(self.raise_flag()).await,
+                    Wake::Resume => Box::pin(self.resume_clocks()).await,
                     Wake::Expiry => Box::pin(self.expire_invite()).await,
                     Wake::Presence => self.presence_changed(),
                     Wake::Idle => break,
@@ -46,6 +55,10 @@ impl GameActor {
             .then(|| tokio::time::Instant::now() + self.idle_after());
         [
             flag.map(|at| (at, Wake::Flag)),
+            // Paused by a server that shut down: this one serves the game, so they go on now.
+            self.game
+                .clocks_paused()
+                .then(|| (tokio::time::Instant::now(), Wake::Resume)),
             self.expiry_deadline().map(|at| (at, Wake::Expiry)),
             self.presence_deadline().map(|at| (at, Wake::Presence)),
             idle.map(|at| (at, Wake::Idle)),
@@ -73,11 +86,37 @@ impl GameActor {
             .clocks
             .and_then(|c| c.deadline())
             .map_or(now, |(_, at)| at.max(now));
-        if let Some(event) = self.game.flag_due(due)
+        if let Some(event) = self.game.flag_due(due) {
+            self.commit_own(event, now, "a time-out").await;
+        }
+    }
+
+    /// The clocks go on from where a server that shut down paused them.
+    async fn resume_clocks(&mut self) {
+        if let Some(event) = self.game.resume_clocks() {
+            let now = self.services.clock.now_ms();
+            self.commit_own(event, now, "the clocks' resumption").await;
+        }
+    }
+
+    /// The last instance shuts down: the clocks stand still until a server serves the game
+    /// again and resumes them, so that the time no server serves it is charged to no one. Not
+    /// retried: if it fails, that time is charged, as after a crash.
+    async fn pause_clocks(&mut self) {
+        let now = self.services.clock.now_ms();
+        if let Some(event) = self.game.pause_clocks(now)
             && let Err(error) = self.commit(vec![event], None, now).await
         {
-            tracing::warn!(game = %self.game.id, error = %error_chain(&error), "could not record a time-out");
-            // Try again shortly rather than spin.
+            tracing::warn!(game = %self.game.id, error = %error_chain(&error), "could not pause the clocks at shutdown");
+        }
+    }
+
+    /// Commits an event the server decides by itself (a time-out, an expiry, the clocks
+    /// resumed); on failure it logs and waits a little, so that the timer that asked tries again
+    /// shortly rather than spins.
+    async fn commit_own(&mut self, event: GameEvent, now: i64, what: &str) {
+        if let Err(error) = self.commit(vec![event], None, now).await {
+            tracing::warn!(game = %self.game.id, error = %error_chain(&error), "could not record {what}");
             tokio::time::sleep(Duration::from_millis(500)).await;
         }
     }
@@ -103,11 +142,9 @@ impl GameActor {
     /// The invite was not used in time: the game is aborted (if a join did not come first).
     pub(super) async fn expire_invite(&mut self) {
         let now = self.services.clock.now_ms();
-        if let Some(abort) = self.game.expiry_due(self.expiry_ms(), now)
-            && let Err(error) = self.commit(vec![abort], None, now).await
-        {
-            tracing::warn!(game = %self.game.id, error = %error_chain(&error), "could not abort an expired invite");
-            tokio::time::sleep(Duration::from_millis(500)).await;
+        if let Some(abort) = self.game.expiry_due(self.expiry_ms(), now) {
+            self.commit_own(abort, now, "an expired invite's abort")
+                .await;
         }
     }
 
@@ -319,7 +356,7 @@ impl GameActor {
             Command::Lead(leads) => self.lead(leads),
             Command::Presence(message) => self.heard_presence(*message),
             Command::InstanceGone { instance } => self.instance_gone(&instance),
-            Command::Stop => {}
+            Command::Stop { .. } => {}
         }
     }
 
@@ -334,6 +371,8 @@ impl GameActor {
 enum Wake {
     /// The clock of the side to move ran out.
     Flag,
+    /// The clocks were paused by a server that shut down.
+    Resume,
     /// The invite was not used in time.
     Expiry,
     /// A player present only by an old request became away.

@@ -50,6 +50,10 @@ impl GameActor {
     }
 
     async fn act_once(&mut self, seat: Seat, action: &Action, now: i64) -> Result<u64, GameError> {
+        // Clocks a server paused as it shut down (caught up from the log just now) go on first.
+        if let Some(resume) = self.game.resume_clocks() {
+            self.commit(vec![resume], None, now).await?;
+        }
         // A clock that ran out before this request ends the game first.
         if let Some(flag) = self
             .game

@@ -97,6 +97,64 @@ fn a_flag_falls_for_the_player_whose_time_ran_out() {
 }
 
 #[test]
+fn clocks_paused_while_no_server_serves_the_game_charge_no_one_and_resume_where_they_stood() {
+    let clock = ClockSettings {
+        initial_ms: 60_000,
+        increment_ms: 0,
+    };
+    let mut g = game(Variant::Petteia6, Mode::Online, Some(clock));
+    assert_eq!(g.pause_clocks(1_000), None, "no clock runs before the join");
+    let join = g.decide_join();
+    commit(&mut g, join, 0);
+    let mv = g.decide_move(ME, "A1-A2", g.version, 10_000).unwrap();
+    commit(&mut g, vec![mv], 10_000);
+    assert_eq!(g.resume_clocks(), None, "running clocks are not resumed");
+
+    // The server shuts down 4 s into Dark's turn and serves the game again at 100 s.
+    let pause = g.pause_clocks(14_000).expect("the clocks run");
+    commit(&mut g, vec![pause.clone()], 14_000);
+    assert!(g.clocks_paused());
+    assert_eq!(g.flag_due(1_000_000), None, "no flag falls while paused");
+    assert_eq!(g.pause_clocks(20_000), None, "paused once");
+    let resume = g.resume_clocks().expect("paused clocks resume");
+    commit(&mut g, vec![resume.clone()], 100_000);
+    assert!(!g.clocks_paused());
+    assert_eq!(g.clocks.unwrap().running, Some(Player::Second));
+    assert_eq!(
+        g.clocks.unwrap().read(101_000),
+        [50_000, 55_000],
+        "Dark is charged its 4 s before the pause and 1 s after, not the 86 s between"
+    );
+
+    // Replay from the log agrees, and a finished game's clocks are not paused.
+    let mut replayed = game(Variant::Petteia6, Mode::Online, Some(clock));
+    let log: Vec<(GameEvent, i64)> = vec![
+        (GameEvent::Joined { side: Side::Dark }, 0),
+        (replayed.clock_start().unwrap(), 0),
+        (
+            GameEvent::Move {
+                side: Side::Light,
+                notation: "A1-A2".into(),
+                automatic: false,
+                clocks: Some([(Side::Light, 50_000), (Side::Dark, 60_000)].into()),
+                checked: Checked::default(),
+            },
+            10_000,
+        ),
+        (pause, 14_000),
+        (resume, 100_000),
+    ];
+    for (event, at) in &log {
+        replayed.apply(event, *at).unwrap();
+    }
+    assert_eq!(replayed.clocks, g.clocks);
+    let resign = g.decide_resign(THEM).unwrap();
+    commit(&mut g, vec![resign], 101_000);
+    assert_eq!(g.pause_clocks(102_000), None);
+    assert!(!g.clocks_paused());
+}
+
+#[test]
 fn undo_against_the_computer_goes_back_to_the_humans_turn_and_never_gives_time_back() {
     let mut g = game(
         Variant::Petteia6,
