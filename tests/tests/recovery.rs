@@ -230,25 +230,11 @@ async fn an_orderly_restart_charges_its_downtime_to_no_one(database: Database) {
 
     let second = TestServer::start_with(test_config(database.url().to_string())).await;
     let api = second.api();
-    let (status, events) = api
-        .get(&format!("/api/v1/games/{game}/events?since={before}"), None)
-        .await;
-    assert_eq!(status, 200, "{events}");
-    let [paused, resumed] = events.as_array().unwrap().as_slice() else {
-        panic!("the shutdown paused the clocks and the restart resumed them: {events}");
-    };
-    assert_eq!(
-        (&paused["kind"], &resumed["kind"]),
-        (&json!("clocks_paused"), &json!("clock_started"))
-    );
+    let [paused, resumed] = paused_and_resumed(&api, game, before).await;
     let at = |event: &Value| event["at"].as_i64().unwrap();
     assert!(
-        at(resumed) - at(paused) >= DOWNTIME.as_millis() as i64,
-        "paused for the whole downtime: {events}"
-    );
-    assert_eq!(
-        resumed["clocks"], paused["clocks"],
-        "Dark's clock goes on from where it stood at the shutdown"
+        at(&resumed) - at(&paused) >= DOWNTIME.as_millis() as i64,
+        "paused for the whole downtime: {paused} {resumed}"
     );
     let view = api.view(game, None).await;
     assert_eq!(view["clocks"]["running"], "dark", "{view}");
@@ -260,8 +246,72 @@ async fn an_orderly_restart_charges_its_downtime_to_no_one(database: Database) {
     second.stop().await;
 }
 
+/// The server crashes (SIGKILL) in the middle of a timed game and comes back a while later: the
+/// side to move is charged until the server was last known alive (its last note, or the last
+/// move), not for the time no server ran, and play goes on.
+async fn a_crash_charges_its_downtime_to_no_one(database: Database) {
+    // On Postgres, beyond the heartbeat's lapse (5 s): until then the killed instance still
+    // counts as alive, and the others (here, its successor) wait for it as for any instance.
+    let downtime = Duration::from_secs(match database {
+        Database::Sqlite => 2,
+        Database::Postgres => 7,
+    });
+    let database = TestDatabase::create(database).await;
+    let mut first = ServerProcess::start(SERVER, database.url());
+    let api = Api::new(&first.base);
+    let created = api
+        .create(json!({
+            "variant": "petteia-6",
+            "mode": "local",
+            "clock": { "initial_ms": 300_000, "increment_ms": 0 },
+        }))
+        .await;
+    let (game, token) = (game_id(&created), seat_token(&created));
+    let (status, moved) = api.play(game, token, "A1-A2", 1).await;
+    assert_eq!(status, 200, "{moved}");
+    let before = moved["version"].as_u64().unwrap();
+    first.kill();
+    tokio::time::sleep(downtime).await;
+
+    let second = ServerProcess::start(SERVER, database.url());
+    let api = Api::new(&second.base);
+    let [paused, _] = paused_and_resumed(&api, game, before).await;
+    // Charged at most until its last note (every 5 s) or the move, whichever came later: the
+    // process was killed right after the move, well before the downtime was over.
+    let charged = 300_000 - paused["clocks"]["dark"].as_i64().unwrap();
+    assert!(
+        (0..downtime.as_millis() as i64).contains(&charged),
+        "Dark charged {charged} ms for a downtime of {downtime:?}: {paused}"
+    );
+    let view = api.view(game, None).await;
+    assert_eq!(view["clocks"]["running"], "dark", "{view}");
+    assert_eq!(api.play(game, token, "A6-A5", before + 2).await.0, 200);
+}
+
+/// The two events a restart leaves after `before` in a timed game in play: its clocks paused
+/// (the downtime charged to no one) and resumed where they were paused.
+async fn paused_and_resumed(api: &Api, game: &str, before: u64) -> [Value; 2] {
+    let (status, events) = api
+        .get(&format!("/api/v1/games/{game}/events?since={before}"), None)
+        .await;
+    assert_eq!(status, 200, "{events}");
+    let [paused, resumed] = events.as_array().unwrap().as_slice() else {
+        panic!("the clocks were paused and resumed, and nothing else: {events}");
+    };
+    assert_eq!(
+        (&paused["kind"], &resumed["kind"]),
+        (&json!("clocks_paused"), &json!("clock_started"))
+    );
+    assert_eq!(
+        resumed["clocks"], paused["clocks"],
+        "the clocks go on from where they were paused"
+    );
+    [paused.clone(), resumed.clone()]
+}
+
 on_both_databases!(
     every_acknowledged_move_survives_a_sigkill,
     an_orderly_restart_charges_its_downtime_to_no_one,
+    a_crash_charges_its_downtime_to_no_one,
     a_move_the_store_refuses_is_neither_acknowledged_nor_shown
 );

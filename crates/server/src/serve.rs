@@ -62,11 +62,11 @@ pub async fn run(
     let (shutdown_sender, shutdown_receiver) = tokio::sync::watch::channel(false);
     // Postgres: this instance among others (heartbeat, takeovers, the listening connection).
     let cluster = crate::game::cluster::start(registry.clone(), shutdown_receiver.clone());
-    tokio::spawn(expire_invites(
-        registry.clone(),
+    start_chores(
+        &registry,
         Duration::from_secs(config.invite_expiry_secs),
-        shutdown_receiver.clone(),
-    ));
+        &shutdown_receiver,
+    );
     let public_url = match &config.public_url {
         Some(_) => config.public_url(),
         None => ServeConfig {
@@ -92,22 +92,53 @@ pub async fn run(
         .map_err(|e| e.to_string())
 }
 
-/// Aborts the games whose invite expired unused, now and then until shutdown: invites expire
-/// whether or not anyone asks for their game again.
-async fn expire_invites(
-    registry: Registry,
-    expiry: Duration,
-    mut shutdown: tokio::sync::watch::Receiver<bool>,
+/// How often a server with games loaded notes that it is alive: after a crash, at most this much
+/// of the downtime is charged to the clocks that ran.
+const NOTE_ALIVE_EVERY: Duration = Duration::from_secs(5);
+
+/// The server's own chores, each now and then until shutdown: aborting the games whose invite
+/// expired unused (invites expire whether or not anyone asks for their game again), and noting
+/// that this server is alive while it has games loaded (so that a server started after a crash
+/// knows when the games stopped being served).
+fn start_chores(
+    registry: &Registry,
+    invite_expiry: Duration,
+    shutdown: &tokio::sync::watch::Receiver<bool>,
 ) {
-    let every = (expiry / 4).clamp(Duration::from_secs(1), Duration::from_secs(3600));
-    let mut tick = tokio::time::interval(every);
+    let every = (invite_expiry / 4).clamp(Duration::from_secs(1), Duration::from_secs(3600));
+    tokio::spawn(now_and_then(
+        every,
+        registry.clone(),
+        shutdown.clone(),
+        |registry| async move {
+            if let Err(error) = registry.expire_invites().await {
+                tracing::warn!(%error, "could not look for expired invites");
+            }
+        },
+    ));
+    tokio::spawn(now_and_then(
+        NOTE_ALIVE_EVERY,
+        registry.clone(),
+        shutdown.clone(),
+        |registry| async move {
+            if let Err(error) = registry.note_alive().await {
+                tracing::warn!(%error, "could not note that this server is alive");
+            }
+        },
+    ));
+}
+
+/// Runs `chore` at once and then every `period`, until shutdown.
+async fn now_and_then<Chore: Future<Output = ()>>(
+    period: Duration,
+    registry: Registry,
+    mut shutdown: tokio::sync::watch::Receiver<bool>,
+    chore: impl Fn(Registry) -> Chore,
+) {
+    let mut tick = tokio::time::interval(period);
     loop {
         tokio::select! {
-            _ = tick.tick() => {
-                if let Err(error) = registry.expire_invites().await {
-                    tracing::warn!(%error, "could not look for expired invites");
-                }
-            }
+            _ = tick.tick() => chore(registry.clone()).await,
             _ = shutdown.changed() => return,
         }
     }

@@ -662,6 +662,30 @@ impl Store {
         rows.into_iter().map(|(id,)| stored_id(id)).collect()
     }
 
+    /// Notes that a server is alive at `at` (milliseconds); the latest note is kept.
+    pub async fn mark_alive(&self, at: i64) -> Result<(), StoreError> {
+        on_backend!(self, pool => {
+            sqlx::query(
+                "INSERT INTO liveness (id, alive_at) VALUES (1, $1) ON CONFLICT (id) \
+                 DO UPDATE SET alive_at = excluded.alive_at WHERE liveness.alive_at < excluded.alive_at",
+            )
+            .bind(at)
+            .execute(pool)
+            .await?;
+        });
+        Ok(())
+    }
+
+    /// When a server last noted that it was alive (none before the first note).
+    pub async fn last_alive(&self) -> Result<Option<i64>, StoreError> {
+        let row: Option<(i64,)> = on_backend!(self, pool => {
+            sqlx::query_as("SELECT alive_at FROM liveness WHERE id = 1")
+                .fetch_optional(pool)
+                .await?
+        });
+        Ok(row.map(|(at,)| at))
+    }
+
     /// The ids of the games still waiting for their invite that were created before `before`
     /// (milliseconds): the invites that have expired.
     pub async fn waiting_games_created_before(

@@ -530,6 +530,16 @@ async fn finished_games_list_newest_first_with_paging(store: Store) {
     assert!(store.games_in_progress().await.is_ok());
 }
 
+async fn the_latest_note_that_a_server_is_alive_is_kept(store: Store) {
+    assert_eq!(store.last_alive().await.unwrap(), None);
+    store.mark_alive(2_000).await.unwrap();
+    assert_eq!(store.last_alive().await.unwrap(), Some(2_000));
+    // Two instances noting at once: an older note does not overwrite a newer one.
+    store.mark_alive(1_000).await.unwrap();
+    store.mark_alive(3_000).await.unwrap();
+    assert_eq!(store.last_alive().await.unwrap(), Some(3_000));
+}
+
 #[tokio::test]
 async fn a_database_url_of_another_kind_is_refused() {
     assert!(matches!(
@@ -548,6 +558,7 @@ on_both_backends!(
     an_invite_is_redeemed_exactly_once_even_when_joins_race,
     a_game_is_finished_by_one_writer_only,
     finished_games_list_newest_first_with_paging,
+    the_latest_note_that_a_server_is_alive_is_kept,
 );
 
 /// Accounts (issue 13): names unique without regard to case, secrets found only by their hash,

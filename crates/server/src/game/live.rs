@@ -6,6 +6,7 @@
 use super::clock::GameClocks;
 use super::error::{Refusal, ReplayError};
 use super::event::{Checked, ClockReading, GameEvent};
+use super::services::Outage;
 use super::{GameId, Mode, Seat, Settings, Status};
 use ludus_ai::Level;
 use ludus_engine::dice::{Seed, ServerSeed};
@@ -729,6 +730,17 @@ impl LiveGame {
             .reading(now)
             .filter(|_| self.status == Status::Playing)?;
         Some(GameEvent::ClocksPaused { clocks })
+    }
+
+    /// The clocks paused after a crash (`outage`): charged until the server was last known
+    /// alive, or until the game's last event if that came later, and not after. None for a game
+    /// whose clocks do not run, or that has moved since the restart.
+    pub fn pause_after(&self, outage: Outage) -> Option<GameEvent> {
+        let since = self.clocks?.since;
+        if since >= outage.restarted_at {
+            return None;
+        }
+        self.pause_clocks(outage.last_alive.clamp(since, outage.restarted_at))
     }
 
     /// Whether the clocks stand still because a server shut down with the game in play.

@@ -6,7 +6,7 @@ use super::actor::{Acted, Action, Command, GameActor, Join, Mailbox, Subscriptio
 use super::error::{GameError, error_chain};
 use super::event::VersionedEvent;
 use super::restore::{MoveAnswers, Restored, restore};
-use super::services::{GameConfig, NewGameRequest, Searcher, Services};
+use super::services::{GameConfig, NewGameRequest, Outage, Searcher, Services};
 use super::token::{InviteCode, SeatToken};
 use super::{GameId, Mode};
 use crate::metrics::Metrics;
@@ -116,6 +116,7 @@ impl Registry {
     /// for their invite are loaded when asked for (or by `expire_invites`). With several
     /// instances, only the games that no live instance owns: this one takes them over.
     pub async fn restore_in_progress(&self) -> Result<usize, GameError> {
+        let restarted_at = self.services.clock.now_ms();
         let ids = match &self.services.instance {
             None => self.services.store.games_in_progress().await?,
             Some(instance) => {
@@ -123,7 +124,28 @@ impl Registry {
                 self.services.store.take_over_games(instance.id()).await?
             }
         };
+        // No server served the games from the last note that one was alive until now, unless
+        // another instance lives (it served them). After an orderly shutdown their clocks are
+        // paused already, and this changes nothing. Without a note (none was due yet), each
+        // game's last event says when its server was last alive.
+        let last_alive = self.services.store.last_alive().await?.unwrap_or(0);
+        if self.nobody_else_serves().await {
+            let outage = Outage {
+                last_alive,
+                restarted_at,
+            };
+            let _ = self.services.outage.set(outage);
+        }
         self.take_over(&ids).await
+    }
+
+    /// Notes in the store that this server is alive, while it has games loaded (`Outage`).
+    pub async fn note_alive(&self) -> Result<(), GameError> {
+        if self.live_games() > 0 {
+            let now = self.services.clock.now_ms();
+            self.services.store.mark_alive(now).await?;
+        }
+        Ok(())
     }
 
     /// Loads games this instance now owns, their flags held for the restart grace (their

@@ -92,7 +92,19 @@ pub struct Services {
     /// On Postgres, this instance among others (the games it owns); none on SQLite, whose one
     /// instance owns every game.
     pub instance: Option<Arc<Instance>>,
+    /// Set at start-up when the server before this one crashed: the games it served with their
+    /// clocks running are paused from when it was last known alive (`LiveGame::pause_after`).
+    pub outage: std::sync::OnceLock<Outage>,
     search_permits: SearchPermits,
+}
+
+/// The time no server served the games, as a start-up after a crash knows it: from the last note
+/// that a server was alive (`Store::mark_alive`, every few seconds while games are loaded) until
+/// this server started.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Outage {
+    pub last_alive: i64,
+    pub restarted_at: i64,
 }
 
 /// The permits a search holds while it runs on the blocking pool: the computer seats' own (one
@@ -146,6 +158,7 @@ impl Services {
             clock: super::clock::ServerClock::new(),
             config,
             metrics,
+            outage: std::sync::OnceLock::new(),
             search_permits: SearchPermits::new(cores),
         }
     }

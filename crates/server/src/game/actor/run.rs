@@ -13,7 +13,14 @@ use std::time::Duration;
 
 impl GameActor {
     pub(super) async fn run(mut self: Box<Self>) {
-        // Before any command: a game loaded after a shutdown that paused it goes on from here.
+        // Before any command: a game loaded after a crash is paused from when its server was
+        // last known alive, and a paused game (by that, or by an orderly shutdown) goes on from here.
+        if let Some(&outage) = self.services.outage.get()
+            && let Some(pause) = self.game.pause_after(outage)
+        {
+            let now = self.services.clock.now_ms();
+            Box::pin(self.commit_own(pause, now, "the clocks' pause after a crash")).await;
+        }
         Box::pin(self.resume_clocks()).await;
         self.schedule_computer();
         loop {

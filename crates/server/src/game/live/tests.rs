@@ -155,6 +155,42 @@ fn clocks_paused_while_no_server_serves_the_game_charge_no_one_and_resume_where_
 }
 
 #[test]
+fn after_a_crash_the_clocks_are_charged_until_the_server_was_last_known_alive() {
+    use crate::game::services::Outage;
+    let clock = ClockSettings {
+        initial_ms: 60_000,
+        increment_ms: 0,
+    };
+    let mut g = game(Variant::Petteia6, Mode::Local, Some(clock));
+    let start = g.clock_start().into_iter().collect();
+    commit(&mut g, start, 0);
+    let mv = g.decide_move(ME, "A1-A2", g.version, 10_000).unwrap();
+    commit(&mut g, vec![mv], 10_000);
+    let dark = |event: Option<GameEvent>| match event {
+        Some(GameEvent::ClocksPaused { clocks }) => Some(clocks[&Side::Dark]),
+        _ => None,
+    };
+    // Last known alive 3 s into Dark's turn; the server came back at 500 s.
+    let outage = |last_alive| Outage {
+        last_alive,
+        restarted_at: 500_000,
+    };
+    assert_eq!(dark(g.pause_after(outage(13_000))), Some(57_000));
+    // A note older than the last move: the server was alive at the move, so from there.
+    assert_eq!(dark(g.pause_after(outage(4_000))), Some(60_000));
+    // A game that moved after the restart is not paused.
+    let later = Outage {
+        last_alive: 1_000,
+        restarted_at: 5_000,
+    };
+    assert_eq!(g.pause_after(later), None);
+    // Paused clocks (an orderly shutdown came first) are not paused again.
+    let pause = g.pause_clocks(12_000).unwrap();
+    commit(&mut g, vec![pause], 12_000);
+    assert_eq!(g.pause_after(outage(13_000)), None);
+}
+
+#[test]
 fn undo_against_the_computer_goes_back_to_the_humans_turn_and_never_gives_time_back() {
     let mut g = game(
         Variant::Petteia6,
