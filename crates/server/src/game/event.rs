@@ -24,8 +24,9 @@ pub enum GameEvent {
         #[schema(value_type = Object)]
         clocks: ClockReading,
     },
-    /// The server shut down with the game in play: neither clock runs until a server serves the
-    /// game again and `clock_started` resumes them, so the time it was down is charged to no one.
+    /// No server serves the game in play (the last one shut down; or it crashed, and `clocks`
+    /// are then the readings when it was last known alive): neither clock runs until a server
+    /// serves the game again and `clock_started` resumes them, so the downtime is charged to no one.
     ClocksPaused {
         #[schema(value_type = Object)]
         clocks: ClockReading,

@@ -743,7 +743,7 @@ impl LiveGame {
         self.pause_clocks(outage.last_alive.clamp(since, outage.restarted_at))
     }
 
-    /// Whether the clocks stand still because a server shut down with the game in play.
+    /// Whether the clocks of a game in play stand still (`clocks_paused`).
     pub fn clocks_paused(&self) -> bool {
         self.status == Status::Playing && self.clocks.is_some_and(|c| c.running.is_none())
     }

@@ -62,7 +62,7 @@ impl GameActor {
             .then(|| tokio::time::Instant::now() + self.idle_after());
         [
             flag.map(|at| (at, Wake::Flag)),
-            // Paused by a server that shut down: this one serves the game, so they go on now.
+            // Paused while no server served the game: this one does, so they go on now.
             self.game
                 .clocks_paused()
                 .then(|| (tokio::time::Instant::now(), Wake::Resume)),
@@ -98,7 +98,7 @@ impl GameActor {
         }
     }
 
-    /// The clocks go on from where a server that shut down paused them.
+    /// Paused clocks (a shutdown, a crash) go on from where they stood.
     async fn resume_clocks(&mut self) {
         if let Some(event) = self.game.resume_clocks() {
             let now = self.services.clock.now_ms();
@@ -378,7 +378,7 @@ impl GameActor {
 enum Wake {
     /// The clock of the side to move ran out.
     Flag,
-    /// The clocks were paused by a server that shut down.
+    /// The clocks were paused while no server served the game.
     Resume,
     /// The invite was not used in time.
     Expiry,

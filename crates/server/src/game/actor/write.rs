@@ -50,7 +50,7 @@ impl GameActor {
     }
 
     async fn act_once(&mut self, seat: Seat, action: &Action, now: i64) -> Result<u64, GameError> {
-        // Clocks a server paused as it shut down (caught up from the log just now) go on first.
+        // Paused clocks (a pause caught up from the log just now) go on first.
         if let Some(resume) = self.game.resume_clocks() {
             self.commit(vec![resume], None, now).await?;
         }
