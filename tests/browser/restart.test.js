@@ -60,7 +60,9 @@ test('a server restarted mid-game, then crashed right after a move: both pages r
       const now = await shown(p);
       assert.deepEqual([now.version, now.moves, now.toMove, now.status], [stored.version, stored.moves.length, stored.to_move, 'playing'], `each page after the ${when}`);
       assert.equal(await p.locator('.clock.running').count(), 1, 'the clock of the side to move runs again');
+      assert.match(await p.textContent('p.connection'), /neither clock ran while it was down/, `each page says why its clocks jumped after the ${when}`);
     }
+    if (!crash) await shot(host, 'restart-00-back-after-an-orderly-restart-laptop');
   }
   const [hostMoves, guestMoves] = await Promise.all(pages.map((p) => p.textContent('.move-list')));
   assert.equal(guestMoves, hostMoves);

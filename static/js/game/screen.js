@@ -152,6 +152,8 @@ class GameScreen {
     this.face = preference('face') || 'virtvs';
     this.message = '';
     this.rolling = false;
+    /** A missed `clocks_paused` (the server restarted): said once the socket is back. */
+    this.clocksWerePaused = false;
     /** @type {number | null} */
     this.resignAsked = null;
     /** @type {import('../connection.js').PendingMove | null} */
@@ -297,6 +299,7 @@ class GameScreen {
     if (event.version !== undefined) this.log.set(event.version, event);
     this.offers = noteEvent(this.offers, event, mySide(this.view));
     if (event.kind === 'roll') this.rolling = true;
+    if (event.kind === 'clocks_paused') this.clocksWerePaused = true;
     if (event.kind === 'joined') this.loadPlayers();
     if (event.kind === 'move' && event.version !== undefined && event.version > this.view.version) playMoveSound();
     // Both players agreed: the new game opens for both, played with the same seat tokens.
@@ -512,7 +515,12 @@ class GameScreen {
 
   /** @param {string} state */
   connectionState(state) {
-    const text = { connecting: t('game.connecting'), connected: t('game.connected'), reconnecting: t('game.reconnecting') }[state] || state;
+    let text = { connecting: t('game.connecting'), connected: t('game.connected'), reconnecting: t('game.reconnecting') }[state] || state;
+    // Back after a restart that paused the clocks: say why they show more time than before.
+    if (state === 'connected' && this.clocksWerePaused) {
+      text = t('game.connected_after_pause');
+      this.clocksWerePaused = false;
+    }
     this.connectionLine.textContent = text;
     this.connectionLine.dataset.state = state;
   }

@@ -412,6 +412,7 @@ export default {
   'game.computer': ' (computer)',
   'game.connecting': 'Connecting…',
   'game.connected': 'Connected.',
+  'game.connected_after_pause': 'Connected. The server was restarted: neither clock ran while it was down.',
   'game.reconnecting': 'Reconnecting…',
   'game.refused': 'Refused: {detail}',
   'game.threatened_one': '1 of your pieces is threatened (dashed rings).',

@@ -412,6 +412,7 @@ export default {
   'game.computer': ' (ordinateur)',
   'game.connecting': 'Connexion…',
   'game.connected': 'Connecté.',
+  'game.connected_after_pause': 'Connecté. Le serveur a redémarré : aucune pendule n’a tourné pendant l’interruption.',
   'game.reconnecting': 'Reconnexion…',
   'game.refused': 'Refusé : {detail}',
   'game.threatened_one': '1 de vos pions est menacé (cercles pointillés).',
