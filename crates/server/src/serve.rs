@@ -4,6 +4,7 @@
 use crate::api::{ApiLimits, AppState};
 use crate::config::ServeConfig;
 use crate::connections::ConnectionLimits;
+use crate::game::error::GameError;
 use crate::game::registry::Registry;
 use crate::game::services::GameConfig;
 use crate::metrics::Metrics;
@@ -108,29 +109,25 @@ fn start_chores(
     let every = (invite_expiry / 4).clamp(Duration::from_secs(1), Duration::from_secs(3600));
     tokio::spawn(now_and_then(
         every,
+        "look for expired invites",
         registry.clone(),
         shutdown.clone(),
-        |registry| async move {
-            if let Err(error) = registry.expire_invites().await {
-                tracing::warn!(%error, "could not look for expired invites");
-            }
-        },
+        |registry| async move { registry.expire_invites().await.map(drop) },
     ));
     tokio::spawn(now_and_then(
         NOTE_ALIVE_EVERY,
+        "note that this server is alive",
         registry.clone(),
         shutdown.clone(),
-        |registry| async move {
-            if let Err(error) = registry.note_alive().await {
-                tracing::warn!(%error, "could not note that this server is alive");
-            }
-        },
+        |registry| async move { registry.note_alive().await },
     ));
 }
 
-/// Runs `chore` at once and then every `period`, until shutdown.
-async fn now_and_then<Chore: Future<Output = ()>>(
+/// Runs `chore` at once and then every `period`, until shutdown; a failure is logged (`what`
+/// the chore does) and the next turn tries again.
+async fn now_and_then<Chore: Future<Output = Result<(), GameError>>>(
     period: Duration,
+    what: &str,
     registry: Registry,
     mut shutdown: tokio::sync::watch::Receiver<bool>,
     chore: impl Fn(Registry) -> Chore,
@@ -138,7 +135,11 @@ async fn now_and_then<Chore: Future<Output = ()>>(
     let mut tick = tokio::time::interval(period);
     loop {
         tokio::select! {
-            _ = tick.tick() => chore(registry.clone()).await,
+            _ = tick.tick() => {
+                if let Err(error) = chore(registry.clone()).await {
+                    tracing::warn!(%error, "could not {what}");
+                }
+            }
             _ = shutdown.changed() => return,
         }
     }

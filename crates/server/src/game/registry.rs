@@ -128,10 +128,9 @@ impl Registry {
         // another instance lives (it served them). After an orderly shutdown their clocks are
         // paused already, and this changes nothing. Without a note (none was due yet), each
         // game's last event says when its server was last alive.
-        let last_alive = self.services.store.last_alive().await?.unwrap_or(0);
         if self.nobody_else_serves().await {
             let outage = Outage {
-                last_alive,
+                last_alive: self.services.store.last_alive().await?.unwrap_or(0),
                 restarted_at,
             };
             let _ = self.services.outage.set(outage);

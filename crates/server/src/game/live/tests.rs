@@ -7,6 +7,14 @@ fn game(variant: Variant, mode: Mode, clock: Option<ClockSettings>) -> LiveGame 
     LiveGame::for_tests(variant, mode, clock)
 }
 
+/// A clock of `initial_ms` with `increment_ms` after each move.
+fn clock(initial_ms: u64, increment_ms: u64) -> Option<ClockSettings> {
+    Some(ClockSettings {
+        initial_ms,
+        increment_ms,
+    })
+}
+
 /// Applies events and their automatic follow-ups, as the actor does.
 fn commit(game: &mut LiveGame, events: Vec<GameEvent>, now: i64) -> Vec<GameEvent> {
     game.advance(events, now).expect("decided events apply")
@@ -17,11 +25,7 @@ const THEM: Seat = Seat::Player(Player::Second);
 
 #[test]
 fn an_online_game_waits_for_the_join_and_its_clock_starts_then() {
-    let clock = ClockSettings {
-        initial_ms: 60_000,
-        increment_ms: 2_000,
-    };
-    let mut g = game(Variant::Petteia6, Mode::Online, Some(clock));
+    let mut g = game(Variant::Petteia6, Mode::Online, clock(60_000, 2_000));
     assert_eq!(g.status, Status::Waiting);
     assert!(matches!(
         g.decide_move(ME, "A1-A2", 0, 10),
@@ -77,14 +81,7 @@ fn moves_are_checked_for_seat_turn_version_and_legality() {
 
 #[test]
 fn a_flag_falls_for_the_player_whose_time_ran_out() {
-    let mut g = game(
-        Variant::Petteia8,
-        Mode::Local,
-        Some(ClockSettings {
-            initial_ms: 1_000,
-            increment_ms: 0,
-        }),
-    );
+    let mut g = game(Variant::Petteia8, Mode::Local, clock(1_000, 0));
     let start = g.clock_start().into_iter().collect();
     commit(&mut g, start, 0);
     assert_eq!(g.flag_due(999), None);
@@ -98,11 +95,7 @@ fn a_flag_falls_for_the_player_whose_time_ran_out() {
 
 #[test]
 fn clocks_paused_while_no_server_serves_the_game_charge_no_one_and_resume_where_they_stood() {
-    let clock = ClockSettings {
-        initial_ms: 60_000,
-        increment_ms: 0,
-    };
-    let mut g = game(Variant::Petteia6, Mode::Online, Some(clock));
+    let mut g = game(Variant::Petteia6, Mode::Online, clock(60_000, 0));
     assert_eq!(g.pause_clocks(1_000), None, "no clock runs before the join");
     let join = g.decide_join();
     commit(&mut g, join, 0);
@@ -127,7 +120,7 @@ fn clocks_paused_while_no_server_serves_the_game_charge_no_one_and_resume_where_
     );
 
     // Replay from the log agrees, and a finished game's clocks are not paused.
-    let mut replayed = game(Variant::Petteia6, Mode::Online, Some(clock));
+    let mut replayed = game(Variant::Petteia6, Mode::Online, clock(60_000, 0));
     let log: Vec<(GameEvent, i64)> = vec![
         (GameEvent::Joined { side: Side::Dark }, 0),
         (replayed.clock_start().unwrap(), 0),
@@ -157,11 +150,7 @@ fn clocks_paused_while_no_server_serves_the_game_charge_no_one_and_resume_where_
 #[test]
 fn after_a_crash_the_clocks_are_charged_until_the_server_was_last_known_alive() {
     use crate::game::services::Outage;
-    let clock = ClockSettings {
-        initial_ms: 60_000,
-        increment_ms: 0,
-    };
-    let mut g = game(Variant::Petteia6, Mode::Local, Some(clock));
+    let mut g = game(Variant::Petteia6, Mode::Local, clock(60_000, 0));
     let start = g.clock_start().into_iter().collect();
     commit(&mut g, start, 0);
     let mv = g.decide_move(ME, "A1-A2", g.version, 10_000).unwrap();
@@ -192,14 +181,7 @@ fn after_a_crash_the_clocks_are_charged_until_the_server_was_last_known_alive() 
 
 #[test]
 fn undo_against_the_computer_goes_back_to_the_humans_turn_and_never_gives_time_back() {
-    let mut g = game(
-        Variant::Petteia6,
-        Mode::Computer,
-        Some(ClockSettings {
-            initial_ms: 60_000,
-            increment_ms: 0,
-        }),
-    );
+    let mut g = game(Variant::Petteia6, Mode::Computer, clock(60_000, 0));
     let start = g.clock_start().into_iter().collect();
     commit(&mut g, start, 0);
     let mine = g.decide_move(ME, "A1-A2", g.version, 10_000).unwrap();
