@@ -562,6 +562,38 @@ async fn documented_limits_are_the_ones_enforced(database: Database) {
         }
     }
 
+    // The game id of every path that names a game: what the document describes is what a
+    // created game's id is, and a path past that length names no game.
+    let created = api
+        .create(json!({ "variant": "petteia-6", "mode": "online" }))
+        .await;
+    let id = game_id(&created);
+    let game_paths: Vec<&String> = document.0["paths"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .filter(|path| path.starts_with("/api/v1/games/{id}"))
+        .collect();
+    assert!(game_paths.len() >= 15, "{game_paths:?}");
+    let mut longest_id = 0;
+    for path in game_paths {
+        for operation in document.0["paths"][path].as_object().unwrap().values() {
+            let parameters = operation["parameters"].as_array().unwrap();
+            let schema = &parameters.iter().find(|p| p["name"] == "id").unwrap()["schema"];
+            assert_eq!(schema["pattern"], "^[0-9A-Za-z]{1,64}$", "{path}");
+            let (shortest, longest) = length(schema);
+            assert!((shortest..=longest).contains(&id.len()), "{path}: {id}");
+            longest_id = longest;
+            assert!(id.bytes().all(|b| b.is_ascii_alphanumeric()), "{id}");
+        }
+    }
+    let past = format!("/api/v1/games/{}", "a".repeat(longest_id + 1));
+    let (status, body) = api.get(&past, None).await;
+    assert_eq!(
+        (status, body["error"]["code"].as_str()),
+        (404, Some("not_found"))
+    );
+
     // A new account's name and password.
     let credentials = &schemas["Credentials"]["properties"];
     let (shortest, longest) = length(&credentials["username"]);

@@ -246,6 +246,36 @@ impl<S: Send + Sync> FromRequestParts<S> for GamePath {
     }
 }
 
+/// How the OpenAPI document describes the `{id}` that `GamePath` reads (`params(GamePath)`), so
+/// a client or a fuzzer knows what an id looks like (`GameId`'s rule) without trying.
+impl utoipa::IntoParams for GamePath {
+    fn into_params(
+        _: impl Fn() -> Option<utoipa::openapi::path::ParameterIn>,
+    ) -> Vec<utoipa::openapi::path::Parameter> {
+        use utoipa::openapi::path::{ParameterBuilder, ParameterIn};
+        use utoipa::openapi::{ObjectBuilder, Required, Type};
+        let id = ObjectBuilder::new()
+            .schema_type(Type::String)
+            .min_length(Some(1))
+            .max_length(Some(GameId::MAX_LEN))
+            .pattern(Some(GAME_ID_PATTERN));
+        vec![
+            ParameterBuilder::new()
+                .name("id")
+                .parameter_in(ParameterIn::Path)
+                .required(Required::True)
+                .description(Some(
+                    "The game's id, as its links carry it. Text that cannot be one is 404.",
+                ))
+                .schema(Some(id))
+                .build(),
+        ]
+    }
+}
+
+/// `GameId`'s rule as a regular expression: 1 to 64 letters and digits.
+const GAME_ID_PATTERN: &str = "^[0-9A-Za-z]{1,64}$";
+
 impl<S: Send + Sync> FromRequestParts<S> for Bearer {
     type Rejection = ApiError;
 

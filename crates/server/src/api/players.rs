@@ -277,7 +277,7 @@ pub struct SeatHolder {
     rating: Option<f64>,
 }
 
-#[utoipa::path(get, path = "/api/v1/games/{id}/players", tag = "players", params(("id" = String, Path)), responses((status = 200, description = "Who holds each seat (\"deleted\" for a deleted account; seats without an account are left out)", body = Vec<SeatHolder>), (status = 404, body = super::docs::ErrorBody)))]
+#[utoipa::path(get, path = "/api/v1/games/{id}/players", tag = "players", params(super::GamePath), responses((status = 200, description = "Who holds each seat (\"deleted\" for a deleted account; seats without an account are left out)", body = Vec<SeatHolder>), (status = 404, body = super::docs::ErrorBody)))]
 pub async fn seat_holders(
     State(state): State<AppState>,
     GamePath(id): GamePath,
