@@ -14,7 +14,8 @@
  *   dice?: number[], moves: string[], clocks: Clocks | null, result: Result | null,
  *   draw_offer: string | null, undo_offer?: string | null, rematch_offer?: string | null,
  *   rematch?: string, seat: Seat | null, legal_moves?: string[], opponent_connected?: boolean,
- *   opponent_away_since?: number | null, claim_allowed_at?: number | null, spectators?: number,
+ *   opponent_away_since?: number | null, claim_allowed_at?: number | null, can_take_back?: boolean,
+ *   spectators?: number,
  *   commitment?: string, server_seed?: string, level?: number,
  * }} GameView
  * @typedef {{ version?: number, at?: number, kind: string, side?: string, move?: string,

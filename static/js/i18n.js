@@ -81,9 +81,12 @@ export function t(key, params = {}, lang = current) {
  */
 export function errorMessage(error) {
   const code = error && error.code;
+  // An HTTP error keeps its object as `body`; a socket's error message is the object itself.
+  const body = (error && (error.body || error)) || {};
+  if (body.refusal && t(`refusal.${body.refusal}`) !== `refusal.${body.refusal}`) return t(`refusal.${body.refusal}`);
   if (code && t(`error.${code}`) !== `error.${code}`) {
-    const detail = error.body && (error.body.reason || error.body.message);
-    const params = { ...(error.body || {}), detail: detail || '' };
+    const detail = body.reason || body.message;
+    const params = { ...body, detail: detail || '' };
     return t(`error.${code}`, params);
   }
   return t('error.network', { detail: String((error && error.message) || error) });

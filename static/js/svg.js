@@ -131,12 +131,13 @@ export function moveEnds(move) {
  * Each place is named by its label ("D4, light piece"); the numbers and letters drawn on it are for
  * the eye and move to a layer above the board, so that a place's name and its content agree (as
  * axe's label-content-name-mismatch rule checks). Places are drawn without transforms, so every
- * text keeps its position.
+ * text keeps its position. A text of the board itself (`under-pieces`, aria-hidden: Duodecim's
+ * inscriptions) stays where it is drawn, under the pieces that stand on it.
  * @param {SVGElement} board
  */
 export function withPlaceNames(board) {
   const layer = svg('g', { class: 'place-texts', 'aria-hidden': 'true' });
-  for (const text of board.querySelectorAll('[data-place] text')) layer.append(text);
+  for (const text of board.querySelectorAll('[data-place] text:not(.under-pieces)')) layer.append(text);
   board.append(layer);
   return board;
 }

@@ -186,6 +186,7 @@ test('a local game with undo, by keyboard and touch', async () => {
   await p.tap('.board-holder [data-place="D5"].dest');
   await p.waitForSelector('.refusal:has-text("Refused")');
   console.log(`refusal shown: ${await p.textContent('.refusal')}`);
+  assert.match(await p.textContent('.refusal'), /^Refused: Illegal move D6-D1: ./);
   assert.equal((await shown(p)).moves, 1);
   assert.equal((await shown(p)).pending, '');
   await shot(p, '11-local-after-undo');
@@ -257,6 +258,13 @@ test('the boards are drawn from the position strings of docs/RULES.md', async ()
     out.numbers = [...holder.querySelectorAll('.dest-number')].map((n) => n.textContent);
     out.letters = [...holder.querySelectorAll('.board-duodecim .inscription')].map((n) => n.textContent).join('');
     out.counts = [...holder.querySelectorAll('.board-duodecim .count')].map((n) => n.textContent);
+    // Each cell's letter is painted under the pieces that stand on it, and their count above them.
+    const m4 = holder.querySelector('.board-duodecim [data-place="M4"]');
+    const letter = m4.querySelector('.inscription');
+    const disc = m4.querySelector('.piece .disc');
+    const count = [...holder.querySelectorAll('.board-duodecim .count')].find((n) => n.textContent === '2');
+    out.letterUnderPieces = Boolean(letter && disc && letter.compareDocumentPosition(disc) & Node.DOCUMENT_POSITION_FOLLOWING);
+    out.countOverPieces = Boolean(count && disc && disc.compareDocumentPosition(count) & Node.DOCUMENT_POSITION_FOLLOWING);
     // A face the board does not know (a stale or tampered preference) draws the default one.
     out.unknownFace = duo.render(d, { face: 'toString' }).getAttribute('aria-label');
     return out;
@@ -269,6 +277,8 @@ test('the boards are drawn from the position strings of docs/RULES.md', async ()
   assert.equal(result.letters, 'LEVATEDALOCVLVDERENESCISIDIOTARECEDE');
   assert.match(result.unknownFace, /face VIRTVS IMPERI$/);
   assert.ok(result.counts.includes('15') && result.counts.includes('13') && result.counts.includes('2'));
+  assert.ok(result.letterUnderPieces, 'a cell\'s letter is under its pieces');
+  assert.ok(result.countOverPieces, 'a stack\'s count is over its pieces');
   await shot(p, '13-boards-from-positions');
   assertNoProblems(p);
 });

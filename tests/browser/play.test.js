@@ -193,8 +193,44 @@ test('a declined draw offer is told to the one who offered it', async () => {
   await guest.click('#draw-decline');
   await host.waitForSelector('.offer-note:has-text("declined your draw offer")');
   assert.equal(await guest.locator('.offer-note:has-text("declined")').count(), 0);
+  // The server refuses a second offer before a move: the button waits for one.
+  assert.equal(await host.locator('#draw').count(), 0, 'no second offer before a move');
   await shot(host, 'play-04a-draw-declined-wide', { fullPage: false });
+  await clickMove(host, 'A1', 'A2');
+  await host.waitForSelector('#draw');
   assertNoProblems(host, guest);
+});
+
+test('a refusal is told in the player\'s language: the rule it breaks, in French', async () => {
+  const { host, guest, relay } = await onlineGame({ host: LAPTOP, guest: { ...PHONE, locale: 'fr-FR' }, guestSocket: true });
+  await clickMove(host, 'A1', 'A3');
+  await waitVersion(guest, (await shown(host)).version);
+  // An outdated or hostile client asks to take back a move Dark never made: the relay turns the
+  // page's move into that request, and the server refuses it by the rule's name.
+  relay.rewrite = (message) => (message.type === 'move' ? { type: 'undo', id: message.id } : message);
+  await guest.click('.board-holder [data-place="B6"]');
+  await guest.click('.board-holder [data-place="B4"].dest');
+  await guest.waitForSelector('.refusal:has-text("Refusé")');
+  assert.equal(await guest.textContent('.refusal'), 'Refusé : Vous n’avez pas de coup à reprendre.');
+  assert.equal((await shown(guest)).moves, 1, 'nothing was played');
+  await shot(guest, 'play-04f-refusal-in-french-phone', { fullPage: false });
+  assertNoProblems(host, guest);
+});
+
+test('a game on one screen offers a rematch at its end', async () => {
+  const p = await page(LAPTOP);
+  await startFromHome(p, { variant: 'petteia-6', mode: 'local' });
+  const first = (await shown(p)).gameId;
+  await p.click('#resign');
+  await p.click('#resign');
+  await waitStatus(p, 'finished');
+  await p.click('.end-panel #rematch');
+  await p.waitForFunction((id) => {
+    const game = document.querySelector('section.game');
+    return game && game.dataset.gameId !== id && game.dataset.status === 'playing';
+  }, first);
+  assert.deepEqual((await view(p)).moves, []);
+  assertNoProblems(p);
 });
 
 test('the tab title, the move sound switch and the arrow keys', async () => {
@@ -357,6 +393,8 @@ for (const { variant, host: hostWindow, shotName } of [
       await playAnyMove(mover);
     }
     assert.equal(seats.size, 2, 'each player moved');
+    // Draws by agreement are Petteia's: neither page offers one.
+    for (const p of pages) assert.equal(await p.locator('#draw').count(), 0, 'no draw offer');
     const { version } = await view(host);
     await Promise.all(pages.map((p) => waitVersion(p, version)));
     const [hostMoves, guestMoves] = await Promise.all(pages.map((p) => p.textContent('.move-list')));
@@ -456,6 +494,9 @@ test('takeback by consent between two browsers: declined, then accepted', async 
   const { host, guest } = await onlineGame({ host: WIDE, guest: PHONE });
   await clickMove(host, 'A1', 'A3');
   await waitVersion(guest, (await shown(host)).version);
+  // Only a player with a move of its own may ask to take it back.
+  await host.waitForSelector('#undo');
+  assert.equal(await guest.locator('#undo').count(), 0, 'dark has no move to take back yet');
   await clickMove(guest, 'B6', 'B4');
   await waitVersion(host, (await shown(guest)).version);
   await guest.click('#undo');

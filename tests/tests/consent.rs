@@ -151,8 +151,12 @@ async fn a_closed_socket_is_seen_at_once_and_the_claim_time_is_given(database: D
     }
     let (status, refused) = api.act(&game, Some(&light), "claim").await;
     assert_eq!(
-        (status, &refused["error"]["code"]),
-        (403, &json!("forbidden"))
+        (
+            status,
+            &refused["error"]["code"],
+            &refused["error"]["refusal"]
+        ),
+        (403, &json!("forbidden"), &json!("opponent_connected"))
     );
     // The opponent's last connection closes: the other seat's socket is told at once.
     theirs.close().await;
@@ -168,8 +172,12 @@ async fn a_closed_socket_is_seen_at_once_and_the_claim_time_is_given(database: D
     server.advance(Duration::from_millis(999)).await;
     let (status, refused) = api.act(&game, Some(&light), "claim").await;
     assert_eq!(
-        (status, &refused["error"]["code"]),
-        (403, &json!("forbidden"))
+        (
+            status,
+            &refused["error"]["code"],
+            &refused["error"]["refusal"]
+        ),
+        (403, &json!("forbidden"), &json!("claim_too_early"))
     );
     server.advance(Duration::from_millis(1)).await;
     let (status, claimed) = api.act(&game, Some(&light), "claim").await;
@@ -264,8 +272,24 @@ async fn online_takeback_asks_the_opponent(database: Database) {
     let version = api.view(&game, Some(&light)).await["version"]
         .as_u64()
         .unwrap();
+    // Before a move of its own, a seat has nothing to take back: its view says so, and the
+    // request is refused by name.
+    assert_eq!(api.view(&game, Some(&light)).await["can_take_back"], false);
     let (status, moved) = api.play(&game, &light, "A1-A2", version).await;
     assert_eq!(status, 200, "{moved}");
+    assert_eq!(moved["can_take_back"], true);
+    let told = dark_socket.next_of("event").await;
+    assert_eq!(told["event"]["kind"], "move");
+    assert_eq!(
+        told["delta"]["can_take_back"], false,
+        "dark has not moved: {told}"
+    );
+    assert_eq!(api.view(&game, None).await.get("can_take_back"), None);
+    let (status, refused) = api.act(&game, Some(&dark), "undo").await;
+    assert_eq!(
+        (status, &refused["error"]["refusal"]),
+        (400, &json!("nothing_to_take_back"))
+    );
     // Light asks; dark is told, and declines; light asks again and dark accepts.
     let (status, asked) = api.act(&game, Some(&light), "undo").await;
     assert_eq!((status, &asked["undo_offer"]), (200, &json!("light")));
@@ -280,8 +304,8 @@ async fn online_takeback_asks_the_opponent(database: Database) {
     );
     let (status, again) = api.act(&game, Some(&light), "undo").await;
     assert_eq!(
-        (status, &again["error"]["code"]),
-        (400, &json!("bad_request"))
+        (status, &again["error"]["code"], &again["error"]["refusal"]),
+        (400, &json!("bad_request"), &json!("undo_pending"))
     );
     let (status, declined) = api.act(&game, Some(&dark), "undo/decline").await;
     assert_eq!((status, &declined["undo_offer"]), (200, &json!(null)));
@@ -379,6 +403,23 @@ async fn a_declined_draw_is_told_to_the_one_who_offered(database: Database) {
     assert_eq!(
         next_event(&mut light_socket, "draw_declined").await["side"],
         "dark"
+    );
+    // Offered again before a move, it is refused by name; in a dice game, never offered.
+    let (status, again) = api.act(&game, Some(&light), "draw").await;
+    assert_eq!(
+        (status, &again["error"]["refusal"]),
+        (403, &json!("one_draw_offer_per_move"))
+    );
+    let created = api
+        .create(json!({ "variant": "duodecim-scripta", "mode": "online" }))
+        .await;
+    let joined = api.join(&created).await;
+    let (status, refused) = api
+        .act(game_id(&created), Some(seat_token(&joined)), "draw")
+        .await;
+    assert_eq!(
+        (status, &refused["error"]["refusal"]),
+        (403, &json!("draws_in_petteia_only"))
     );
     server.stop().await;
 }

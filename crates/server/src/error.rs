@@ -26,6 +26,10 @@ pub enum ApiError {
     WrongCredentials,
     #[error("{0}")]
     Forbidden(String),
+    /// A rule of live play refused the request (400 or 403): the body names the rule, so a
+    /// client can say why in its own words.
+    #[error("{0}")]
+    Refused(Refusal),
     #[error("{0}")]
     Conflict(String),
     #[error("it is not your turn")]
@@ -61,6 +65,8 @@ impl ApiError {
             }
             ApiError::Conflict(_) => "conflict",
             ApiError::Forbidden(_) => "forbidden",
+            ApiError::Refused(refusal) if refusal.forbids() => "forbidden",
+            ApiError::Refused(_) => "bad_request",
             ApiError::NotYourTurn => "not_your_turn",
             ApiError::NotFound(_) => "not_found",
             ApiError::Stale { .. } => "stale",
@@ -77,6 +83,8 @@ impl ApiError {
     pub fn status(&self) -> StatusCode {
         match self {
             ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            ApiError::Refused(refusal) if refusal.forbids() => StatusCode::FORBIDDEN,
+            ApiError::Refused(_) => StatusCode::BAD_REQUEST,
             ApiError::Unauthorized | ApiError::NotSignedIn | ApiError::WrongCredentials => {
                 StatusCode::UNAUTHORIZED
             }
@@ -106,6 +114,7 @@ impl ApiError {
             version: None,
             notation: None,
             reason: None,
+            refusal: None,
             retry_after_ms: None,
             game_id: None,
         };
@@ -119,6 +128,7 @@ impl ApiError {
                 object.retry_after_ms = Some(*retry_after_ms)
             }
             ApiError::SeatTaken { game_id } => object.game_id = Some(game_id.as_str().to_string()),
+            ApiError::Refused(refusal) => object.refusal = refusal.name(),
             _ => {}
         }
         object
@@ -146,6 +156,9 @@ pub struct ErrorObject {
     /// illegal_move: why.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    /// bad_request and forbidden from a rule of live play: which rule (docs/API.md lists them).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub refusal: Option<&'static str>,
     /// rate_limited: when to try again.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub retry_after_ms: Option<u64>,
@@ -201,23 +214,8 @@ impl From<Refusal> for ApiError {
             Refusal::Stale { version } => ApiError::Stale { version },
             Refusal::SeatTaken { game } => ApiError::SeatTaken { game_id: game },
             Refusal::Move(error) => error.into(),
-            Refusal::MalformedMoveId
-            | Refusal::DrawAlreadyOffered
-            | Refusal::NoDrawOffer
-            | Refusal::NothingToTakeBack
-            | Refusal::UndoPending
-            | Refusal::NoUndoRequest
-            | Refusal::NoRematchOffer => ApiError::BadRequest(refusal.to_string()),
-            Refusal::OneDrawOfferPerMove => ApiError::Forbidden(refusal.to_string()),
-            Refusal::NotStarted
-            | Refusal::DrawsInPetteiaOnly
-            | Refusal::ComputerTakesNoDraws
-            | Refusal::HintsOffline
-            | Refusal::AbortAfterFirstMove
-            | Refusal::ClaimOnlyOnline
-            | Refusal::OpponentConnected
-            | Refusal::ClaimTooEarly { .. }
-            | Refusal::RematchBeforeEnd => ApiError::Forbidden(refusal.to_string()),
+            // The rest are rules of play, answered with their names (`Refusal::name`).
+            rule => ApiError::Refused(rule),
         }
     }
 }

@@ -33,6 +33,12 @@ export const NO_OFFERS = { undoOffer: null, rematchOffer: null, declined: null }
 export const mySide = (view) => (view.seat && !view.seat.both ? view.seat.side : null);
 
 /**
+ * Whether the players may agree a draw: in Petteia, the one game without dice (docs/RULES.md).
+ * @param {GameView} view
+ */
+const drawsByAgreement = (view) => view.dice === undefined;
+
+/**
  * @param {GameView} view
  */
 export const isMyTurn = (view) => view.status === 'playing' && mySide(view) !== null && view.to_move === mySide(view);
@@ -196,14 +202,17 @@ export function playButtons(view, { offers, confirmingResign, now, awaySeenAt })
   if (view.mode === 'online') {
     if (view.draw_offer && view.draw_offer !== me) {
       buttons.push({ id: 'draw-accept', label: t('action.accept_draw'), action: 'draw' }, { id: 'draw-decline', label: t('action.decline_draw'), action: 'draw/decline' });
-    } else if (!view.draw_offer) buttons.push({ id: 'draw', label: t('action.offer_draw'), action: 'draw' });
+    } else if (!view.draw_offer && drawsByAgreement(view) && offers.declined !== 'draw') {
+      // A declined offer is made again only after a move (the server refuses it before).
+      buttons.push({ id: 'draw', label: t('action.offer_draw'), action: 'draw' });
+    }
     const undo = openOffers(view, offers).undo;
     if (undo && undo !== me) {
       buttons.push({ id: 'undo-accept', label: t('action.accept_undo'), action: 'undo/accept' }, { id: 'undo-decline', label: t('action.decline_undo'), action: 'undo/decline' });
-    } else if (!undo && view.moves.length) buttons.push({ id: 'undo', label: t('action.ask_undo'), action: 'undo' });
+    } else if (!undo && view.can_take_back) buttons.push({ id: 'undo', label: t('action.ask_undo'), action: 'undo' });
     if (presence(view, now, awaySeenAt)?.claimAllowed) buttons.push({ id: 'claim', label: t('action.claim'), action: 'claim' });
   } else {
-    if (view.moves.length) buttons.push({ id: 'undo', label: t('action.undo'), action: 'undo' });
+    if (view.can_take_back) buttons.push({ id: 'undo', label: t('action.undo'), action: 'undo' });
     if ((view.legal_moves || []).length) buttons.push({ id: 'hint', label: t('action.hint'), action: 'hint' });
   }
   return buttons;
@@ -223,6 +232,6 @@ export function rematchButtons(view, offers) {
   if (offer && offer !== me) {
     return [{ id: 'rematch-accept', label: t('action.accept_rematch'), action: 'rematch' }, { id: 'rematch-decline', label: t('action.decline'), action: 'rematch/decline' }];
   }
-  if (offer === me) return [];
+  if (offer && offer === me) return [];
   return [{ id: 'rematch', label: t('action.rematch'), action: 'rematch' }];
 }

@@ -527,7 +527,7 @@ class GameScreen {
 
   /** @param {{ message: string, reason?: string }} error */
   refused(error) {
-    this.message = t('game.refused', { detail: `${error.message}${error.reason && !String(error.message).includes(error.reason) ? ` (${error.reason})` : ''}` });
+    this.message = t('game.refused', { detail: errorMessage(error) });
     this.errorLine.textContent = this.message;
   }
 

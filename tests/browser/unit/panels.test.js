@@ -8,7 +8,7 @@ import {
 const playing = {
   game_id: 'g', variant: 'petteia-6', mode: 'online', status: 'playing', version: 5, position: '', to_move: 'light',
   first: 'light', sides: ['light', 'dark'], moves: ['A1-A2', 'A6-A5'], clocks: null, result: null, draw_offer: null,
-  seat: { side: 'light', bottom: 'light' }, legal_moves: ['A2-A3'], opponent_connected: true,
+  seat: { side: 'light', bottom: 'light' }, legal_moves: ['A2-A3'], opponent_connected: true, can_take_back: true,
 };
 const ids = (buttons) => buttons.map((b) => b.id);
 const state = { offers: NO_OFFERS, confirmingResign: false, now: 100000, awaySeenAt: 100000 };
@@ -63,6 +63,26 @@ test('rematch: offer, then the opponent accepts or declines; a made rematch open
   assert.deepEqual(ids(rematchButtons(over, noteEvent(NO_OFFERS, { kind: 'rematch_offered', side: 'light' }, 'light'))), []);
   assert.deepEqual(ids(rematchButtons({ ...over, rematch: 'g2' }, NO_OFFERS)), ['go-rematch']);
   assert.equal(offerNote(over, noteEvent(offered, { kind: 'rematch_declined', side: 'dark' }, 'light')), 'Your opponent declined the rematch.');
+});
+
+test('a player is offered what the server would allow: a draw in Petteia, once per move; a takeback of its own move', () => {
+  assert.deepEqual(ids(playButtons(playing, state)), ['resign', 'draw', 'undo']);
+  const declined = noteEvent(NO_OFFERS, { kind: 'draw_declined', side: 'dark' }, 'light');
+  assert.deepEqual(ids(playButtons(playing, { ...state, offers: declined })), ['resign', 'undo']);
+  const movedSince = noteEvent(declined, { kind: 'move', side: 'dark', move: 'A5-A4' }, 'light');
+  assert.ok(ids(playButtons(playing, { ...state, offers: movedSince })).includes('draw'));
+  const dice = { ...playing, variant: 'duodecim-scripta', dice: [3, 5, 6] };
+  assert.deepEqual(ids(playButtons(dice, state)), ['resign', 'undo']);
+  assert.deepEqual(ids(playButtons({ ...playing, can_take_back: false }, state)), ['resign', 'draw']);
+  const local = { ...playing, mode: 'local', seat: { side: 'light', bottom: 'light', both: true } };
+  assert.deepEqual(ids(playButtons({ ...local, can_take_back: false }, state)), ['resign', 'hint']);
+});
+
+test('a game on one screen, or against the computer, offers its rematch at the end', () => {
+  const over = { status: 'finished', to_move: null, result: { winner: 'dark', termination: 'resignation' } };
+  const local = { ...playing, ...over, mode: 'local', seat: { side: 'light', bottom: 'light', both: true } };
+  assert.deepEqual(ids(rematchButtons(local, NO_OFFERS)), ['rematch']);
+  assert.deepEqual(ids(rematchButtons({ ...playing, ...over, mode: 'computer' }, NO_OFFERS)), ['rematch']);
 });
 
 test('computer and local games keep Undo and Hint; resigning asks to confirm', () => {

@@ -63,6 +63,56 @@ pub enum Refusal {
     SeatTaken { game: ludus_store::GameId },
 }
 
+impl Refusal {
+    /// The rule's name in an error body (`refusal`), for the refusals answered as `bad_request`
+    /// or `forbidden`; the others have codes of their own.
+    pub fn name(&self) -> Option<&'static str> {
+        Some(match self {
+            Refusal::MalformedMoveId => "malformed_move_id",
+            Refusal::DrawAlreadyOffered => "draw_already_offered",
+            Refusal::NoDrawOffer => "no_draw_offer",
+            Refusal::NothingToTakeBack => "nothing_to_take_back",
+            Refusal::UndoPending => "undo_pending",
+            Refusal::NoUndoRequest => "no_undo_request",
+            Refusal::NoRematchOffer => "no_rematch_offer",
+            Refusal::OneDrawOfferPerMove => "one_draw_offer_per_move",
+            Refusal::NotStarted => "not_started",
+            Refusal::DrawsInPetteiaOnly => "draws_in_petteia_only",
+            Refusal::ComputerTakesNoDraws => "computer_takes_no_draws",
+            Refusal::HintsOffline => "hints_offline",
+            Refusal::AbortAfterFirstMove => "abort_after_first_move",
+            Refusal::ClaimOnlyOnline => "claim_only_online",
+            Refusal::OpponentConnected => "opponent_connected",
+            Refusal::ClaimTooEarly { .. } => "claim_too_early",
+            Refusal::RematchBeforeEnd => "rematch_before_end",
+            Refusal::NoSeat
+            | Refusal::GameOver
+            | Refusal::Stale { .. }
+            | Refusal::NotYourTurn
+            | Refusal::Move(_)
+            | Refusal::SeatTaken { .. } => return None,
+        })
+    }
+
+    /// Whether the rule forbids the request (403) rather than finding it malformed or out of
+    /// place (400).
+    pub fn forbids(&self) -> bool {
+        matches!(
+            self,
+            Refusal::OneDrawOfferPerMove
+                | Refusal::NotStarted
+                | Refusal::DrawsInPetteiaOnly
+                | Refusal::ComputerTakesNoDraws
+                | Refusal::HintsOffline
+                | Refusal::AbortAfterFirstMove
+                | Refusal::ClaimOnlyOnline
+                | Refusal::OpponentConnected
+                | Refusal::ClaimTooEarly { .. }
+                | Refusal::RematchBeforeEnd
+        )
+    }
+}
+
 /// A stored or decided event that does not apply to the game it belongs to.
 #[derive(Debug, thiserror::Error)]
 pub enum ReplayError {

@@ -579,25 +579,40 @@ impl LiveGame {
     pub fn decide_undo(&self, seat: Seat, now: i64) -> Result<GameEvent, Refusal> {
         let player = self.acting_player(seat)?;
         self.require_playing()?;
-        let mover = match self.mode {
-            Mode::Online => {
-                self.last_move_of(Some(player))?;
-                // One request at a time: a pending one (either side's) is answered first.
-                return match self.undo_offer {
-                    Some(_) => Err(Refusal::UndoPending),
-                    None => Ok(GameEvent::UndoOffered {
-                        side: self.variant.side(player),
-                    }),
-                };
-            }
-            Mode::Computer => Some(self.creator()),
-            Mode::Local => None,
-        };
+        let keep = self.last_move_of(self.taken_back_for(player))?;
+        if self.mode == Mode::Online {
+            // One request at a time: a pending one (either side's) is answered first.
+            return match self.undo_offer {
+                Some(_) => Err(Refusal::UndoPending),
+                None => Ok(GameEvent::UndoOffered {
+                    side: self.variant.side(player),
+                }),
+            };
+        }
         Ok(GameEvent::Undo {
             side: self.variant.side(player),
-            keep: self.last_move_of(mover)?,
+            keep,
             clocks: self.reading(now),
         })
+    }
+
+    /// Whether `seat` has a move to take back now (its view says so: a page offers the undo
+    /// only then).
+    pub fn can_take_back(&self, seat: Seat) -> bool {
+        self.status == Status::Playing
+            && self
+                .acting_player(seat)
+                .is_ok_and(|player| self.last_move_of(self.taken_back_for(player)).is_ok())
+    }
+
+    /// Whose last move an undo by `player` takes back: its own online, the person's against the
+    /// computer (with the computer's replies), anyone's on a shared screen.
+    fn taken_back_for(&self, player: Player) -> Option<Player> {
+        match self.mode {
+            Mode::Online => Some(player),
+            Mode::Computer => Some(self.creator()),
+            Mode::Local => None,
+        }
     }
 
     /// The opponent of the asker accepts: the asker's last move (and what followed it) is taken

@@ -84,6 +84,8 @@ pub struct Snapshot {
     pub clocks: Option<ClockSnapshot>,
     pub creator: Player,
     pub presence: Presence,
+    /// Whether each player has a move to take back (`LiveGame::can_take_back`).
+    can_take_back: [bool; 2],
     /// Written once per game: the fields that never change (`FIXED_FIELDS`), without braces.
     fixed: Arc<str>,
     /// Written once per version: the shared fields that change, without braces. The texts are
@@ -273,6 +275,9 @@ struct SeatPart {
     /// Online, the opponent away: when this seat may claim the win.
     #[serde(skip_serializing_if = "Option::is_none")]
     claim_allowed_at: Option<i64>,
+    /// To a seat: whether it has a move to take back (`/undo` is refused otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    can_take_back: Option<bool>,
     /// How many sockets watch without a seat.
     spectators: u32,
 }
@@ -309,6 +314,9 @@ impl SeatPart {
         }
         if let Some(at) = self.claim_allowed_at {
             fields.integer("claim_allowed_at", at);
+        }
+        if let Some(can) = self.can_take_back {
+            fields.boolean("can_take_back", can);
         }
         fields.integer("spectators", self.spectators);
     }
@@ -580,6 +588,7 @@ impl Snapshot {
             clocks: game.clocks.map(|clocks| ClockSnapshot { clocks }),
             creator: game.creator(),
             presence,
+            can_take_back: Player::BOTH.map(|p| game.can_take_back(Seat::Player(p))),
             fixed,
             changing: changing.into(),
             moves_json: moves.json.clone(),
@@ -702,6 +711,12 @@ impl Snapshot {
             claim_allowed_at: self
                 .online_opponent(seat)
                 .and_then(|o| self.presence.claim_allowed_at(o, now)),
+            can_take_back: match seat {
+                Seat::Player(p) => Some(self.can_take_back[p.index()]),
+                // The one token plays the side to move (and takes back anyone's move).
+                Seat::Both => Some(self.can_take_back[self.to_move.index()]),
+                Seat::Spectator => None,
+            },
             spectators: self.presence.spectators,
         }
     }
