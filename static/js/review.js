@@ -120,12 +120,16 @@ export const clampPly = (value, total) => Math.max(0, Math.min(total, Number.isF
 
 /**
  * The review panel of game `gameId` (its view `view`), opened at `ply` (or the last move).
- * Returns the element; `bottom` is the side drawn nearest.
+ * Returns the element, and `refresh` to read the moves again (a game in progress moved on);
+ * `bottom` is the side drawn nearest.
  * @param {{ gameId: string, view: GameView, bottom?: string, ply?: number | null, face?: string }} options
- * @returns {HTMLElement}
+ * @returns {{ element: HTMLElement, refresh: () => Promise<void> }}
  */
 export function reviewPanel({ gameId, view, bottom, ply = null, face = 'virtvs' }) {
   const variant = view.variant;
+  // The address names the step of a finished game only: reloading a game in progress must bring
+  // back the live board, not the review.
+  const over = view.status === 'finished' || view.status === 'aborted';
   const section = html('section', { class: 'review', id: 'review', 'aria-label': t('review.title'), tabindex: '-1' });
   const status = html('p', { class: 'review-status', role: 'status', 'aria-live': 'polite', text: t('review.loading') });
   section.append(html('h2', { text: t('review.title') }), status);
@@ -182,7 +186,7 @@ export function reviewPanel({ gameId, view, bottom, ply = null, face = 'virtvs' 
       html('a', { href: `/api/v1/games/${encodeURIComponent(gameId)}/record`, id: 'review-download', download: `ludus-${gameId}.txt`, text: t('review.download') }),
     );
     // The address follows the step, without a new history entry per move.
-    if (location.pathname.startsWith('/game/')) history.replaceState(null, '', url);
+    if (over && location.pathname.startsWith('/game/')) history.replaceState(null, '', url);
   }
 
   section.addEventListener('keydown', (event) => {
@@ -192,48 +196,78 @@ export function reviewPanel({ gameId, view, bottom, ply = null, face = 'virtvs' 
     go(step);
   });
 
-  (async () => {
+  /**
+   * Reads the game's moves, lists them and draws step `at(total)`. `view`'s position is the last
+   * step's only when the panel opens (later the game may have moved on, or back).
+   * @param {(total: number) => number} at
+   * @param {boolean} opening
+   * @returns {Promise<boolean>} whether the moves could be read
+   */
+  async function load(at, opening) {
+    /** @type {Replay} */
+    let read;
     try {
       const plies = pliesFromEvents(await gameEvents(gameId, 0));
-      replay = new Replay(variant, startPosition(variant, view.first), plies);
-      if (view.moves.length === plies.length) replay.knowLast(view.position);
+      read = new Replay(variant, startPosition(variant, view.first), plies);
+      if (opening && view.moves.length === plies.length) read.knowLast(view.position);
     } catch (error) {
       status.textContent = errorMessage(error);
-      return;
+      return false;
     }
-    moves.append(html('li', {}, [html('button', { type: 'button', 'data-ply': 0, text: t('review.start'), onclick: () => go(0) })]));
+    replay = read;
+    moves.replaceChildren(html('li', {}, [html('button', { type: 'button', 'data-ply': 0, text: t('review.start'), onclick: () => go(0) })]));
     replay.plies.forEach((p, i) => {
       if (p.dice) moves.append(html('li', { class: 'roll', text: t('review.dice', { dice: p.dice.join('·') }) }));
       moves.append(html('li', {}, [html('button', { type: 'button', 'data-ply': i + 1, text: p.move, onclick: () => go(i + 1) })]));
     });
+    await go(at(replay.plies.length));
+    return true;
+  }
+
+  (async () => {
+    if (!(await load((total) => (ply === null ? total : ply), true))) return;
     section.append(html('div', { class: 'review-layout' }, [
       html('div', {}, [boardHolder, controls]),
       html('div', {}, [moves, links]),
     ]));
-    await go(ply === null ? replay.plies.length : ply);
     // A link to a move brings its review into view, ready for the arrow keys.
     if (ply !== null) {
       section.scrollIntoView({ block: 'start' });
       section.focus({ preventScroll: true });
     }
   })();
-  return section;
+
+  // A reviewer at the last move follows the game; one further back stays where they are.
+  const refresh = async () => {
+    if (!replay) return;
+    const atEnd = current === replay.plies.length;
+    await load((total) => (atEnd ? total : Math.min(current, total)), false);
+  };
+  return { element: section, refresh };
 }
 
 /**
  * Adds review to the game screen: open at once for a finished game or a `?ply=` link, behind a
- * button for a game in progress (so the live board stays what the player sees).
+ * button for a game in progress (so the live board stays what the player sees). Returns
+ * `movesChanged`, for the screen to call when moves are played or taken back.
  * @param {HTMLElement} app
  * @param {{ gameId: string, view: GameView, bottom?: string }} game
+ * @returns {{ movesChanged: () => void }}
  */
 export function mountReview(app, { gameId, view, bottom }) {
   const query = new URLSearchParams(location.search);
   const ply = query.has('ply') ? Number(query.get('ply')) : null;
   const holder = html('div', { class: 'review-holder' });
-  const open = () => holder.replaceChildren(reviewPanel({ gameId, view, bottom, ply }));
+  /** @type {ReturnType<typeof reviewPanel> | null} */
+  let panel = null;
+  const open = () => {
+    panel = reviewPanel({ gameId, view, bottom, ply });
+    holder.replaceChildren(panel.element);
+  };
   if (view.status === 'finished' || view.status === 'aborted' || ply !== null) open();
   else {
     holder.append(html('button', { type: 'button', id: 'review-open', text: t('review.open'), onclick: open }));
   }
   app.append(holder);
+  return { movesChanged: () => void panel?.refresh() };
 }

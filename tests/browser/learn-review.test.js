@@ -96,6 +96,24 @@ test('a game in progress offers review without leaving the live board', async ()
   assert.equal(await p.locator('.board-holder .piece').count(), 12);
   assert.equal(await p.locator('.review-board .move-arrow').count(), 0);
   await shot(p, 'learn-review-live-en');
+  // The address stays the live game's (a reload must bring back the live board, not the review).
+  assert.ok(!new URL(p.url()).searchParams.has('ply'), p.url());
+  // The game moves on (here from another device of the same seat): the review lists the new
+  // move and stays where the reviewer is; at the last move, it follows the game.
+  const play = async () => {
+    const now = await api('GET', `/api/v1/games/${body.game_id}`, undefined, token);
+    await api('POST', `/api/v1/games/${body.game_id}/moves`, { move: now.legal_moves[0], version: now.version }, token);
+  };
+  await play();
+  await p.waitForSelector('.review-moves button[data-ply="2"]');
+  await atPly(p, 0);
+  await p.click('#review-last');
+  await atPly(p, 2);
+  await play();
+  await atPly(p, 3);
+  await p.reload();
+  await p.waitForSelector('#review-open');
+  assert.equal(await p.locator('#review').count(), 0, 'a reload shows the live game without its review');
   assertNoProblems(p);
 });
 

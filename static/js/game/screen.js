@@ -124,7 +124,8 @@ export async function showGame(app, gameId, signal) {
   if (signal.aborted) return;
   const screen = new GameScreen(app, gameId, seat.token, seat.view, list.find((v) => v.id === seat.view.variant), seat.linkNote);
   signal.addEventListener('abort', () => screen.destroy());
-  mountReview(app, { gameId, view: seat.view, bottom: seat.view.seat ? seat.view.seat.bottom : undefined });
+  const review = mountReview(app, { gameId, view: seat.view, bottom: seat.view.seat ? seat.view.seat.bottom : undefined });
+  screen.movesChanged = review.movesChanged;
 }
 
 class GameScreen {
@@ -146,6 +147,8 @@ class GameScreen {
     /** @type {Map<number, GameEvent>} the events by version: the dice games' move list */
     this.log = new Map();
     this.offers = NO_OFFERS;
+    /** Told when moves are played or taken back (the review panel follows the game). */
+    this.movesChanged = () => {};
     this.threatsOn = false;
     /** @type {{ places: string[], odds: any } | null} */
     this.threats = null;
@@ -302,6 +305,7 @@ class GameScreen {
     if (event.kind === 'clocks_paused') this.clocksWerePaused = true;
     if (event.kind === 'joined') this.loadPlayers();
     if (event.kind === 'move' && event.version !== undefined && event.version > this.view.version) playMoveSound();
+    if (event.kind === 'move' || event.kind === 'undo') this.movesChanged();
     // Both players agreed: the new game opens for both, played with the same seat tokens.
     if (event.kind === 'rematch' && event.game_id && this.token) this.openRematch(event.game_id);
   }
