@@ -233,6 +233,24 @@ test('a game on one screen offers a rematch at its end', async () => {
   assertNoProblems(p);
 });
 
+test('the keyboard focus stays on its button when the panel is redrawn: an opponent\'s move, Resign asking to confirm', async () => {
+  const { host, guest } = await onlineGame({ host: LAPTOP, guest: LAPTOP });
+  await clickMove(host, 'A1', 'A2');
+  await waitVersion(guest, (await shown(host)).version);
+  const focused = (p) => p.evaluate(() => document.activeElement?.id || document.activeElement?.tagName);
+  await host.focus('#draw');
+  await clickMove(guest, 'B6', 'B5');
+  await waitVersion(host, (await shown(guest)).version);
+  assert.equal(await focused(host), 'draw', 'the opponent\'s move keeps the focus on Offer a draw');
+  await host.focus('#resign');
+  await host.keyboard.press('Enter');
+  await host.waitForSelector('#resign[data-confirm]');
+  assert.equal(await focused(host), 'resign', 'Confirm resign has the focus');
+  await host.keyboard.press('Enter');
+  await waitStatus(host, 'finished');
+  assertNoProblems(host, guest);
+});
+
 test('the tab title, the move sound switch and the arrow keys', async () => {
   const p = await page();
   // Counts the tones the page makes (Web Audio oscillators).

@@ -128,6 +128,23 @@ export async function showGame(app, gameId, signal) {
   screen.movesChanged = review.movesChanged;
 }
 
+/**
+ * Replaces `container`'s children, keeping the keyboard focus on the control it was on: the one
+ * with the same id or move after the redraw (Resign become Confirm resign), else the container's
+ * first control (the button pressed went away). The panels are redrawn at every event, and focus
+ * dropped to the page's body would lose a keyboard or screen-reader user's place.
+ * @param {HTMLElement} container
+ * @param {Node[]} children
+ */
+function replaceKeepingFocus(container, children) {
+  const had = document.activeElement instanceof HTMLElement && container.contains(document.activeElement) ? document.activeElement : null;
+  container.replaceChildren(...children);
+  if (!had) return;
+  const same = had.id ? `#${CSS.escape(had.id)}` : had.dataset.move ? `[data-move="${CSS.escape(had.dataset.move)}"]` : null;
+  const again = (same && container.querySelector(same)) || container.querySelector('button, a[href]');
+  if (again instanceof HTMLElement) again.focus();
+}
+
 class GameScreen {
   /**
    * @param {HTMLElement} app
@@ -393,7 +410,7 @@ class GameScreen {
       html('a', { href: '/', class: 'button-link', id: 'new-game', text: t('nav.new') }),
       html('a', { href: `/api/v1/games/${encodeURIComponent(v.game_id)}/record`, class: 'button-link', id: 'record', download: `${v.game_id}.txt`, text: t('game.download') }),
     );
-    this.endPanel.replaceChildren(html('h2', { class: 'result', text: end.result }), html('p', { class: 'how', text: end.how }), row);
+    replaceKeepingFocus(this.endPanel, [html('h2', { class: 'result', text: end.result }), html('p', { class: 'how', text: end.how }), row]);
   }
 
   /** @param {any} model the parsed position */
@@ -431,7 +448,7 @@ class GameScreen {
       if (special) buttons.push([m.move, special === 'decline' ? t('game.decline') : special === 'pass' ? t('game.pass', { move: m.move }) : m.move]);
     }
     for (const [, moves] of destinations) if (moves.length > 1) for (const m of moves) buttons.push([m, t('game.play', { move: m })]);
-    this.choices.replaceChildren(...buttons.map(([move, label]) => html('button', {
+    replaceKeepingFocus(this.choices, buttons.map(([move, label]) => html('button', {
       type: 'button', class: 'move-choice', 'data-move': move, text: label, onclick: () => this.play(move),
     })));
   }
@@ -445,7 +462,7 @@ class GameScreen {
     const confirmingResign = this.resignAsked !== null && performance.now() - this.resignAsked < 4000;
     const buttons = playButtons(v, { offers: this.offers, confirmingResign, now: Date.now(), awaySeenAt: this.awaySeenAt });
     this.claimShown = buttons.some((b) => b.id === 'claim');
-    this.actions.replaceChildren(...buttons.map((b) => this.button(b)));
+    replaceKeepingFocus(this.actions, buttons.map((b) => this.button(b)));
     const note = offerNote(v, this.offers);
     this.offerLine.textContent = note;
     this.offerLine.hidden = !note;
