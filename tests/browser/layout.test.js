@@ -139,6 +139,14 @@ test('no board\'s words run into a tray they are not inside, in English and Fren
         t.diagnostic(`${lang} ${variant.id} from the ${side} side: ${crossings.length} crossings`);
         assert.deepEqual(crossings, [], `${lang} ${variant.id} from the ${side} side`);
         if (lang === 'fr' && variant.id === 'pente-grammai-kidd') await shot(p, `layout-fr-kidd-from-${side}-side`, { fullPage: false });
+        if (variant.dice > 0 && side === 'first') {
+          // The dice are named in the page's language too (the local game plays at once; the
+          // online one waits for its guest).
+          await p.waitForSelector('.dice-row .die');
+          const dice = await p.$$eval('.dice-row .die', (all) => all.map((d) => d.getAttribute('aria-label')));
+          assert.ok(dice.length > 0, `${variant.id} shows its roll`);
+          for (const label of dice) assert.match(label, lang === 'fr' ? /^dé [1-6]$/ : /^die [1-6]$/);
+        }
       }
     }
   }

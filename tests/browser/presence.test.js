@@ -2,13 +2,28 @@
 // the opponent's last connection closes the page says so at once and counts, the Claim button comes
 // the moment the server allows a claim, without a reload, and the claim ends the game for both.
 // The server's claim window is two seconds here (`--claim-after-timed-secs`), so the test sees
-// the whole story in a few seconds; play.test.js covers the wording at a set time.
+// the whole story in a few seconds; play.test.js covers the wording at a set time. Invites expire
+// after ten seconds here (`--invite-expiry-secs`): the waiting creator is told why the game ended.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { browserSuite, shot, view, waitStatus, LAPTOP, PHONE } from './support.js';
+import { browserSuite, shot, view, waitStatus, startFromHome, LAPTOP, PHONE } from './support.js';
 
 const CLAIM_AFTER_SECS = 2;
-const { page, onlineGame, assertNoProblems } = await browserSuite({ serverArgs: ['--claim-after-timed-secs', String(CLAIM_AFTER_SECS)] });
+const INVITE_EXPIRY_SECS = 10;
+const { page, onlineGame, assertNoProblems } = await browserSuite({
+  serverArgs: ['--claim-after-timed-secs', String(CLAIM_AFTER_SECS), '--invite-expiry-secs', String(INVITE_EXPIRY_SECS)],
+});
+
+test('an invite nobody used expires, and the creator waiting on the page is told so', async () => {
+  const creator = await page({ ...LAPTOP, locale: 'fr-FR' });
+  await startFromHome(creator, { variant: 'petteia-6', mode: 'online' });
+  await waitStatus(creator, 'waiting');
+  await waitStatus(creator, 'aborted', { timeout: (INVITE_EXPIRY_SECS + 20) * 1000 });
+  await creator.waitForSelector('.end-panel:not([hidden])');
+  assert.equal(await creator.textContent('.end-panel .how'), 'Personne n’a utilisé l’invitation à temps : elle a expiré.');
+  await shot(creator, 'presence-00-invite-expired-fr-laptop', { fullPage: false });
+  assertNoProblems(creator);
+});
 
 test('a spectator is counted; the opponent gone is counted and claimable without a reload; the claim wins (three browsers)', async () => {
   const { host, guest } = await onlineGame({ host: LAPTOP, guest: PHONE, variant: 'petteia-6', clock: '5+3' });

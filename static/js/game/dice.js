@@ -1,6 +1,7 @@
 // @ts-check
 // A die drawn in SVG, its pips placed as on a real one.
 import { svg } from '../svg.js';
+import { t } from '../i18n.js';
 
 /** @type {Record<number, number[][]>} */
 const PIPS = {
@@ -17,7 +18,7 @@ const PIPS = {
  * @param {string} [extraClass]
  */
 export function die(value, extraClass = '') {
-  return svg('svg', { viewBox: '0 0 100 100', class: `die ${extraClass}`, role: 'img', 'aria-label': `die ${value}` }, [
+  return svg('svg', { viewBox: '0 0 100 100', class: `die ${extraClass}`, role: 'img', 'aria-label': t('game.die', { value }) }, [
     svg('rect', { x: 4, y: 4, width: 92, height: 92, rx: 16, class: 'die-face' }),
     ...(PIPS[value] || []).map(([cx, cy]) => svg('circle', { cx, cy, r: 9, class: 'pip' })),
   ]);

@@ -166,6 +166,8 @@ class GameScreen {
     this.offers = NO_OFFERS;
     /** Told when moves are played or taken back (the review panel follows the game). */
     this.movesChanged = () => {};
+    /** Whether this page saw the server abort the game (its invite expired unused). */
+    this.inviteExpired = false;
     this.threatsOn = false;
     /** @type {{ places: string[], odds: any } | null} */
     this.threats = null;
@@ -320,6 +322,8 @@ class GameScreen {
     this.offers = noteEvent(this.offers, event, mySide(this.view));
     if (event.kind === 'roll') this.rolling = true;
     if (event.kind === 'clocks_paused') this.clocksWerePaused = true;
+    // The server aborts a game by itself only when its invite expired unused.
+    if (event.kind === 'aborted' && !event.side) this.inviteExpired = true;
     if (event.kind === 'joined') this.loadPlayers();
     if (event.kind === 'move' && event.version !== undefined && event.version > this.view.version) playMoveSound();
     if (event.kind === 'move' || event.kind === 'undo') this.movesChanged();
@@ -360,7 +364,7 @@ class GameScreen {
       model = this.board.parse(v.position);
       this.boardHolder.replaceChildren(this.board.render(/** @type {any} */ (model), ctx));
     } catch (error) {
-      this.boardHolder.replaceChildren(html('p', { class: 'error', text: `Cannot draw the position ${v.position}: ${/** @type {Error} */ (error).message}` }));
+      this.boardHolder.replaceChildren(html('p', { class: 'error', text: t('game.cannot_draw', { position: v.position, detail: /** @type {Error} */ (error).message }) }));
     }
     const box = /** @type {SVGSVGElement | null} */ (this.boardHolder.querySelector('svg'))?.viewBox.baseVal;
     if (box && box.height) this.root.style.setProperty('--board-ratio', String(box.width / box.height));
@@ -405,6 +409,7 @@ class GameScreen {
       this.endPanel.replaceChildren();
       return;
     }
+    if (this.inviteExpired) end.how = t('panel.aborted_expired');
     const row = html('div', { class: 'actions' }, rematchButtons(v, this.offers).map((b) => this.button(b)));
     row.append(
       html('a', { href: '/', class: 'button-link', id: 'new-game', text: t('nav.new') }),
