@@ -307,7 +307,7 @@ export default {
   'home.listed': 'Laisser quiconque trouver la partie pour la regarder',
   'home.minutes': 'Minutes chacun',
   'home.increment': 'Secondes ajoutées par coup',
-  'home.clock': 'Pendule (minutes + secondes par coup)',
+  'home.clock': 'Pendule (min + s par coup)',
   'home.per_move': ' s par coup',
   'home.no_clock': 'Sans pendule',
   'home.custom': 'Personnalisée',
