@@ -189,6 +189,7 @@ pub fn test_config(database_url: String) -> ServeConfig {
         hints_per_minute: 10_000,
         invite_expiry_secs: 86_400,
         trusted_proxies: Vec::new(),
+        forwarded_header: Default::default(),
         header_read_timeout_secs: 10,
         write_timeout_secs: 10,
         // Every test client connects from loopback; the slow-client test sets the default back.

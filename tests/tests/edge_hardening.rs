@@ -81,9 +81,16 @@ async fn slow_clients_cannot_starve_the_others() {
 
 /// Creates a game with `X-Forwarded-For: forwarded_for` from loopback; returns the status.
 async fn create_as(server: &TestServer, forwarded_for: &str) -> u16 {
-    reqwest::Client::new()
-        .post(format!("{}/api/v1/games", server.base))
-        .header("x-forwarded-for", forwarded_for)
+    create_with(server, &[("x-forwarded-for", forwarded_for)]).await
+}
+
+/// Creates a game with these headers from loopback; returns the status.
+async fn create_with(server: &TestServer, headers: &[(&str, &str)]) -> u16 {
+    let mut request = reqwest::Client::new().post(format!("{}/api/v1/games", server.base));
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    request
         .json(&json!({ "variant": "petteia-6", "mode": "local" }))
         .send()
         .await
@@ -111,7 +118,35 @@ async fn a_trusted_proxy_names_the_client_and_anyone_else_cannot() {
         201,
         "another visitor behind the proxy has a bucket of its own"
     );
+    // The proxy writes X-Forwarded-For and passes a client's own Forwarded on: that one names
+    // nobody.
+    let spoofed = [
+        ("x-forwarded-for", "198.51.100.2"),
+        ("forwarded", "for=198.51.100.77"),
+    ];
+    assert_eq!(
+        create_with(&behind_proxy, &spoofed).await,
+        429,
+        "a visitor cannot name itself in the header the proxy does not write"
+    );
     behind_proxy.stop().await;
+
+    // A proxy that writes Forwarded (`--forwarded-header forwarded`): the other way round.
+    let forwarded_proxy = TestServer::start_configured(Database::Sqlite, |config| ServeConfig {
+        create_per_minute: 1,
+        trusted_proxies: vec!["127.0.0.1/32".parse().unwrap()],
+        forwarded_header: ludus_server::api::ForwardingHeader::Forwarded,
+        ..config
+    })
+    .await;
+    let visitor = [("forwarded", "for=198.51.100.1")];
+    assert_eq!(create_with(&forwarded_proxy, &visitor).await, 201);
+    let spoofed = [
+        ("forwarded", "for=198.51.100.1"),
+        ("x-forwarded-for", "198.51.100.78"),
+    ];
+    assert_eq!(create_with(&forwarded_proxy, &spoofed).await, 429);
+    forwarded_proxy.stop().await;
 
     let open = TestServer::start_configured(Database::Sqlite, |config| ServeConfig {
         create_per_minute: 1,

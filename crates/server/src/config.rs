@@ -1,5 +1,6 @@
 //! The `serve` command's configuration: flags, each also read from the environment.
 
+use crate::api::ForwardingHeader;
 use clap::{Args, ValueEnum};
 use ipnet::IpNet;
 use std::net::SocketAddr;
@@ -115,8 +116,8 @@ pub struct ServeConfig {
         default_value_t = 86_400
     )]
     pub invite_expiry_secs: u64,
-    /// Reverse proxies (CIDR, comma-separated, e.g. `127.0.0.1/32,10.0.0.0/8`) whose
-    /// `X-Forwarded-For` / `Forwarded` headers name the client; from anyone else they are ignored.
+    /// Reverse proxies (CIDR, comma-separated, e.g. `127.0.0.1/32,10.0.0.0/8`) whose forwarding
+    /// header (`--forwarded-header`) names the client; from anyone else it is ignored.
     #[arg(
         long,
         global = true,
@@ -125,6 +126,16 @@ pub struct ServeConfig {
         value_parser = parse_network
     )]
     pub trusted_proxies: Vec<IpNet>,
+    /// The header the trusted proxies write the client's address in; the other is ignored (a
+    /// proxy passes it on as the client sent it).
+    #[arg(
+        long,
+        global = true,
+        env = "LUDUS_FORWARDED_HEADER",
+        value_enum,
+        default_value_t = ForwardingHeader::XForwardedFor
+    )]
+    pub forwarded_header: ForwardingHeader,
     /// Seconds a client has to send its request headers before it is disconnected.
     #[arg(
         long,

@@ -5,6 +5,7 @@
 //! connection is served by hyper with WebSocket upgrades, and the client's address is attached
 //! to its requests as axum's `ConnectInfo`.
 
+use crate::api::ForwardingHeader;
 use axum::Router;
 use axum::extract::ConnectInfo;
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
@@ -35,6 +36,8 @@ pub struct ConnectionLimits {
     pub per_address: usize,
     /// Addresses exempt from `per_address` (the reverse proxies).
     pub trusted_proxies: Vec<IpNet>,
+    /// The header those proxies name the client in.
+    pub forwarded_header: ForwardingHeader,
 }
 
 impl Default for ConnectionLimits {
@@ -44,6 +47,7 @@ impl Default for ConnectionLimits {
             write_timeout: Duration::from_secs(10),
             per_address: 64,
             trusted_proxies: Vec::new(),
+            forwarded_header: ForwardingHeader::default(),
         }
     }
 }

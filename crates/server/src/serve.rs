@@ -56,6 +56,7 @@ pub async fn run(
             write_timeout: Duration::from_secs(config.write_timeout_secs),
             per_address: config.connections_per_address,
             trusted_proxies: config.trusted_proxies.clone(),
+            forwarded_header: config.forwarded_header,
         },
         sign_in_per_minute: config.sign_in_per_minute,
         ..ApiLimits::default()

@@ -1,21 +1,38 @@
 //! Who the client is, for the per-address limits. Behind a reverse proxy every connection comes
-//! from the proxy, so the client's address is read from `X-Forwarded-For` or `Forwarded` — but
-//! only when the connection comes from a proxy the deployment trusts: anyone else could write
-//! those headers to pass for someone else.
+//! from the proxy, so the client's address is read from the forwarding header the proxy writes —
+//! but only when the connection comes from a proxy the deployment trusts: anyone else could write
+//! those headers to pass for someone else. Only that one header is read: a proxy passes the other
+//! on as the client sent it, so trusting both would let a client name its own address.
 
 use axum::http::HeaderMap;
 use ipnet::IpNet;
 use std::net::IpAddr;
 
+/// The header a deployment's proxies write the client's address in (`--forwarded-header`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum ForwardingHeader {
+    /// `X-Forwarded-For` (nginx, Caddy, Traefik, HAProxy and most others).
+    #[default]
+    XForwardedFor,
+    /// `Forwarded` (RFC 7239).
+    Forwarded,
+}
+
 /// The client's address: the connection's own, or, when that is a trusted proxy, the last
-/// address in the forwarding chain that is not a trusted proxy (each proxy appends the address
-/// it received the request from, so the entries before an untrusted one could be forged).
-pub fn client_address(peer: IpAddr, headers: &HeaderMap, trusted: &[IpNet]) -> IpAddr {
+/// address in the forwarding chain (of `header`) that is not a trusted proxy (each proxy appends
+/// the address it received the request from, so the entries before an untrusted one could be
+/// forged).
+pub fn client_address(
+    peer: IpAddr,
+    headers: &HeaderMap,
+    trusted: &[IpNet],
+    header: ForwardingHeader,
+) -> IpAddr {
     let is_trusted = |address: &IpAddr| trusted.iter().any(|net| net.contains(address));
     if !is_trusted(&peer) {
         return peer;
     }
-    let chain = forwarded_for(headers);
+    let chain = forwarded_for(headers, header);
     chain
         .iter()
         .rev()
@@ -25,10 +42,9 @@ pub fn client_address(peer: IpAddr, headers: &HeaderMap, trusted: &[IpNet]) -> I
         .unwrap_or(peer)
 }
 
-/// The addresses a request was forwarded for, first client first: from `Forwarded` (RFC 7239)
-/// when present, else from `X-Forwarded-For`. Entries that are not addresses (`unknown`,
-/// obfuscated names) are skipped.
-fn forwarded_for(headers: &HeaderMap) -> Vec<IpAddr> {
+/// The addresses a request was forwarded for in `header`, first client first. Entries that are
+/// not addresses (`unknown`, obfuscated names) are skipped.
+fn forwarded_for(headers: &HeaderMap, header: ForwardingHeader) -> Vec<IpAddr> {
     let values = |name| {
         headers
             .get_all(name)
@@ -38,20 +54,19 @@ fn forwarded_for(headers: &HeaderMap) -> Vec<IpAddr> {
             .map(str::trim)
             .collect::<Vec<_>>()
     };
-    let forwarded = values("forwarded");
-    if !forwarded.is_empty() {
-        return forwarded
+    match header {
+        ForwardingHeader::Forwarded => values("forwarded")
             .iter()
             .flat_map(|element| element.split(';'))
             .filter_map(|pair| pair.trim().split_once('='))
             .filter(|(key, _)| key.eq_ignore_ascii_case("for"))
             .filter_map(|(_, node)| parse_node(node))
-            .collect();
+            .collect(),
+        ForwardingHeader::XForwardedFor => values("x-forwarded-for")
+            .into_iter()
+            .filter_map(parse_node)
+            .collect(),
     }
-    values("x-forwarded-for")
-        .into_iter()
-        .filter_map(parse_node)
-        .collect()
 }
 
 /// `192.0.2.1`, `192.0.2.1:4711`, `"[2001:db8::1]:4711"` or `2001:db8::1`.
@@ -84,6 +99,7 @@ mod tests {
     }
 
     const PROXY: &str = "10.0.0.5";
+    const XFF: ForwardingHeader = ForwardingHeader::XForwardedFor;
 
     fn trusted() -> Vec<IpNet> {
         vec!["10.0.0.0/8".parse().unwrap()]
@@ -96,11 +112,11 @@ mod tests {
             ("forwarded", "for=198.51.100.9"),
         ]);
         assert_eq!(
-            client_address(ip("203.0.113.4"), &spoofed, &trusted()),
+            client_address(ip("203.0.113.4"), &spoofed, &trusted(), XFF),
             ip("203.0.113.4")
         );
         assert_eq!(
-            client_address(ip(PROXY), &spoofed, &[]),
+            client_address(ip(PROXY), &spoofed, &[], XFF),
             ip(PROXY),
             "no proxy is trusted by default"
         );
@@ -110,7 +126,7 @@ mod tests {
     fn a_trusted_proxy_names_the_client_in_x_forwarded_for() {
         let forwarded = headers(&[("x-forwarded-for", "198.51.100.9")]);
         assert_eq!(
-            client_address(ip(PROXY), &forwarded, &trusted()),
+            client_address(ip(PROXY), &forwarded, &trusted(), XFF),
             ip("198.51.100.9")
         );
     }
@@ -123,7 +139,7 @@ mod tests {
             ("x-forwarded-for", "10.1.1.1"),
         ]);
         assert_eq!(
-            client_address(ip(PROXY), &chain, &trusted()),
+            client_address(ip(PROXY), &chain, &trusted(), XFF),
             ip("198.51.100.9")
         );
     }
@@ -135,7 +151,12 @@ mod tests {
             r#"for="[2001:db8::7]:4711";proto=https, for=10.2.2.2:80"#,
         )]);
         assert_eq!(
-            client_address(ip(PROXY), &forwarded, &trusted()),
+            client_address(
+                ip(PROXY),
+                &forwarded,
+                &trusted(),
+                ForwardingHeader::Forwarded
+            ),
             ip("2001:db8::7")
         );
     }
@@ -143,10 +164,35 @@ mod tests {
     #[test]
     fn a_trusted_proxy_without_forwarding_headers_is_the_client() {
         assert_eq!(
-            client_address(ip(PROXY), &HeaderMap::new(), &trusted()),
+            client_address(ip(PROXY), &HeaderMap::new(), &trusted(), XFF),
             ip(PROXY)
         );
         let unknown = headers(&[("x-forwarded-for", "unknown")]);
-        assert_eq!(client_address(ip(PROXY), &unknown, &trusted()), ip(PROXY));
+        assert_eq!(
+            client_address(ip(PROXY), &unknown, &trusted(), XFF),
+            ip(PROXY)
+        );
+    }
+
+    #[test]
+    fn the_header_the_proxy_does_not_write_is_the_clients_own_and_ignored() {
+        // nginx appends to X-Forwarded-For and passes a client's Forwarded on as it came.
+        let both = headers(&[
+            ("forwarded", "for=198.51.100.66"),
+            ("x-forwarded-for", "203.0.113.4"),
+        ]);
+        assert_eq!(
+            client_address(ip(PROXY), &both, &trusted(), XFF),
+            ip("203.0.113.4")
+        );
+        // A proxy that writes Forwarded passes a client's X-Forwarded-For on as it came.
+        let both = headers(&[
+            ("forwarded", "for=203.0.113.4"),
+            ("x-forwarded-for", "198.51.100.66"),
+        ]);
+        assert_eq!(
+            client_address(ip(PROXY), &both, &trusted(), ForwardingHeader::Forwarded),
+            ip("203.0.113.4")
+        );
     }
 }

@@ -11,6 +11,8 @@ mod operations;
 mod players;
 mod socket;
 
+/// The header trusted proxies name the client in (`--forwarded-header`).
+pub use address::ForwardingHeader;
 /// A socket's buffer sizes (the load test's bare relay uses the same).
 pub use socket::{BUFFER_BYTES, READ_BUFFER_BYTES};
 
@@ -317,6 +319,7 @@ impl FromRequestParts<AppState> for ClientAddress {
             peer,
             &parts.headers,
             &state.limits.connections.trusted_proxies,
+            state.limits.connections.forwarded_header,
         )))
     }
 }
