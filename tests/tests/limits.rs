@@ -43,14 +43,35 @@ async fn bad_socket_messages_get_errors_and_change_nothing(database: Database) {
         "nothing changed"
     );
 
-    // An oversized message: an error that says so, and the connection stays usable.
+    // An oversized message: an error that says so, with the message's id when it has one, and
+    // the connection stays usable.
     socket
         .send_raw(Message::text(format!(
-            "{{\"type\":\"ping\",\"pad\":\"{}\"}}",
+            "{{\"type\":\"ping\",\"id\":\"big\",\"pad\":\"{}\"}}",
             "x".repeat(10_000)
         )))
         .await;
-    assert_eq!(socket.next_of("error").await["code"], "too_large");
+    let too_large = socket.next_of("error").await;
+    assert_eq!(
+        (too_large["code"].as_str(), too_large["id"].as_str()),
+        (Some("too_large"), Some("big"))
+    );
+    // A message that is not one of the protocol (an unknown field, a version as text) is
+    // answered with its id too: a client waiting for that id hears why.
+    for (wrong, id) in [
+        (json!({ "type": "resign", "id": "r1", "extra": 1 }), "r1"),
+        (
+            json!({ "type": "move", "move": "A1-A2", "version": "0", "id": "m1" }),
+            "m1",
+        ),
+    ] {
+        socket.send(wrong).await;
+        let refused = socket.next_of("error").await;
+        assert_eq!(
+            (refused["code"].as_str(), refused["id"].as_str()),
+            (Some("bad_request"), Some(id))
+        );
+    }
     socket.send(json!({ "type": "ping" })).await;
     assert_eq!(socket.next_of("pong").await["type"], "pong");
     server.stop().await;
@@ -71,8 +92,10 @@ async fn a_flood_is_rate_limited_and_the_game_is_unharmed(database: Database) {
     let mut flood = Socket::connect(&server.base, game, None, None).await;
     flood.next_of("snapshot").await;
     // Twice the burst: the second half is refused (but not so many that the server hangs up).
-    for _ in 0..80 {
-        flood.send(json!({ "type": "ping" })).await;
+    for n in 0..80 {
+        flood
+            .send(json!({ "type": "ping", "id": format!("p{n}") }))
+            .await;
     }
     let mut limited = None;
     while let Some(message) = flood.next().await {
@@ -83,6 +106,10 @@ async fn a_flood_is_rate_limited_and_the_game_is_unharmed(database: Database) {
     }
     let limited = limited.expect("a flood is refused");
     assert!(limited["retry_after_ms"].as_u64().is_some());
+    assert!(
+        limited["id"].as_str().is_some_and(|id| id.starts_with('p')),
+        "the refusal names the message it refuses: {limited}"
+    );
     // Another client plays on undisturbed.
     let token = seat_token(&created);
     let version = api.view(game, Some(token)).await["version"]

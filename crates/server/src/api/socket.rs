@@ -113,6 +113,17 @@ fn parse_client_message(text: &str) -> Result<ClientMessage, serde_json::Error> 
     }
 }
 
+/// The `id` of a message refused before it was read as one of the protocol (too large, over the
+/// rate, a field wrong or unknown), if it is JSON with a text `id`: the error carries it, so a
+/// client waiting for the answer to that id hears it. Off the path of every message answered.
+fn salvaged_id(text: &str) -> Option<String> {
+    #[derive(Deserialize)]
+    struct WithId {
+        id: Option<String>,
+    }
+    serde_json::from_str::<WithId>(text).ok()?.id
+}
+
 /// A move, the message sent most, read by hand in one pass: a flat object of `type`, `move`,
 /// `version` and an optional `id` (a text or `null`) in any order, without spaces or escapes, as
 /// clients write it (`JSON.stringify`, serde_json). Anything else, or anything unusual in it, is `None` and goes
@@ -634,8 +645,9 @@ impl Session {
             }
         };
         if message.len() > limit {
+            let id = salvaged_id(&message);
             return self
-                .send(error_message(None, &ApiError::TooLarge { limit }))
+                .send(error_message(id.as_deref(), &ApiError::TooLarge { limit }))
                 .await;
         }
         if let Err(retry_after_ms) = self
@@ -643,7 +655,8 @@ impl Session {
             .take(self.rate, self.state.registry.ms_at(heard))
         {
             self.refusals += 1;
-            let refused = error_message(None, &ApiError::RateLimited { retry_after_ms });
+            let id = salvaged_id(&message);
+            let refused = error_message(id.as_deref(), &ApiError::RateLimited { retry_after_ms });
             self.send(refused).await?;
             if self.refusals > MAX_RATE_REFUSALS {
                 let _ = self.socket.send(close(1008, "too many messages")).await;
@@ -739,7 +752,7 @@ impl Session {
             Ok(m) => m,
             Err(e) => {
                 return error_message(
-                    None,
+                    salvaged_id(message).as_deref(),
                     &ApiError::BadRequest(format!("not a message of the protocol: {e}")),
                 );
             }
