@@ -4,8 +4,8 @@
 use futures_util::StreamExt;
 use ludus_server::config::ServeConfig;
 use ludus_tests::{
-    Api, Database, Reply, TestServer, game_id, on_both_databases, player, seat_token, sign_up,
-    with_cookie,
+    Api, Database, Reply, Socket, TestServer, game_id, on_both_databases, player, seat_token,
+    sign_up, with_cookie,
 };
 use serde_json::{Value, json};
 use std::time::Duration;
@@ -429,6 +429,22 @@ async fn a_deleted_account_keeps_its_games_under_deleted(database: Database) {
         )
         .await;
     assert_eq!(status, 401);
+    server.stop().await;
+}
+
+async fn a_personal_token_watches_a_game_over_http_and_the_socket_alike(database: Database) {
+    let server = TestServer::start(database).await;
+    let api = server.api();
+    let dan = player(&server, "dan").await;
+    let eve = player(&server, "eve").await;
+    let (game, _, _) = online_game(&api, &dan, &eve, json!({})).await;
+    // An account's token names no seat: the game's routes and its socket see a spectator.
+    let (status, view) = api.get(&format!("/api/v1/games/{game}"), Some(&dan)).await;
+    assert_eq!((status, &view["seat"]), (200, &Value::Null), "{view}");
+    let mut socket = Socket::connect(&server.base, &game, Some(&dan), None).await;
+    let snapshot = socket.next_of("snapshot").await;
+    assert_eq!(snapshot["game"]["seat"], Value::Null, "{snapshot}");
+    socket.close().await;
     server.stop().await;
 }
 
@@ -910,4 +926,5 @@ on_both_databases!(
     bad_input_gets_a_clear_error_and_changes_nothing,
     sign_ins_from_one_address_are_rate_limited,
     the_session_cookie_is_secure_behind_https,
+    a_personal_token_watches_a_game_over_http_and_the_socket_alike,
 );

@@ -162,6 +162,55 @@ async fn a_trusted_proxy_names_the_client_and_anyone_else_cannot() {
     open.stop().await;
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_proxys_basic_credentials_lock_no_visitor_out() {
+    let server = TestServer::start(Database::Sqlite).await;
+    let api = server.api();
+    let created = api
+        .create(json!({ "variant": "petteia-6", "mode": "online" }))
+        .await;
+    let game = game_id(&created);
+    let invite = created["invite"].as_str().unwrap();
+    // The browser sends the site's Basic credentials with every request once it has them.
+    let with_basic = |method: reqwest::Method, path: &str| {
+        reqwest::Client::new()
+            .request(method, format!("{}{path}", server.base))
+            .header("authorization", "Basic dXNlcjpwYXNz")
+    };
+    let joined = with_basic(
+        reqwest::Method::POST,
+        &format!("/api/v1/invites/{invite}/join"),
+    )
+    .send()
+    .await
+    .unwrap();
+    assert_eq!(joined.status(), 200, "the friend joins");
+    for path in [
+        format!("/api/v1/games/{game}"),
+        format!("/api/v1/games/{game}/events"),
+    ] {
+        let watched = with_basic(reqwest::Method::GET, &path)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(watched.status(), 200, "{path} is watched");
+    }
+    let resigned = with_basic(
+        reqwest::Method::POST,
+        &format!("/api/v1/games/{game}/resign"),
+    )
+    .send()
+    .await
+    .unwrap();
+    assert_eq!(resigned.status(), 401, "an action still needs a seat token");
+    // A Bearer that is no seat token of any game is refused, as before.
+    let (status, _) = api
+        .get(&format!("/api/v1/games/{game}"), Some("not-a-seat-token"))
+        .await;
+    assert_eq!(status, 401);
+    server.stop().await;
+}
+
 async fn nul_bytes_are_refused_before_the_database(database: Database) {
     let server = TestServer::start(database).await;
     let api = server.api();

@@ -285,19 +285,19 @@ impl<S: Send + Sync> FromRequestParts<S> for Bearer {
         let Some(header) = parts.headers.get(axum::http::header::AUTHORIZATION) else {
             return Ok(Bearer(None));
         };
-        let token = header
-            .to_str()
-            .ok()
-            .and_then(|h| h.strip_prefix("Bearer "))
-            .map(str::trim);
-        // A personal token names an account, not a seat: the game sees a spectator.
-        if token.is_some_and(|t| t.starts_with(crate::players::credentials::PERSONAL_TOKEN_PREFIX))
-        {
+        let value = header.to_str().map_err(|_| ApiError::Unauthorized)?;
+        let (scheme, token) = value.split_once(' ').unwrap_or((value, ""));
+        // Another scheme is not for the game: a proxy's own Basic credentials in front of the
+        // site (which the browser then sends with every request) must not lock visitors out.
+        if !scheme.eq_ignore_ascii_case("bearer") {
             return Ok(Bearer(None));
         }
-        let token = token
-            .and_then(SeatToken::parse)
-            .ok_or(ApiError::Unauthorized)?;
+        let token = token.trim();
+        // A personal token names an account, not a seat: the game sees a spectator.
+        if token.starts_with(crate::players::credentials::PERSONAL_TOKEN_PREFIX) {
+            return Ok(Bearer(None));
+        }
+        let token = SeatToken::parse(token).ok_or(ApiError::Unauthorized)?;
         Ok(Bearer(Some(token)))
     }
 }

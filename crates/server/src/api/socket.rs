@@ -407,6 +407,9 @@ async fn read_hello(socket: &mut WebSocket) -> Option<(Option<SeatToken>, Option
             return None;
         }
     };
+    // A personal token names an account, not a seat: the socket watches, as over HTTP.
+    let token =
+        token.filter(|t| !t.starts_with(crate::players::credentials::PERSONAL_TOKEN_PREFIX));
     match token.as_deref().map(SeatToken::parse) {
         Some(None) => {
             let _ = socket
