@@ -296,6 +296,25 @@ async fn hints_are_limited_per_seat(database: Database) {
         .await;
     let path = format!("/api/v1/games/{}/hint", game_id(&other));
     assert_eq!(api.get(&path, Some(seat_token(&other))).await.0, 200);
+    // The analysis board's suggestions search in the same queue, within the same budget of the
+    // address (six here, four of it spent): two more, then refused.
+    let position = api.view(game_id(&other), Some(seat_token(&other))).await["position"].clone();
+    let suggest = || {
+        api.post(
+            "/api/v1/analysis/suggest",
+            None,
+            json!({ "variant": "petteia-6", "position": position, "level": 1 }),
+        )
+    };
+    for _ in 0..2 {
+        let (status, suggested) = suggest().await;
+        assert_eq!(status, 200, "{suggested}");
+    }
+    let (status, refused) = suggest().await;
+    assert_eq!(
+        (status, &refused["error"]["code"]),
+        (429, &json!("rate_limited"))
+    );
     server.stop().await;
 }
 

@@ -2,7 +2,7 @@
 //! outcome and the threatened pieces. One function serves `ludus analyze` and the HTTP API.
 //! The computer's suggestion for such a position is here too (it needs the server's search queue).
 
-use crate::api::{ApiJson, AppState};
+use crate::api::{ApiJson, AppState, ClientAddress};
 use crate::error::ApiError;
 use axum::Json;
 use axum::extract::State;
@@ -127,13 +127,15 @@ pub struct Suggestion {
     pub level: u8,
 }
 
-/// The computer's move in a position typed on the analysis board, searched through the same
-/// one-permit-per-core queue as the computer seats and hints, so analysis cannot starve games.
-#[utoipa::path(post, path = "/api/v1/analysis/suggest", tag = "analysis", request_body = SuggestBody, responses((status = 200, description = "The move the computer would play at that level", body = Suggestion), (status = 400, description = "bad variant, position, dice or level; or a position that awaits its dice", body = crate::api::docs::ErrorBody), (status = 409, description = "game_over: the position is finished", body = crate::api::docs::ErrorBody)))]
+/// The computer's move in a position typed on the analysis board, searched in the hints' queue
+/// (never the computer seats'), within the hints' budget of the client's address.
+#[utoipa::path(post, path = "/api/v1/analysis/suggest", tag = "analysis", request_body = SuggestBody, responses((status = 200, description = "The move the computer would play at that level", body = Suggestion), (status = 400, description = "bad variant, position, dice or level; or a position that awaits its dice", body = crate::api::docs::ErrorBody), (status = 409, description = "game_over: the position is finished", body = crate::api::docs::ErrorBody), (status = 429, description = "rate_limited: the address's hints and suggestions", body = crate::api::docs::ErrorBody)))]
 pub async fn suggest(
     State(state): State<AppState>,
+    ClientAddress(address): ClientAddress,
     ApiJson(body): ApiJson<SuggestBody>,
 ) -> Result<Json<Suggestion>, ApiError> {
+    state.admit_search(address)?;
     let variant: Variant = body
         .variant
         .parse()

@@ -406,9 +406,9 @@ pub async fn hint(
     GamePath(id): GamePath,
     Bearer(token): Bearer,
 ) -> Result<Json<Hint>, ApiError> {
-    let now = state.registry.now_ms();
-    rate_limited(state.hint_limiter.check(address, now))?;
+    state.admit_search(address)?;
     if let Some(token) = &token {
+        let now = state.registry.now_ms();
         rate_limited(state.seat_hint_limiter.check(token.hash(), now))?;
     }
     Ok(Json(state.registry.hint(&id, token.as_ref()).await?))

@@ -137,6 +137,16 @@ impl AppState {
             shutdown,
         }))
     }
+
+    /// Admits a search for `address`: hints and the analysis board's suggestions wait in one
+    /// queue of their own, so they share one budget an address (three seats' worth), and no
+    /// client can fill the queue that other players' hints wait in.
+    pub fn admit_search(&self, address: IpAddr) -> Result<(), ApiError> {
+        let now = self.registry.now_ms();
+        self.hint_limiter
+            .check(address, now)
+            .map_err(|retry_after_ms| ApiError::RateLimited { retry_after_ms })
+    }
 }
 
 pub fn router(state: AppState) -> Router {
