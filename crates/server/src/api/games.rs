@@ -579,6 +579,8 @@ pub struct ListQuery {
     #[serde(default)]
     #[param(minimum = 1, maximum = 200)]
     limit: Option<i64>,
+    /// Only games strictly earlier than this (ms) by the listing's order: when they ended for
+    /// finished and aborted games, when they were created for live ones.
     #[serde(default)]
     before: Option<i64>,
 }
