@@ -119,6 +119,35 @@ async fn a_flood_is_rate_limited_and_the_game_is_unharmed(database: Database) {
     server.stop().await;
 }
 
+async fn a_flood_past_the_refusals_is_closed_and_hears_why(database: Database) {
+    let server = TestServer::start_configured(database, |config| ServeConfig {
+        socket_messages_per_second: 20,
+        ..config
+    })
+    .await;
+    let api = server.api();
+    let created = api
+        .create(json!({ "variant": "petteia-6", "mode": "local" }))
+        .await;
+    let mut flood = Socket::connect(&server.base, game_id(&created), None, None).await;
+    flood.next_of("snapshot").await;
+    // Far past the burst and the refusals allowed: the server closes, and the client still
+    // reads the refusals and the closing frame (closed with its data unread, the connection
+    // was reset and both were lost).
+    for _ in 0..200 {
+        flood.send(json!({ "type": "ping" })).await;
+    }
+    let mut refused = 0;
+    while let Some(message) = flood.next().await {
+        if message["code"] == "rate_limited" {
+            refused += 1;
+        }
+    }
+    assert!(refused > 0, "the refusals arrive");
+    assert_eq!(flood.close_code(), Some(1008), "the closing frame arrives");
+    server.stop().await;
+}
+
 async fn creating_games_too_fast_is_rate_limited(database: Database) {
     let server = TestServer::start_configured(database, |config| ServeConfig {
         create_per_minute: 2,
@@ -254,6 +283,7 @@ on_both_databases!(
     bad_socket_messages_get_errors_and_change_nothing,
     a_client_that_stops_reading_is_dropped_and_counts_no_more,
     a_flood_is_rate_limited_and_the_game_is_unharmed,
+    a_flood_past_the_refusals_is_closed_and_hears_why,
     creating_games_too_fast_is_rate_limited,
     shutdown_closes_sockets_with_a_reason,
 );

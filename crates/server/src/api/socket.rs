@@ -283,12 +283,29 @@ fn error_message(id: Option<&str>, error: &ApiError) -> Message {
     ))
 }
 
-fn close(code: u16, reason: &'static str) -> Message {
-    Message::Close(Some(CloseFrame {
+/// Closes the connection with `code` and `reason`, then reads what the client had already sent
+/// until its own close (within `CLOSING_WITHIN`): a socket closed with unread data is reset by
+/// the kernel, and the client would lose the closing frame, and the errors before it, unread.
+async fn close(socket: &mut WebSocket, code: u16, reason: &'static str) {
+    let frame = Message::Close(Some(CloseFrame {
         code,
         reason: Utf8Bytes::from_static(reason),
-    }))
+    }));
+    if socket.send(frame).await.is_err() {
+        return;
+    }
+    let _ = tokio::time::timeout(CLOSING_WITHIN, async {
+        while let Some(Ok(message)) = socket.recv().await {
+            if matches!(message, Message::Close(_)) {
+                break;
+            }
+        }
+    })
+    .await;
 }
+
+/// How long a closing connection is read for the client's close.
+const CLOSING_WITHIN: Duration = Duration::from_secs(1);
 
 /// What an event message carries besides the event.
 enum Attached {
@@ -390,7 +407,7 @@ async fn read_hello(socket: &mut WebSocket) -> Option<(Option<SeatToken>, Option
             let error =
                 refuse("the first message must be {\"type\": \"hello\"}, within 10 s".into());
             let _ = socket.send(error_message(None, &error)).await;
-            let _ = socket.send(close(1008, "no hello")).await;
+            close(socket, 1008, "no hello").await;
             return None;
         }
         Ok(Some(Err(_)) | None) => return None,
@@ -403,7 +420,7 @@ async fn read_hello(socket: &mut WebSocket) -> Option<(Option<SeatToken>, Option
                 Ok(_) => "the first message must be hello".into(),
             };
             let _ = socket.send(error_message(None, &refuse(message))).await;
-            let _ = socket.send(close(1008, "no hello")).await;
+            close(socket, 1008, "no hello").await;
             return None;
         }
     };
@@ -415,7 +432,7 @@ async fn read_hello(socket: &mut WebSocket) -> Option<(Option<SeatToken>, Option
             let _ = socket
                 .send(error_message(None, &ApiError::Unauthorized))
                 .await;
-            let _ = socket.send(close(1008, "unauthorized")).await;
+            close(socket, 1008, "unauthorized").await;
             None
         }
         Some(Some(token)) => Some((Some(token), since)),
@@ -466,7 +483,7 @@ impl Session {
             Ok(s) => s,
             Err(error) => {
                 let _ = socket.send(error_message(None, &error.into())).await;
-                let _ = socket.send(close(1008, "refused")).await;
+                close(&mut socket, 1008, "refused").await;
                 return None;
             }
         };
@@ -552,7 +569,7 @@ impl Session {
     }
 
     async fn shut_down(&mut self) -> ControlFlow<()> {
-        let _ = self.socket.send(close(1001, "server shutting down")).await;
+        close(&mut self.socket, 1001, "server shutting down").await;
         ControlFlow::Break(())
     }
 
@@ -642,7 +659,7 @@ impl Session {
                         .socket
                         .send(error_message(None, &ApiError::TooLarge { limit }))
                         .await;
-                    let _ = self.socket.send(close(1009, "message too large")).await;
+                    close(&mut self.socket, 1009, "message too large").await;
                 }
                 return ControlFlow::Break(());
             }
@@ -662,7 +679,7 @@ impl Session {
             let refused = error_message(id.as_deref(), &ApiError::RateLimited { retry_after_ms });
             self.send(refused).await?;
             if self.refusals > MAX_RATE_REFUSALS {
-                let _ = self.socket.send(close(1008, "too many messages")).await;
+                close(&mut self.socket, 1008, "too many messages").await;
                 return ControlFlow::Break(());
             }
             return ControlFlow::Continue(());
@@ -714,10 +731,12 @@ impl Session {
             // The game's actor stopped: at shutdown that is the server going away, not the game.
             Err(RecvError::Closed) if *self.state.shutdown.borrow() => self.shut_down().await,
             Err(RecvError::Closed) => {
-                let _ = self
-                    .socket
-                    .send(close(1012, "game restarting; reconnect with since"))
-                    .await;
+                close(
+                    &mut self.socket,
+                    1012,
+                    "game restarting; reconnect with since",
+                )
+                .await;
                 ControlFlow::Break(())
             }
         }
@@ -743,7 +762,7 @@ impl Session {
     /// The ping timer: close a silent connection, else ping it.
     async fn on_ping(&mut self) -> ControlFlow<()> {
         if self.heard.elapsed() > self.state.limits.socket_idle {
-            let _ = self.socket.send(close(1001, "idle")).await;
+            close(&mut self.socket, 1001, "idle").await;
             return ControlFlow::Break(());
         }
         self.send(Message::Ping(Default::default())).await
