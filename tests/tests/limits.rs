@@ -77,20 +77,27 @@ async fn bad_socket_messages_get_errors_and_change_nothing(database: Database) {
     server.stop().await;
 }
 
-async fn a_flood_is_rate_limited_and_the_game_is_unharmed(database: Database) {
-    // The default rate (test_config raises it for the tests that play fast).
+/// A server at the default socket rate (test_config raises it for the tests that play fast), a
+/// local game, and a spectator's socket past its snapshot, ready to flood.
+async fn flood_ready(database: Database) -> (TestServer, Value, Socket) {
     let server = TestServer::start_configured(database, |config| ServeConfig {
         socket_messages_per_second: 20,
         ..config
     })
     .await;
-    let api = server.api();
-    let created = api
+    let created = server
+        .api()
         .create(json!({ "variant": "petteia-6", "mode": "local" }))
         .await;
-    let game = game_id(&created);
-    let mut flood = Socket::connect(&server.base, game, None, None).await;
+    let mut flood = Socket::connect(&server.base, game_id(&created), None, None).await;
     flood.next_of("snapshot").await;
+    (server, created, flood)
+}
+
+async fn a_flood_is_rate_limited_and_the_game_is_unharmed(database: Database) {
+    let (server, created, mut flood) = flood_ready(database).await;
+    let api = server.api();
+    let game = game_id(&created);
     // Twice the burst: the second half is refused (but not so many that the server hangs up).
     for n in 0..80 {
         flood
@@ -120,17 +127,7 @@ async fn a_flood_is_rate_limited_and_the_game_is_unharmed(database: Database) {
 }
 
 async fn a_flood_past_the_refusals_is_closed_and_hears_why(database: Database) {
-    let server = TestServer::start_configured(database, |config| ServeConfig {
-        socket_messages_per_second: 20,
-        ..config
-    })
-    .await;
-    let api = server.api();
-    let created = api
-        .create(json!({ "variant": "petteia-6", "mode": "local" }))
-        .await;
-    let mut flood = Socket::connect(&server.base, game_id(&created), None, None).await;
-    flood.next_of("snapshot").await;
+    let (server, _, mut flood) = flood_ready(database).await;
     // Far past the burst and the refusals allowed: the server closes, and the client still
     // reads the refusals and the closing frame (closed with its data unread, the connection
     // was reset and both were lost).
