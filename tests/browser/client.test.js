@@ -75,7 +75,9 @@ test('two players play a whole game by invite link', async () => {
   await guest.waitForSelector('#draw-accept');
   await shot(guest, '05-draw-offered');
   await guest.click('#draw-decline');
-  await host.waitForSelector('#draw');
+  // Declined, the offer is made again only after a move (the server refuses it before).
+  await host.waitForSelector('.offer-note:has-text("declined your draw offer")');
+  assert.equal(await host.locator('#draw').count(), 0);
   await guest.click('#resign');
   await guest.click('#resign');
   await waitStatus(host, 'finished');

@@ -29,14 +29,15 @@ class FakeNode {
     }
   }
   addEventListener() {}
-  /** Only the one selector the boards use: the texts inside places. */
+  /** Only the one selector the boards use: the texts inside places, but those under the pieces. */
   querySelectorAll(selector) {
-    assert.equal(selector, '[data-place] text');
+    assert.equal(selector, '[data-place] text:not(.under-pieces)');
     const found = [];
+    const under = (c) => (c.getAttribute('class') || '').split(' ').includes('under-pieces');
     const visit = (node, inPlace) => {
       for (const c of node.children) {
         const here = inPlace || c.getAttribute('data-place') !== null;
-        if (here && c.tagName === 'text') found.push(c);
+        if (here && c.tagName === 'text' && !under(c)) found.push(c);
         visit(c, here);
       }
     };

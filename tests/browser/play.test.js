@@ -32,6 +32,7 @@ function petteiaView(gameId, extra) {
     game_id: gameId, variant: 'petteia-6', mode: 'online', status: 'playing', version: 4,
     position: 'DDDDDD/6/6/6/L5/1LLLLL d 0 1', to_move: 'dark', first: 'light', sides: ['light', 'dark'], moves: ['A1-A2'],
     clocks: null, result: null, draw_offer: null, seat: { side: 'light', bottom: 'light' }, legal_moves: [], opponent_connected: true,
+    can_take_back: true,
     ...extra,
   };
 }
