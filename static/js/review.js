@@ -87,6 +87,27 @@ export class Replay {
   }
 
   /**
+   * The game moved on, or back: its moves are `plies` now. The positions already computed after
+   * the moves the two lists share are kept, so following a game costs one position a move.
+   * Queued behind the positions being computed, which read the moves; resolves once done.
+   * @param {Ply[]} plies
+   * @returns {Promise<void>}
+   */
+  follow(plies) {
+    const sameRoll = (/** @type {Ply} */ a, /** @type {Ply} */ b) => String(a.dice) === String(b.dice);
+    const followed = this.queue.then(() => {
+      let same = 0;
+      while (same < Math.min(this.plies.length, plies.length)
+        && this.plies[same].move === plies[same].move && sameRoll(this.plies[same], plies[same])) same += 1;
+      this.plies = plies;
+      this.known.length = Math.min(this.known.length, same + 1);
+      this.last = null;
+    });
+    this.queue = followed;
+    return followed;
+  }
+
+  /**
    * @param {number} n
    * @returns {Promise<string>}
    */
@@ -197,24 +218,25 @@ export function reviewPanel({ gameId, view, bottom, ply = null, face = 'virtvs' 
   });
 
   /**
-   * Reads the game's moves, lists them and draws step `at(total)`. `view`'s position is the last
-   * step's only when the panel opens (later the game may have moved on, or back).
+   * Reads the game's moves, lists them and draws step `at(total)`. Opening, `view`'s position is
+   * the last step's; later the replay follows the game (which may have moved on, or back).
    * @param {(total: number) => number} at
-   * @param {boolean} opening
    * @returns {Promise<boolean>} whether the moves could be read
    */
-  async function load(at, opening) {
-    /** @type {Replay} */
-    let read;
+  async function load(at) {
+    /** @type {Ply[]} */
+    let plies;
     try {
-      const plies = pliesFromEvents(await gameEvents(gameId, 0));
-      read = new Replay(variant, startPosition(variant, view.first), plies);
-      if (opening && view.moves.length === plies.length) read.knowLast(view.position);
+      plies = pliesFromEvents(await gameEvents(gameId, 0));
     } catch (error) {
       status.textContent = errorMessage(error);
       return false;
     }
-    replay = read;
+    if (replay) await replay.follow(plies);
+    else {
+      replay = new Replay(variant, startPosition(variant, view.first), plies);
+      if (view.moves.length === plies.length) replay.knowLast(view.position);
+    }
     moves.replaceChildren(html('li', {}, [html('button', { type: 'button', 'data-ply': 0, text: t('review.start'), onclick: () => go(0) })]));
     replay.plies.forEach((p, i) => {
       if (p.dice) moves.append(html('li', { class: 'roll', text: t('review.dice', { dice: p.dice.join('·') }) }));
@@ -225,7 +247,7 @@ export function reviewPanel({ gameId, view, bottom, ply = null, face = 'virtvs' 
   }
 
   (async () => {
-    if (!(await load((total) => (ply === null ? total : ply), true))) return;
+    if (!(await load((total) => (ply === null ? total : ply)))) return;
     section.append(html('div', { class: 'review-layout' }, [
       html('div', {}, [boardHolder, controls]),
       html('div', {}, [moves, links]),
@@ -241,7 +263,7 @@ export function reviewPanel({ gameId, view, bottom, ply = null, face = 'virtvs' 
   const refresh = async () => {
     if (!replay) return;
     const atEnd = current === replay.plies.length;
-    await load((total) => (atEnd ? total : Math.min(current, total)), false);
+    await load((total) => (atEnd ? total : Math.min(current, total)));
   };
   return { element: section, refresh };
 }

@@ -241,4 +241,12 @@ test('a replayed game reaches the position the server holds', async () => {
   opened.knowLast(view.position);
   assert.equal(await opened.at(plies.length), view.position);
   assert.equal(calls, plies.length);
+  // Following a game taken back to its third move and then played on again, the positions after
+  // the moves kept are not asked again: only those after the moves replayed.
+  await replay.follow(plies.slice(0, 3));
+  assert.equal(await replay.at(3), third);
+  assert.equal(calls, plies.length);
+  await replay.follow(plies);
+  assert.equal(await replay.at(plies.length), last);
+  assert.equal(calls, plies.length + (plies.length - 3));
 });
