@@ -4,7 +4,7 @@
 use crate::api::{ApiLimits, AppState};
 use crate::config::ServeConfig;
 use crate::connections::ConnectionLimits;
-use crate::game::error::GameError;
+use crate::game::error::{GameError, error_chain};
 use crate::game::registry::Registry;
 use crate::game::services::GameConfig;
 use crate::metrics::Metrics;
@@ -138,7 +138,7 @@ async fn now_and_then<Chore: Future<Output = Result<(), GameError>>>(
         tokio::select! {
             _ = tick.tick() => {
                 if let Err(error) = chore(registry.clone()).await {
-                    tracing::warn!(%error, "could not {what}");
+                    tracing::warn!(error = %error_chain(&error), "could not {what}");
                 }
             }
             _ = shutdown.changed() => return,

@@ -16,6 +16,8 @@ pub struct GameId(Arc<str>);
 
 impl GameId {
     pub const MAX_LEN: usize = 64;
+    /// The rule of `from_str` as a regular expression (the OpenAPI document's pattern).
+    pub const PATTERN: &'static str = "^[0-9A-Za-z]{1,64}$";
 
     pub fn as_str(&self) -> &str {
         &self.0
@@ -180,6 +182,17 @@ pub fn parse_name<T: DeserializeOwned>(text: &str) -> Result<T, UnknownName> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_game_ids_pattern_says_what_its_parser_takes() {
+        assert!(GameId::PATTERN.contains(&format!("{{1,{}}}", GameId::MAX_LEN)));
+        for good in ["a", "Z9", &"x".repeat(GameId::MAX_LEN)] {
+            assert!(good.parse::<GameId>().is_ok(), "{good}");
+        }
+        for bad in ["", "a-b", "é", &"x".repeat(GameId::MAX_LEN + 1)] {
+            assert!(bad.parse::<GameId>().is_err(), "{bad}");
+        }
+    }
 
     #[test]
     fn names_read_back_as_the_values_they_name() {

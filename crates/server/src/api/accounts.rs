@@ -148,8 +148,7 @@ async fn signed_in(
 fn check_credentials_rate(state: &AppState, address: std::net::IpAddr) -> Result<(), ApiError> {
     state
         .credentials_limiter
-        .check(address, state.registry.now_ms())
-        .map_err(|retry_after_ms| ApiError::RateLimited { retry_after_ms })
+        .admit(address, state.registry.now_ms())
 }
 
 /// Runs Argon2 off the async threads (it takes tens of milliseconds on purpose).

@@ -144,10 +144,6 @@ pub(super) fn validate(
     })
 }
 
-fn rate_limited(result: Result<(), u64>) -> Result<(), ApiError> {
-    result.map_err(|retry_after_ms| ApiError::RateLimited { retry_after_ms })
-}
-
 /// A seat and its bearer token (keep it private).
 #[derive(Debug, Serialize, ToSchema)]
 pub struct SeatGrant {
@@ -215,7 +211,9 @@ pub async fn create(
     MaybeIdentity(identity): MaybeIdentity,
     ApiJson(body): ApiJson<CreateBody>,
 ) -> Result<(StatusCode, Json<Created>), ApiError> {
-    rate_limited(state.create_limiter.check(address, state.registry.now_ms()))?;
+    state
+        .create_limiter
+        .admit(address, state.registry.now_ms())?;
     let request = validate(body, identity.as_ref().map(|i| i.account.id.as_str()))?;
     let variant = request.variant;
     let created = state.registry.create(request).await?;
@@ -258,7 +256,7 @@ pub async fn join(
     Bearer(presented): Bearer,
     body: Bytes,
 ) -> Result<Json<Joined>, ApiError> {
-    rate_limited(state.join_limiter.check(address, state.registry.now_ms()))?;
+    state.join_limiter.admit(address, state.registry.now_ms())?;
     let body: JoinBody = if body.iter().all(u8::is_ascii_whitespace) {
         JoinBody::default()
     } else {
@@ -408,8 +406,9 @@ pub async fn hint(
 ) -> Result<Json<Hint>, ApiError> {
     state.admit_search(address)?;
     if let Some(token) = &token {
-        let now = state.registry.now_ms();
-        rate_limited(state.seat_hint_limiter.check(token.hash(), now))?;
+        state
+            .seat_hint_limiter
+            .admit(token.hash(), state.registry.now_ms())?;
     }
     Ok(Json(state.registry.hint(&id, token.as_ref()).await?))
 }

@@ -87,6 +87,12 @@ impl<K: Hash + Eq> Limiter<K> {
             .or_insert_with(|| Bucket::full(self.rate, now_ms))
             .take(self.rate, now_ms)
     }
+
+    /// `check`, answered in the API's terms: 429 `rate_limited`, with when to try again.
+    pub fn admit(&self, key: K, now_ms: i64) -> Result<(), crate::error::ApiError> {
+        self.check(key, now_ms)
+            .map_err(|retry_after_ms| crate::error::ApiError::RateLimited { retry_after_ms })
+    }
 }
 
 #[cfg(test)]

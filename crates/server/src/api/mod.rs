@@ -142,10 +142,7 @@ impl AppState {
     /// queue of their own, so they share one budget an address (three seats' worth), and no
     /// client can fill the queue that other players' hints wait in.
     pub fn admit_search(&self, address: IpAddr) -> Result<(), ApiError> {
-        let now = self.registry.now_ms();
-        self.hint_limiter
-            .check(address, now)
-            .map_err(|retry_after_ms| ApiError::RateLimited { retry_after_ms })
+        self.hint_limiter.admit(address, self.registry.now_ms())
     }
 }
 
@@ -270,7 +267,7 @@ impl utoipa::IntoParams for GamePath {
             .schema_type(Type::String)
             .min_length(Some(1))
             .max_length(Some(GameId::MAX_LEN))
-            .pattern(Some(GAME_ID_PATTERN));
+            .pattern(Some(GameId::PATTERN));
         vec![
             ParameterBuilder::new()
                 .name("id")
@@ -284,9 +281,6 @@ impl utoipa::IntoParams for GamePath {
         ]
     }
 }
-
-/// `GameId`'s rule as a regular expression: 1 to 64 letters and digits.
-const GAME_ID_PATTERN: &str = "^[0-9A-Za-z]{1,64}$";
 
 impl<S: Send + Sync> FromRequestParts<S> for Bearer {
     type Rejection = ApiError;
@@ -302,14 +296,19 @@ impl<S: Send + Sync> FromRequestParts<S> for Bearer {
         if !scheme.eq_ignore_ascii_case("bearer") {
             return Ok(Bearer(None));
         }
-        let token = token.trim();
-        // A personal token names an account, not a seat: the game sees a spectator.
-        if token.starts_with(crate::players::credentials::PERSONAL_TOKEN_PREFIX) {
-            return Ok(Bearer(None));
-        }
-        let token = SeatToken::parse(token).ok_or(ApiError::Unauthorized)?;
-        Ok(Bearer(Some(token)))
+        Ok(Bearer(presented_seat(token.trim())?))
     }
+}
+
+/// The seat a token presented to a game speaks for (a Bearer's, or a socket's hello): none for a
+/// personal token, which names an account and watches; else it must be a seat token.
+fn presented_seat(token: &str) -> Result<Option<SeatToken>, ApiError> {
+    if token.starts_with(crate::players::credentials::PERSONAL_TOKEN_PREFIX) {
+        return Ok(None);
+    }
+    SeatToken::parse(token)
+        .map(Some)
+        .ok_or(ApiError::Unauthorized)
 }
 
 /// The client's address, for the per-address limits: the connection's (loopback when the server

@@ -424,19 +424,13 @@ async fn read_hello(socket: &mut WebSocket) -> Option<(Option<SeatToken>, Option
             return None;
         }
     };
-    // A personal token names an account, not a seat: the socket watches, as over HTTP.
-    let token =
-        token.filter(|t| !t.starts_with(crate::players::credentials::PERSONAL_TOKEN_PREFIX));
-    match token.as_deref().map(SeatToken::parse) {
-        Some(None) => {
-            let _ = socket
-                .send(error_message(None, &ApiError::Unauthorized))
-                .await;
+    match token.as_deref().map(super::presented_seat).transpose() {
+        Ok(seat) => Some((seat.flatten(), since)),
+        Err(error) => {
+            let _ = socket.send(error_message(None, &error)).await;
             close(socket, 1008, "unauthorized").await;
             None
         }
-        Some(Some(token)) => Some((Some(token), since)),
-        None => Some((None, since)),
     }
 }
 
