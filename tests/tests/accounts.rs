@@ -913,6 +913,69 @@ async fn the_session_cookie_is_secure_behind_https(database: Database) {
     server.stop().await;
 }
 
+/// Every page of a listing after `path` (which ends in `limit=2`), each page beginning after the
+/// last game of the one before by its time and id: the game ids, in the order listed.
+async fn every_page(api: &Api, path: &str, time: &str) -> Vec<String> {
+    let mut listed = Vec::new();
+    let mut page = path.to_string();
+    loop {
+        let (status, games) = api.get(&page, None).await;
+        assert_eq!(status, 200, "{page}: {games}");
+        let games = games.as_array().unwrap();
+        listed.extend(
+            games
+                .iter()
+                .map(|g| g["game_id"].as_str().unwrap().to_string()),
+        );
+        let Some(last) = games.last() else {
+            return listed;
+        };
+        page = format!(
+            "{path}&before={}&before_id={}",
+            last[time],
+            last["game_id"].as_str().unwrap()
+        );
+    }
+}
+
+async fn games_ended_in_one_millisecond_are_each_listed_once_across_pages(database: Database) {
+    // The server's time stands still: every game ends in the same millisecond.
+    let server = TestServer::start_paused(database, |config| config).await;
+    let api = server.api();
+    let ann = player(&server, "ann").await;
+    let bob = player(&server, "bob").await;
+    let mut ended = Vec::new();
+    for _ in 0..5 {
+        let (game, ann_seat, _) = online_game(&api, &ann, &bob, json!({})).await;
+        resign(&api, &game, &ann_seat).await;
+        ended.push(game);
+    }
+    ended.sort();
+    for path in [
+        "/api/v1/games?status=finished&limit=2",
+        "/api/v1/players/bob/games?limit=2",
+    ] {
+        let mut listed = every_page(&api, path, "finished_at").await;
+        assert_eq!(listed.len(), 5, "{path}: {listed:?}");
+        listed.sort();
+        assert_eq!(listed, ended, "{path}");
+    }
+    // A page's id without its time, or an id no game could have, is refused.
+    for path in [
+        "/api/v1/games?before_id=abc",
+        "/api/v1/games?before=1&before_id=a-b",
+        "/api/v1/players/bob/games?before_id=abc",
+    ] {
+        let (status, body) = api.get(path, None).await;
+        assert_eq!(
+            (status, body["error"]["code"].as_str()),
+            (400, Some("bad_request")),
+            "{path}"
+        );
+    }
+    server.stop().await;
+}
+
 on_both_databases!(
     signed_up_players_get_results_and_ratings_from_a_rated_game,
     shared_screen_aborted_and_unrated_games_leave_ratings_alone,
@@ -926,5 +989,6 @@ on_both_databases!(
     bad_input_gets_a_clear_error_and_changes_nothing,
     sign_ins_from_one_address_are_rate_limited,
     the_session_cookie_is_secure_behind_https,
-    a_personal_token_watches_a_game_over_http_and_the_socket_alike,
+    a_personal_token_watches_a_game_over_http_and_the_socket_alike;
+    paused: games_ended_in_one_millisecond_are_each_listed_once_across_pages,
 );

@@ -587,6 +587,18 @@ async fn documented_limits_are_the_ones_enforced(database: Database) {
             assert!(id.bytes().all(|b| b.is_ascii_alphanumeric()), "{id}");
         }
     }
+    // The listings' page ends name a game by the same rule.
+    for path in ["/api/v1/games", "/api/v1/players/{username}/games"] {
+        let parameters = document.0["paths"][path]["get"]["parameters"]
+            .as_array()
+            .unwrap();
+        let before_id = parameters.iter().find(|p| p["name"] == "before_id");
+        assert_eq!(
+            before_id.unwrap()["schema"]["pattern"],
+            "^[0-9A-Za-z]{1,64}$",
+            "{path}"
+        );
+    }
     let past = format!("/api/v1/games/{}", "a".repeat(longest_id + 1));
     let (status, body) = api.get(&past, None).await;
     assert_eq!(

@@ -5,7 +5,7 @@
 //! ([`settle_ratings!`], called by `append_events`); a move never touches these tables. This module
 //! never sees a usable secret: callers hash tokens and passwords before they get here.
 
-use crate::{GameId, SecretHash, Store, StoreError};
+use crate::{GameId, PageAfter, SecretHash, Store, StoreError};
 use skillratings::Outcomes;
 use skillratings::glicko2::{Glicko2Config, Glicko2Rating, glicko2};
 
@@ -445,13 +445,13 @@ impl Store {
         }))
     }
 
-    /// An account's finished games that count (online and computer), newest first, strictly
-    /// before `before` (milliseconds) when given.
+    /// An account's finished games that count (online and computer), newest first (by id within
+    /// a millisecond), after `after`.
     pub async fn played_games(
         &self,
         account_id: &str,
         limit: i64,
-        before: Option<i64>,
+        after: &PageAfter,
     ) -> Result<Vec<PlayedGame>, StoreError> {
         Ok(on_backend!(self, pool => {
             sqlx::query_as(
@@ -463,9 +463,10 @@ impl Store {
                  LEFT JOIN accounts other_account ON other_account.id = other.account_id \
                  LEFT JOIN rating_changes changes ON changes.game_id = games.id AND changes.account_id = mine.account_id \
                  WHERE mine.account_id = $1 AND games.status = 'finished' AND games.mode <> 'local' \
-                 AND games.finished_at < $2 ORDER BY games.finished_at DESC, games.id LIMIT $3",
+                 AND (games.finished_at < $2 OR (games.finished_at = $2 AND games.id < $4)) \
+                 ORDER BY games.finished_at DESC, games.id DESC LIMIT $3",
             )
-            .bind(account_id).bind(before.unwrap_or(i64::MAX)).bind(limit).fetch_all(pool).await?
+            .bind(account_id).bind(after.at).bind(limit).bind(after.id_bound()).fetch_all(pool).await?
         }))
     }
 

@@ -23,7 +23,7 @@ mod presence;
 mod reader;
 pub use appender::Appender;
 pub use cluster::{ALIVE_FOR_MS, Appended, Listener, Notification};
-pub use model::{GameId, Malformed, Mode, SecretHash, Status, UnknownName, parse_name};
+pub use model::{GameId, Malformed, Mode, PageAfter, SecretHash, Status, UnknownName, parse_name};
 pub use presence::PresenceSender;
 pub use reader::EventReader;
 
@@ -631,20 +631,22 @@ impl Store {
         }))
     }
 
-    /// Games with this status, newest first (by end time for finished games, else creation),
-    /// strictly before `before` (milliseconds) when given. Live games (waiting or playing) are
-    /// listed only when their creator chose so; finished and aborted ones always are.
+    /// Games with this status, newest first (by end time for finished games, else creation; by id
+    /// within a millisecond), after `after`. Live games (waiting or playing) are listed only when
+    /// their creator chose so; finished and aborted ones always are.
     pub async fn list_games(
         &self,
         status: Status,
         limit: i64,
-        before: Option<i64>,
+        after: &PageAfter,
     ) -> Result<Vec<GameRow>, StoreError> {
         let query = select_games!(
-            "WHERE status = $1 AND (listed OR $4) AND COALESCE(finished_at, created_at) < $2 ORDER BY COALESCE(finished_at, created_at) DESC, id LIMIT $3"
+            "WHERE status = $1 AND (listed OR $4) \
+             AND (COALESCE(finished_at, created_at) < $2 OR (COALESCE(finished_at, created_at) = $2 AND id < $5)) \
+             ORDER BY COALESCE(finished_at, created_at) DESC, id DESC LIMIT $3"
         );
         let raw: Vec<RawGame> = on_backend!(self, pool => {
-            sqlx::query_as(query).bind(status.name()).bind(before.unwrap_or(i64::MAX)).bind(limit).bind(status.is_over()).fetch_all(pool).await?
+            sqlx::query_as(query).bind(status.name()).bind(after.at).bind(limit).bind(status.is_over()).bind(after.id_bound()).fetch_all(pool).await?
         });
         Ok(raw
             .into_iter()

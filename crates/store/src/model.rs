@@ -32,6 +32,31 @@ impl std::borrow::Borrow<str> for GameId {
     }
 }
 
+/// Where the next page of a listing newest first begins: after the game listed last, so games
+/// that ended (or began) in the same millisecond are neither skipped nor listed twice. Within a
+/// millisecond the listings order games by id, descending.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PageAfter {
+    /// The last game's time in the listing's order (milliseconds).
+    pub at: i64,
+    /// The last game's id; without it the page holds only games strictly earlier than `at`.
+    pub game_id: Option<GameId>,
+}
+
+impl PageAfter {
+    /// The start of a listing: every game.
+    pub const START: PageAfter = PageAfter {
+        at: i64::MAX,
+        game_id: None,
+    };
+
+    /// The id bound of the query's `time < at OR (time = at AND id < bound)`: an empty text,
+    /// which no id is below, when no id was given.
+    pub(crate) fn id_bound(&self) -> &str {
+        self.game_id.as_ref().map_or("", GameId::as_str)
+    }
+}
+
 /// Text that cannot be the id (or a hash) it was given as.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{what} {text:?} is malformed")]

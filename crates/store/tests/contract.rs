@@ -6,8 +6,8 @@
 use ludus_engine::dice::ServerSeed;
 use ludus_engine::{Player, Side, Termination, Variant};
 use ludus_store::{
-    AccountSeat, Appender, EventReader, EventRow, GameId, Holders, Mode, NewGame, Redeemed,
-    SecretHash, Status, StatusChange, Store, StoreError, StoredResult,
+    AccountSeat, Appender, EventReader, EventRow, GameId, Holders, Mode, NewGame, PageAfter,
+    Redeemed, SecretHash, Status, StatusChange, Store, StoreError, StoredResult,
 };
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -511,7 +511,14 @@ async fn finished_games_list_newest_first_with_paging(store: Store) {
         ids.push(id);
     }
     let listed: Vec<GameId> = store
-        .list_games(Status::Finished, 2, Some(base + 3))
+        .list_games(
+            Status::Finished,
+            2,
+            &PageAfter {
+                at: base + 3,
+                game_id: None,
+            },
+        )
         .await
         .unwrap()
         .into_iter()
@@ -519,7 +526,14 @@ async fn finished_games_list_newest_first_with_paging(store: Store) {
         .collect();
     assert_eq!(listed, [ids[2].clone(), ids[1].clone()]);
     let next: Vec<GameId> = store
-        .list_games(Status::Finished, 2, Some(base + 1))
+        .list_games(
+            Status::Finished,
+            2,
+            &PageAfter {
+                at: base + 1,
+                game_id: None,
+            },
+        )
         .await
         .unwrap()
         .into_iter()
@@ -527,6 +541,42 @@ async fn finished_games_list_newest_first_with_paging(store: Store) {
         .take(1)
         .collect();
     assert_eq!(next, [ids[0].clone()]);
+
+    // Three games that end in one millisecond: a page that ends among them is followed by the
+    // rest, after the last one listed by its id.
+    let mut same = Vec::new();
+    for _ in 0..3 {
+        let id = new_id();
+        store
+            .create_game(&new_game(&id, None, base), &[])
+            .await
+            .unwrap();
+        let change = finish(Termination::Agreement, None, base + 10);
+        store
+            .append_events(&id, &[event(1, "finished", None)], Some(&change))
+            .await
+            .unwrap();
+        same.push(id);
+    }
+    let mut after = PageAfter {
+        at: base + 11,
+        game_id: None,
+    };
+    let mut listed = Vec::new();
+    for _ in 0..2 {
+        let page = store.list_games(Status::Finished, 2, &after).await.unwrap();
+        let last = page.last().unwrap();
+        after = PageAfter {
+            at: last.finished_at.unwrap(),
+            game_id: Some(last.id.clone()),
+        };
+        listed.extend(page.into_iter().map(|g| g.id));
+    }
+    assert_eq!(&listed[3..], [ids[2].clone()], "then the earlier games");
+    listed.truncate(3);
+    listed.sort();
+    same.sort();
+    assert_eq!(listed, same, "each game of the millisecond once");
     assert!(store.games_in_progress().await.is_ok());
 }
 
@@ -702,7 +752,10 @@ mod accounts {
             ("petteia-6", 1)
         );
         assert!(ann_rating.rating > 1500.0 && bob_rating.rating < 1500.0);
-        let played = store.played_games(&ann.id, 10, None).await.unwrap();
+        let played = store
+            .played_games(&ann.id, 10, &PageAfter::START)
+            .await
+            .unwrap();
         assert_eq!(played[0].opponent.as_deref(), Some("bob"));
         assert_eq!(played[0].rating_before, Some(1500.0));
         assert_eq!(played[0].rating_after, Some(ann_rating.rating));
@@ -715,7 +768,11 @@ mod accounts {
         }
         assert_eq!(store.ratings_of(&ann.id).await.unwrap()[0].games, 1);
         assert_eq!(
-            store.played_games(&ann.id, 10, None).await.unwrap().len(),
+            store
+                .played_games(&ann.id, 10, &PageAfter::START)
+                .await
+                .unwrap()
+                .len(),
             2,
             "the unrated game counts in results, the local one nowhere"
         );

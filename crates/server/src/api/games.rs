@@ -19,7 +19,7 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use ludus_ai::Level;
 use ludus_engine::{Player, Side, Variant};
-use ludus_store::{AccountSeat, Holders, SecretHash};
+use ludus_store::{AccountSeat, Holders, PageAfter, SecretHash};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::time::Duration;
@@ -582,6 +582,29 @@ pub struct ListQuery {
     /// finished and aborted games, when they were created for live ones.
     #[serde(default)]
     before: Option<i64>,
+    /// With `before`: the last game listed, so the page also holds the games of that same
+    /// millisecond that come after it (by id, descending).
+    #[serde(default)]
+    #[param(pattern = "^[0-9A-Za-z]{1,64}$")]
+    before_id: Option<String>,
+}
+
+/// Where a listing's page begins, from its `before` and `before_id` parameters.
+pub(super) fn page_after(
+    before: Option<i64>,
+    before_id: Option<&str>,
+) -> Result<PageAfter, ApiError> {
+    let game_id = before_id
+        .map(|id| {
+            id.parse::<GameId>()
+                .map_err(|_| ApiError::BadRequest("before_id is a game id".into()))
+        })
+        .transpose()?;
+    match (before, game_id) {
+        (None, Some(_)) => Err(ApiError::BadRequest("before_id goes with before".into())),
+        (None, None) => Ok(PageAfter::START),
+        (Some(at), game_id) => Ok(PageAfter { at, game_id }),
+    }
 }
 
 /// A stored game in a listing.
@@ -629,7 +652,11 @@ pub async fn list(
     let rows = state
         .registry
         .store()
-        .list_games(status, limit, query.before)
+        .list_games(
+            status,
+            limit,
+            &page_after(query.before, query.before_id.as_deref())?,
+        )
         .await?;
     Ok(Json(
         rows.into_iter()

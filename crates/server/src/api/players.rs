@@ -6,6 +6,7 @@
 //! and aborted games nowhere. Ratings are written by the store when a game finishes.
 
 use super::accounts::Identity;
+use super::games::page_after;
 use super::{ApiJson, AppState, GamePath};
 use crate::error::ApiError;
 use crate::game::{Mode, Settings};
@@ -13,7 +14,7 @@ use crate::players::credentials::DELETED;
 use axum::Json;
 use axum::extract::{Path, Query, State};
 use ludus_engine::{Player, Variant};
-use ludus_store::{AccountRow, GameId, PlayedGame, SeatOwner, SecretHash};
+use ludus_store::{AccountRow, GameId, PageAfter, PlayedGame, SeatOwner, SecretHash};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -112,7 +113,9 @@ pub async fn profile(
 ) -> Result<Json<Profile>, ApiError> {
     let account = live_account(&state, &username).await?;
     let store = state.registry.store();
-    let games = store.played_games(&account.id, i64::MAX, None).await?;
+    let games = store
+        .played_games(&account.id, i64::MAX, &PageAfter::START)
+        .await?;
     let mut variants: BTreeMap<String, VariantRecord> = BTreeMap::new();
     let mut computer: BTreeMap<String, BTreeMap<String, Tally>> = BTreeMap::new();
     for game in &games {
@@ -159,6 +162,11 @@ pub struct GamesQuery {
     /// Only games finished strictly before this time (milliseconds), for the next page.
     #[serde(default)]
     before: Option<i64>,
+    /// With `before`: the last game listed, so the page also holds the games that ended in that
+    /// same millisecond after it (by id, descending).
+    #[serde(default)]
+    #[param(pattern = "^[0-9A-Za-z]{1,64}$")]
+    before_id: Option<String>,
 }
 
 /// A finished game seen from the player's seat.
@@ -195,7 +203,11 @@ pub async fn games(
     let games = state
         .registry
         .store()
-        .played_games(&account.id, limit, query.before)
+        .played_games(
+            &account.id,
+            limit,
+            &page_after(query.before, query.before_id.as_deref())?,
+        )
         .await?;
     let games = games
         .into_iter()
