@@ -7,14 +7,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
-import { browserSuite, shot, createViaApi, pageWidth, LAPTOP, PHONE } from './support.js';
+import { browserSuite, shot, callApi, createViaApi, pageWidth, LAPTOP, PHONE } from './support.js';
 
 const { server, list, page, assertNoProblems } = await browserSuite();
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 /**
  * A game of `variant` whose seat the page holds, opened on its screen: a local game, or with
- * `side: 'second'` an online one seen from the second side's seat.
+ * `side: 'second'` an online one seen from the second side's seat. Returns the game as created.
  */
 async function openGame(p, variant, { side = 'first', lang } = {}) {
   const mode = side === 'first' ? 'local' : 'online';
@@ -26,6 +26,7 @@ async function openGame(p, variant, { side = 'first', lang } = {}) {
   await p.goto(`/game/${created.body.game_id}${query}`);
   await p.waitForSelector('section.game[data-version] .board-holder svg');
   await p.waitForSelector('.connection[data-state="connected"]');
+  return created.body;
 }
 
 /** Where the board and its two clocks are drawn, how far the page scrolled, and how wide it is. */
@@ -131,6 +132,20 @@ test('axe-core finds no violation on the home page, the rules and a game of each
     await openGame(p, variant.id);
     assert.deepEqual(await axeViolations(p), [], `game of ${variant.id}`);
   }
+  // A list of moves longer than its box scrolls, and a keyboard must reach it to scroll it.
+  const created = await openGame(p, 'petteia-6');
+  const { game_id: id, seat: { token } } = created;
+  for (let played = 0; played < 40; played += 1) {
+    const { body: game } = await callApi(server.base, 'GET', `/api/v1/games/${id}`, { token });
+    if (game.status !== 'playing') break;
+    const moved = await callApi(server.base, 'POST', `/api/v1/games/${id}/moves`, { token, body: { move: game.legal_moves[0], version: game.version } });
+    assert.equal(moved.status, 200, JSON.stringify(moved.body));
+  }
+  await p.waitForFunction(() => {
+    const list = document.querySelector('.move-list');
+    return list.scrollHeight > list.clientHeight;
+  });
+  assert.deepEqual(await axeViolations(p), [], 'a game whose moves scroll');
   assertNoProblems(p);
 });
 

@@ -8,7 +8,8 @@ import { sideName } from '../boards/index.js';
 import { navigate } from '../router.js';
 import { CLOCKS } from '../home.js';
 import { currentAccount, challenges, challenge, answerChallenge, accountEvents } from './api.js';
-import { t, errorMessage } from '../i18n.js';
+import { t } from '../i18n.js';
+import { refusal } from './forms.js';
 
 /** A challenge unanswered this long lapses (the server's rule, docs/API.md). */
 const LAPSES_AFTER_MS = 10 * 60 * 1000;
@@ -54,7 +55,7 @@ export async function showChallenges(app, query, signal) {
     try {
       await act();
     } catch (e) {
-      note.textContent = errorMessage(e);
+      note.textContent = refusal(e, { conflict: 'challenges.gone', not_found: 'challenges.gone' });
       await reload();
     }
   };
@@ -138,7 +139,7 @@ export async function showChallenges(app, query, signal) {
       await reload();
       if (!outgoing.has(made.challenge_id)) note.textContent = t('challenges.gone');
     } catch (e) {
-      note.textContent = errorMessage(e);
+      note.textContent = refusal(e, { not_found: 'challenges.no_player' });
     }
   });
 

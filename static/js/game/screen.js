@@ -207,7 +207,8 @@ class GameScreen {
     this.endPanel = html('section', { class: 'end-panel', 'aria-label': t('game.result'), hidden: true });
     this.diceBox = html('div', { class: 'dice', 'aria-label': t('game.dice') });
     this.actions = html('div', { class: 'actions' });
-    this.moveList = html('ol', { class: 'move-list', 'aria-label': t('game.moves') });
+    // Focusable: a list longer than its box scrolls, and a keyboard scrolls only what it can reach.
+    this.moveList = html('ol', { class: 'move-list', 'aria-label': t('game.moves'), tabindex: '0' });
     this.connectionLine = html('p', { class: 'connection' });
     this.spectators = html('p', { class: 'spectators' });
     this.threatInfo = html('p', { class: 'threat-info', role: 'status' });

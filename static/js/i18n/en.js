@@ -28,6 +28,8 @@ export default {
   'error.stale': 'The game has moved on; the board shows the new position.',
   'error.seat_taken': 'That seat is taken: the invite has already been used.',
   'error.game_over': 'The game is over.',
+  'error.conflict': 'Already done or taken: {detail}',
+  'error.method_not_allowed': 'The server does not take this request here.',
   'error.too_large': 'The request is too large.',
   'error.illegal_move': 'Illegal move {move}: {detail}',
   'error.rate_limited': 'Too many requests; try again in a moment.',
@@ -88,7 +90,7 @@ export default {
     'Move one piece any number of empty squares along its row or column, like a rook: no jumping, no diagonals, no passing.',
     'Capture by closing a trap: if your move puts an enemy piece between the moved piece and another of yours, in a row or column, remove it. One move can capture in up to three directions.',
     'Never a capture: two enemies in a row (no block capture), the board edge or a corner as the second jaw, diagonals, or a piece that moves between two enemies by itself.',
-    'Win when your opponent has one piece or none, or cannot move. The third repetition of a position, or 100 moves without a capture, is a draw.',
+    'Win when your opponent has one piece or none, or cannot move. The third repetition of a position, or 100 plies without a capture (a ply is one side’s move), is a draw.',
   ],
   'steps.pente-grammai-schaedler': [
     'Set up: five counters each on the line ends of your side — Terracotta on points 0–4, Black on 5–9. Terracotta moves first.',
@@ -188,7 +190,7 @@ export default {
     'The size of the board, the rook-like move, the exact capture rule and the end of the game are reconstructions.',
   ],
   'evidence.petteia.chosen': [
-    'Boards of 6×6 and 8×8, pieces on the back ranks, custodial capture by the moving piece only, no block capture, no edge capture; win on one piece or none, or no move; draw on the third repetition or 100 moves without capture.',
+    'Boards of 6×6 and 8×8, pieces on the back ranks, custodial capture by the moving piece only, no block capture, no edge capture; win on one piece or none, or no move; draw on the third repetition or 100 plies without a capture.',
   ],
   'evidence.petteia.sources': [
     'Plato, Republic 487b–c; Pollux, Onomasticon 9.97–98 (as summarised in modern studies).',
@@ -549,6 +551,7 @@ export default {
   'challenges.rated_label': 'Rated',
   'challenges.send': 'Challenge',
   'challenges.sent': 'Challenge sent to {name}.',
+  'challenges.no_player': 'No player has that name.',
   'challenges.gone': 'The challenge was answered already.',
   'challenges.incoming': 'Challenges to you',
   'challenges.outgoing': 'Your challenges',

@@ -28,6 +28,8 @@ export default {
   'error.stale': 'La partie a avancé ; le plateau montre la nouvelle position.',
   'error.seat_taken': 'Cette place est prise : l’invitation a déjà servi.',
   'error.game_over': 'La partie est terminée.',
+  'error.conflict': 'Déjà fait ou déjà pris : {detail}',
+  'error.method_not_allowed': 'Le serveur ne prend pas cette requête ici.',
   'error.too_large': 'La requête est trop grande.',
   'error.illegal_move': 'Coup interdit {move} : {detail}',
   'error.rate_limited': 'Trop de requêtes ; réessayez dans un instant.',
@@ -88,7 +90,7 @@ export default {
     'Déplacez un pion d’autant de cases vides que vous voulez sur sa rangée ou sa colonne, comme une tour : sans sauter, sans diagonale, sans passer.',
     'Prise par encadrement : si votre coup enferme un pion adverse entre le pion joué et un autre des vôtres, en ligne ou en colonne, il est pris. Un coup peut prendre dans trois directions.',
     'Jamais de prise : deux pions adverses alignés (pas de prise en bloc), le bord ou un coin comme seconde mâchoire, les diagonales, ou un pion qui vient lui-même se placer entre deux adversaires.',
-    'Vous gagnez quand l’adversaire n’a plus qu’un pion ou aucun, ou ne peut plus jouer. La troisième répétition d’une position, ou 100 coups sans prise, donne la nulle.',
+    'Vous gagnez quand l’adversaire n’a plus qu’un pion ou aucun, ou ne peut plus jouer. La troisième répétition d’une position, ou 100 demi-coups sans prise (un demi-coup est le coup d’un camp), donne la nulle.',
   ],
   'steps.pente-grammai-schaedler': [
     'Mise en place : cinq pions chacun au bout des lignes de son côté — Terre cuite sur les points 0 à 4, Noir sur 5 à 9. Terre cuite commence.',
@@ -188,7 +190,7 @@ export default {
     'La taille du plateau, le déplacement en tour, la règle exacte de prise et la fin de partie sont des reconstitutions.',
   ],
   'evidence.petteia.chosen': [
-    'Plateaux 6×6 et 8×8, pions sur la première rangée, prise par encadrement par le seul pion joué, pas de prise en bloc ni contre le bord ; victoire quand l’adversaire n’a plus qu’un pion ou aucun, ou plus de coup ; nulle à la troisième répétition ou après 100 coups sans prise.',
+    'Plateaux 6×6 et 8×8, pions sur la première rangée, prise par encadrement par le seul pion joué, pas de prise en bloc ni contre le bord ; victoire quand l’adversaire n’a plus qu’un pion ou aucun, ou plus de coup ; nulle à la troisième répétition ou après 100 demi-coups sans prise.',
   ],
   'evidence.petteia.sources': [
     'Platon, République 487b–c ; Pollux, Onomasticon 9.97–98 (tels que résumés par les études modernes).',
@@ -549,6 +551,7 @@ export default {
   'challenges.rated_label': 'Classée',
   'challenges.send': 'Défier',
   'challenges.sent': 'Défi envoyé à {name}.',
+  'challenges.no_player': 'Aucun joueur ne porte ce nom.',
   'challenges.gone': 'Le défi a déjà reçu une réponse.',
   'challenges.incoming': 'Défis reçus',
   'challenges.outgoing': 'Vos défis',

@@ -1,0 +1,29 @@
+// The client's words for what the server answers: every error code and every refusal that
+// docs/API.md lists has its words in each catalogue, so no answer shows as "the server did not
+// answer" or in English on a French page.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { CATALOGUES } from '../../../static/js/i18n.js';
+
+const API = readFileSync(new URL('../../../docs/API.md', import.meta.url), 'utf8');
+const conventions = API.slice(API.indexOf('## Conventions'), API.indexOf('## Routes the server serves'));
+
+/** The codes of the error table's rows: `| 409 | \`stale\`, \`conflict\` …`. */
+const codes = [...conventions.matchAll(/^ {2}\| \d{3} \| ([^|]+)\|/gm)]
+  .flatMap(([, cell]) => [...cell.replace(/\(.*?\)/g, '').matchAll(/`([a-z_]+)`/g)].map(([, code]) => code));
+/** The refusals' names, listed after "A rule of play that refuses a request names itself". */
+const refusals = [...conventions.slice(conventions.indexOf('names itself in `refusal`')).split('A client that does not know')[0]
+  .matchAll(/`([a-z_]+)`/g)].map(([, name]) => name).filter((name) => name !== 'refusal');
+
+test('docs/API.md lists the codes and refusals this test reads', () => {
+  assert.ok(codes.includes('conflict') && codes.includes('unavailable') && codes.length >= 12, codes.join());
+  assert.ok(refusals.includes('nothing_to_take_back') && refusals.length >= 17, refusals.join());
+});
+
+for (const [language, words] of Object.entries(CATALOGUES)) {
+  test(`every documented error code and refusal has its words in ${language}`, () => {
+    assert.deepEqual(codes.filter((code) => !(`error.${code}` in words)), []);
+    assert.deepEqual(refusals.filter((name) => !(`refusal.${name}` in words)), []);
+  });
+}
