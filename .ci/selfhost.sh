@@ -27,6 +27,11 @@ subnet = ipaddress.ip_network(compose["networks"]["default"]["ipam"]["config"][0
 trusted = ipaddress.ip_network(ludus["environment"]["LUDUS_TRUSTED_PROXIES"])
 assert trusted.subnet_of(subnet), "the trusted proxies are the compose network"
 assert ludus["environment"]["DATABASE_URL"].startswith("postgres://"), "several instances need Postgres"
+# The image's SQLite database lives in its home, which a named volume keeps across rebuilds.
+dockerfile = open("Dockerfile").read()
+assert "DATABASE_URL=sqlite:///var/lib/ludus/ludus.db" in dockerfile
+volume = next(v for v in ludus["volumes"] if v.endswith(":/var/lib/ludus"))
+assert volume.split(":")[0] in compose["volumes"], "the SQLite folder is a named volume"
 conf = open("deploy/nginx.conf").read()
 for needle in ("proxy_set_header Upgrade $http_upgrade", "proxy_set_header Connection $connection_upgrade",
                "server ludus:8080 resolve", "X-Forwarded-For", "proxy_http_version 1.1"):
@@ -103,9 +108,10 @@ wait "$SECOND"
 # Every log line the server wrote is JSON.
 python3 - "$LOG" "$LOG2" <<'PY'
 import json, sys
-lines = [l for log in sys.argv[1:] for l in open(log) if l.strip() and not l.startswith("Ludus is running")]
+lines = [l for log in sys.argv[1:] for l in open(log) if l.strip()]
 assert lines, "the server logged nothing"
 for line in lines:
     json.loads(line)
+assert any(json.loads(l).get("fields", {}).get("url") for l in lines), "the address to open is logged"
 print(f"self-hosting configuration: ok ({len(lines)} JSON log lines, clean stop on SIGTERM)")
 PY

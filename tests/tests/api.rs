@@ -475,3 +475,38 @@ async fn readiness_follows_the_database() {
     assert_eq!(ready(server.base.clone()).await, 200, "ready again");
     server.stop().await;
 }
+
+/// A database URL that asks for TLS (`sslmode=require`, as managed Postgres services want) gets
+/// encrypted connections, every one of them, and the server plays on them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs TEST_DATABASE_URL (Postgres); run with -- --include-ignored"]
+async fn postgres_over_tls_when_the_url_asks_for_it() {
+    let database = ludus_tests::TestDatabase::create(Database::Postgres).await;
+    let server = TestServer::start_with(ludus_tests::test_config(format!(
+        "{}?sslmode=require",
+        database.url()
+    )))
+    .await;
+    let api = server.api();
+    let created = api
+        .create(json!({ "variant": "petteia-6", "mode": "local" }))
+        .await;
+    let view = play_first_moves(&api, game_id(&created), seat_token(&created), 2).await;
+    assert_eq!(view["version"], 2, "{view}");
+    let mut admin = <sqlx::PgConnection as sqlx::Connection>::connect(database.url())
+        .await
+        .unwrap();
+    let (connections, encrypted): (i64, i64) = sqlx::query_as(
+        "SELECT count(*), count(*) FILTER (WHERE ssl.ssl) FROM pg_stat_activity activity \
+         JOIN pg_stat_ssl ssl USING (pid) \
+         WHERE activity.datname = current_database() AND activity.pid <> pg_backend_pid()",
+    )
+    .fetch_one(&mut admin)
+    .await
+    .unwrap();
+    assert!(
+        connections > 0 && encrypted == connections,
+        "{encrypted} of the server's {connections} connections are encrypted"
+    );
+    server.stop().await;
+}

@@ -403,3 +403,59 @@ async fn a_locked_event_log_is_unavailable_not_a_hang() {
     assert_eq!(api.play(game, token, "A1-A2", version).await.0, 200);
     server.stop().await;
 }
+
+/// A server whose client files are missing (a wrong `--static-dir`, a binary run away from its
+/// tree) says so and does not start, rather than serving a site of 404s that reports healthy.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_without_its_browser_client_refuses_to_start() {
+    let database = ludus_tests::TestDatabase::create(Database::Sqlite).await;
+    let config = ServeConfig {
+        static_dir: Some(ludus_tests::temp_path("no-client-here")),
+        ..ludus_tests::test_config(database.url().to_string())
+    };
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let refused = tokio::time::timeout(
+        PROMPTLY,
+        ludus_server::run(listener, config, std::future::pending()),
+    )
+    .await
+    .expect("it stops at once rather than serving")
+    .expect_err("no client, no server");
+    assert!(refused.contains("index.html"), "{refused}");
+}
+
+/// On SQLite, `/readyz` says whether the database could be written, not only read: a file the
+/// server may read but not write (here opened read-only; a backup restored by another user, in a
+/// deployment) is not ready, while `/healthz` says the process is up.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_sqlite_database_that_cannot_be_written_is_not_ready() {
+    let database = ludus_tests::TestDatabase::create(Database::Sqlite).await;
+    // A first server makes the database and its tables.
+    TestServer::start_with(ludus_tests::test_config(database.url().to_string()))
+        .await
+        .stop()
+        .await;
+    let config = ludus_tests::test_config(format!("{}?mode=ro", database.url()));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let server = tokio::spawn(ludus_server::run(listener, config, async move {
+        let _ = stopped.await;
+    }));
+    let answer = |path: &'static str| {
+        let url = format!("{base}{path}");
+        async move {
+            for _ in 0..200 {
+                if let Ok(response) = reqwest::get(&url).await {
+                    return response.status().as_u16();
+                }
+                tokio::time::sleep(Duration::from_millis(25)).await;
+            }
+            panic!("{url} did not answer");
+        }
+    };
+    assert_eq!(answer("/healthz").await, 200);
+    assert_eq!(answer("/readyz").await, 503);
+    let _ = stop.send(());
+    let _ = tokio::time::timeout(PROMPTLY, server).await;
+}

@@ -31,7 +31,7 @@ pub struct ServeConfig {
     )]
     pub database_url: String,
     /// The base of invite links, e.g. `https://ludus.example.org` (default: from the listen address).
-    #[arg(long, global = true, env = "LUDUS_PUBLIC_URL")]
+    #[arg(long, global = true, env = "LUDUS_PUBLIC_URL", value_parser = parse_public_url)]
     pub public_url: Option<String>,
     /// The browser client's files (default: ./static, else the one beside the source).
     #[arg(long, global = true, env = "LUDUS_STATIC_DIR")]
@@ -49,7 +49,8 @@ pub struct ServeConfig {
         long,
         global = true,
         env = "LUDUS_CREATE_PER_MINUTE",
-        default_value_t = 30
+        default_value_t = 30,
+        value_parser = clap::value_parser!(u32).range(1..)
     )]
     pub create_per_minute: u32,
     /// Invites one address may redeem per minute.
@@ -57,7 +58,8 @@ pub struct ServeConfig {
         long,
         global = true,
         env = "LUDUS_JOIN_PER_MINUTE",
-        default_value_t = 60
+        default_value_t = 60,
+        value_parser = clap::value_parser!(u32).range(1..)
     )]
     pub join_per_minute: u32,
     /// Sign-ups and sign-ins one address may attempt per minute.
@@ -65,7 +67,8 @@ pub struct ServeConfig {
         long,
         global = true,
         env = "LUDUS_SIGN_IN_PER_MINUTE",
-        default_value_t = 10
+        default_value_t = 10,
+        value_parser = clap::value_parser!(u32).range(1..)
     )]
     pub sign_in_per_minute: u32,
     /// Messages one WebSocket connection may send per second (twice that in a burst).
@@ -73,7 +76,8 @@ pub struct ServeConfig {
         long,
         global = true,
         env = "LUDUS_SOCKET_MESSAGES_PER_SECOND",
-        default_value_t = 20
+        default_value_t = 20,
+        value_parser = clap::value_parser!(u32).range(1..)
     )]
     pub socket_messages_per_second: u32,
     /// Milliseconds the computer waits before it moves.
@@ -89,7 +93,8 @@ pub struct ServeConfig {
         long,
         global = true,
         env = "LUDUS_CLAIM_AFTER_TIMED_SECS",
-        default_value_t = 60
+        default_value_t = 60,
+        value_parser = clap::value_parser!(u64).range(1..)
     )]
     pub claim_after_timed_secs: u64,
     /// The same for games without a clock.
@@ -97,7 +102,8 @@ pub struct ServeConfig {
         long,
         global = true,
         env = "LUDUS_CLAIM_AFTER_UNTIMED_SECS",
-        default_value_t = 600
+        default_value_t = 600,
+        value_parser = clap::value_parser!(u64).range(1..)
     )]
     pub claim_after_untimed_secs: u64,
     /// Hints one seat may ask for per minute (one address: three times that).
@@ -105,7 +111,8 @@ pub struct ServeConfig {
         long,
         global = true,
         env = "LUDUS_HINTS_PER_MINUTE",
-        default_value_t = 20
+        default_value_t = 20,
+        value_parser = clap::value_parser!(u32).range(1..)
     )]
     pub hints_per_minute: u32,
     /// Seconds an online game waits for its invite to be used; then it is aborted.
@@ -113,7 +120,8 @@ pub struct ServeConfig {
         long,
         global = true,
         env = "LUDUS_INVITE_EXPIRY_SECS",
-        default_value_t = 86_400
+        default_value_t = 86_400,
+        value_parser = clap::value_parser!(u64).range(1..)
     )]
     pub invite_expiry_secs: u64,
     /// Reverse proxies (CIDR, comma-separated, e.g. `127.0.0.1/32,10.0.0.0/8`) whose forwarding
@@ -141,7 +149,8 @@ pub struct ServeConfig {
         long,
         global = true,
         env = "LUDUS_HEADER_READ_TIMEOUT_SECS",
-        default_value_t = 10
+        default_value_t = 10,
+        value_parser = clap::value_parser!(u64).range(1..)
     )]
     pub header_read_timeout_secs: u64,
     /// Seconds a write to a client may wait for it to read before the connection is dropped (a
@@ -150,7 +159,8 @@ pub struct ServeConfig {
         long,
         global = true,
         env = "LUDUS_WRITE_TIMEOUT_SECS",
-        default_value_t = 10
+        default_value_t = 10,
+        value_parser = clap::value_parser!(u64).range(1..)
     )]
     pub write_timeout_secs: u64,
     /// Connections one address may hold open at once (trusted proxies are not limited).
@@ -158,18 +168,37 @@ pub struct ServeConfig {
         long,
         global = true,
         env = "LUDUS_CONNECTIONS_PER_ADDRESS",
-        default_value_t = 64
+        default_value_t = 64,
+        value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..)
     )]
     pub connections_per_address: usize,
-    /// Postgres: the most connections this instance opens. Several instances share the
-    /// database's `max_connections` (100 by default): keep their sum below it.
+    /// Postgres: the most connections this instance opens, at least 8 (five are held for as long
+    /// as it runs: the group commit's two writers, the presence sender, the event reader and
+    /// the listener). Several instances share the database's `max_connections` (100 by
+    /// default): keep their sum below it.
     #[arg(
         long,
         global = true,
         env = "LUDUS_DATABASE_CONNECTIONS",
-        default_value_t = ludus_store::POSTGRES_CONNECTIONS
+        default_value_t = ludus_store::POSTGRES_CONNECTIONS,
+        value_parser = clap::value_parser!(u32).range(i64::from(ludus_store::MIN_POSTGRES_CONNECTIONS)..)
     )]
     pub database_connections: u32,
+}
+
+/// The site's address as people open it: http:// or https://, a host, no query.
+fn parse_public_url(text: &str) -> Result<String, String> {
+    let text = text.trim().trim_end_matches('/');
+    let host = text
+        .strip_prefix("https://")
+        .or_else(|| text.strip_prefix("http://"))
+        .ok_or_else(|| format!("{text:?} is not an address such as https://ludus.example.org"))?;
+    if host.is_empty() || host.contains(['?', '#', ' ']) {
+        return Err(format!(
+            "{text:?} is not an address such as https://ludus.example.org"
+        ));
+    }
+    Ok(text.to_string())
 }
 
 /// A network in CIDR notation; a bare address is the network of that one address.
@@ -201,5 +230,58 @@ impl ServeConfig {
         } else {
             PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../static"))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+    use clap::error::ErrorKind;
+
+    #[derive(Debug, Parser)]
+    struct Flags {
+        #[command(flatten)]
+        serve: ServeConfig,
+    }
+
+    fn parse(args: &[&str]) -> Result<ServeConfig, clap::Error> {
+        Flags::try_parse_from(std::iter::once("ludus").chain(args.iter().copied()))
+            .map(|flags| flags.serve)
+    }
+
+    #[test]
+    fn a_setting_under_which_the_server_could_not_serve_is_refused_at_start() {
+        for args in [
+            ["--connections-per-address", "0"],
+            ["--create-per-minute", "0"],
+            ["--join-per-minute", "0"],
+            ["--sign-in-per-minute", "0"],
+            ["--hints-per-minute", "0"],
+            ["--socket-messages-per-second", "0"],
+            ["--header-read-timeout-secs", "0"],
+            ["--write-timeout-secs", "0"],
+            ["--invite-expiry-secs", "0"],
+            ["--claim-after-timed-secs", "0"],
+            ["--database-connections", "0"],
+            ["--database-connections", "5"],
+            ["--public-url", "notaurl"],
+            ["--public-url", "https://"],
+        ] {
+            let refused = parse(&args).expect_err(&format!("{args:?} is refused"));
+            assert_eq!(refused.kind(), ErrorKind::ValueValidation, "{args:?}");
+        }
+        let config = parse(&[
+            "--database-connections",
+            "8",
+            "--connections-per-address",
+            "1",
+            "--public-url",
+            "https://ludus.example.org/",
+        ])
+        .expect("the smallest working values");
+        assert_eq!(config.database_connections, 8);
+        assert_eq!(config.connections_per_address, 1);
+        assert_eq!(config.public_url(), "https://ludus.example.org");
     }
 }

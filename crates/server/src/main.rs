@@ -214,7 +214,10 @@ fn init_logging(format: LogFormat) {
     let builder = tracing_subscriber::fmt().with_env_filter(filter);
     match format {
         LogFormat::Json => builder.json().init(),
-        LogFormat::Text => builder.init(),
+        // Colours only for a person at a terminal, not in a file or the journal.
+        LogFormat::Text => builder
+            .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stdout()))
+            .init(),
     }
 }
 

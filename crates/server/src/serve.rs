@@ -2,7 +2,7 @@
 //! shutdown signal.
 
 use crate::api::{ApiLimits, AppState};
-use crate::config::ServeConfig;
+use crate::config::{LogFormat, ServeConfig};
 use crate::connections::ConnectionLimits;
 use crate::game::error::{GameError, error_chain};
 use crate::game::registry::Registry;
@@ -24,6 +24,14 @@ pub async fn run(
 ) -> Result<(), String> {
     // Held until the server stops: a second process on the same SQLite file refuses to start.
     let _sqlite_lock = lock_sqlite_file(&config.database_url)?;
+    // Without the client there is no site to open: better not to start than to answer 404s.
+    let static_dir = config.static_dir();
+    if !static_dir.join("index.html").is_file() {
+        return Err(format!(
+            "the browser client is not in {} (no index.html): set --static-dir or LUDUS_STATIC_DIR",
+            static_dir.display()
+        ));
+    }
     let store =
         ludus_store::Store::connect_with_pool(&config.database_url, config.database_connections)
             .await
@@ -84,11 +92,13 @@ pub async fn run(
         limits,
         shutdown_receiver,
     );
-    let static_dir = config.static_dir();
     let app = crate::app(state.clone(), &static_dir);
     let address = listener.local_addr().map_err(|e| e.to_string())?;
-    tracing::info!(%address, games_restored = restored, database = %redact(&config.database_url), static_dir = %static_dir.display(), "listening");
-    println!("Ludus is running: open {public_url}/ (listening on {address})");
+    tracing::info!(%address, url = %format!("{public_url}/"), games_restored = restored, database = %redact(&config.database_url), static_dir = %static_dir.display(), "listening");
+    // For the person who typed the command; a JSON log stays JSON (the line above says it).
+    if config.log_format == LogFormat::Text {
+        println!("Ludus is running: open {public_url}/ (listening on {address})");
+    }
     serve_app(listener, app, state, shutdown_sender, shutdown, cluster)
         .await
         .map_err(|e| e.to_string())
@@ -150,14 +160,9 @@ async fn now_and_then<Chore: Future<Output = Result<(), GameError>>>(
 /// server runs (the OS drops it when the process ends, even by SIGKILL). None for Postgres or an
 /// in-memory database.
 fn lock_sqlite_file(url: &str) -> Result<Option<std::fs::File>, String> {
-    let Some(rest) = url.strip_prefix("sqlite:") else {
+    let Some(path) = sqlite_file(url) else {
         return Ok(None);
     };
-    let path = rest.trim_start_matches("//");
-    let path = path.split('?').next().unwrap_or(path);
-    if path.is_empty() || path.contains(":memory:") {
-        return Ok(None);
-    }
     let lock_path = format!("{path}.lock");
     let file = std::fs::OpenOptions::new()
         .create(true)
@@ -175,14 +180,23 @@ fn lock_sqlite_file(url: &str) -> Result<Option<std::fs::File>, String> {
     }
 }
 
+/// The file of a `sqlite:` URL as sqlx opens it: `sqlite://` then the path (so
+/// `sqlite:////srv/x.db` is `/srv/x.db` and `sqlite://x.db` is relative), or `sqlite:` then the
+/// path; none for another database or one in memory.
+fn sqlite_file(url: &str) -> Option<&str> {
+    let rest = url.strip_prefix("sqlite:")?;
+    let path = rest.strip_prefix("//").unwrap_or(rest);
+    let path = path.split('?').next().unwrap_or(path);
+    (!path.is_empty() && !path.contains(":memory:")).then_some(path)
+}
+
 /// A database URL without its password, for logs.
 fn redact(url: &str) -> String {
     match (url.find("://"), url.rfind('@')) {
-        (Some(scheme), Some(at)) if at > scheme => {
-            let credentials = &url[scheme + 3..at];
-            let user = credentials.split(':').next().unwrap_or("");
-            format!("{}://{user}:***{}", &url[..scheme], &url[at..])
-        }
+        (Some(scheme), Some(at)) if at > scheme => match url[scheme + 3..at].split_once(':') {
+            Some((user, _password)) => format!("{}://{user}:***{}", &url[..scheme], &url[at..]),
+            None => url.to_string(),
+        },
         _ => url.to_string(),
     }
 }
@@ -239,4 +253,40 @@ async fn serve_app(
         tracing::warn!("shutting down: a database connection was still in use after 5 s");
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_sqlite_url_names_the_file_sqlx_opens() {
+        for (url, file) in [
+            ("sqlite://ludus.db", Some("ludus.db")),
+            ("sqlite:ludus.db", Some("ludus.db")),
+            (
+                "sqlite:///var/lib/ludus/ludus.db",
+                Some("/var/lib/ludus/ludus.db"),
+            ),
+            ("sqlite:////srv/ludus.db", Some("//srv/ludus.db")),
+            ("sqlite://ludus.db?mode=rwc", Some("ludus.db")),
+            ("sqlite::memory:", None),
+            ("postgres://ludus@db/ludus", None),
+        ] {
+            assert_eq!(sqlite_file(url), file, "{url}");
+        }
+    }
+
+    #[test]
+    fn a_logged_database_url_hides_only_a_password() {
+        assert_eq!(
+            redact("postgres://ludus:secret@db:5432/ludus"),
+            "postgres://ludus:***@db:5432/ludus"
+        );
+        assert_eq!(
+            redact("postgres://ludus@db/ludus"),
+            "postgres://ludus@db/ludus"
+        );
+        assert_eq!(redact("sqlite://ludus.db"), "sqlite://ludus.db");
+    }
 }

@@ -31,6 +31,9 @@ struct Append {
     done: oneshot::Sender<Result<(), StoreError>>,
 }
 
+/// The group commit's writers on Postgres, each holding a connection (see `Appender::start`).
+pub(crate) const POSTGRES_WRITERS: u32 = 2;
+
 impl Appender {
     /// Starts the writer tasks (on the current tokio runtime): two on Postgres, so that one
     /// batch gathers while the other is written; one on SQLite, which writes one transaction at
@@ -40,7 +43,7 @@ impl Appender {
     pub fn start(store: Store) -> Appender {
         let writers = match store.backend() {
             Backend::Sqlite => 1,
-            Backend::Postgres => 2,
+            Backend::Postgres => POSTGRES_WRITERS,
         };
         let (queue, receiver) = mpsc::channel(4 * MAX_BATCH);
         let receiver = Arc::new(Mutex::new(receiver));

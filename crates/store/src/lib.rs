@@ -37,6 +37,15 @@ static POSTGRES_MIGRATIONS: Migrator = sqlx::migrate!("../../migrations/postgres
 /// and more connections let Postgres group them.
 pub const POSTGRES_CONNECTIONS: u32 = 64;
 
+/// The Postgres connections an instance holds for as long as it runs: the group commit's
+/// writers, the presence sender, the event reader and the listener (`held`, `cluster`).
+pub const HELD_POSTGRES_CONNECTIONS: u32 = appender::POSTGRES_WRITERS + 3;
+
+/// The fewest connections a Postgres pool may have: the held ones, and three for everything
+/// else (a pool no larger than the held ones answers nothing, and one or two more stall under
+/// light load).
+pub const MIN_POSTGRES_CONNECTIONS: u32 = HELD_POSTGRES_CONNECTIONS + 3;
+
 /// The longest a Postgres statement may run (`statement_timeout`).
 const STATEMENT_TIMEOUT: &str = "5s";
 
@@ -354,7 +363,8 @@ impl Store {
     }
 
     /// Like [`Store::connect`], opening at most `postgres_connections` on Postgres (several
-    /// instances share the database's connections).
+    /// instances share the database's connections), and never fewer than
+    /// [`MIN_POSTGRES_CONNECTIONS`].
     pub async fn connect_with_pool(
         url: &str,
         postgres_connections: u32,
@@ -381,7 +391,7 @@ impl Store {
                 options = options.options([("statement_timeout", STATEMENT_TIMEOUT)]);
             }
             let pool = PgPoolOptions::new()
-                .max_connections(postgres_connections)
+                .max_connections(postgres_connections.max(MIN_POSTGRES_CONNECTIONS))
                 .acquire_timeout(Duration::from_secs(10))
                 .connect_with(options)
                 .await?;
@@ -399,12 +409,18 @@ impl Store {
         }
     }
 
-    /// Whether the database answers, and on Postgres whether an event could be appended now
-    /// (a lock held on the log fails this within a second or two), for `/readyz`.
+    /// Whether the database answers and could be written now, for `/readyz`: on SQLite a write
+    /// that changes nothing (a file the server may read but not write fails it), on Postgres
+    /// whether an event could be appended (a lock held on the log fails this within a second or
+    /// two).
     pub async fn ping(&self) -> Result<(), StoreError> {
         match self {
             Store::Sqlite(pool) => {
-                sqlx::query("SELECT 1").execute(pool).await?;
+                let mut transaction = pool.begin().await?;
+                sqlx::query("DELETE FROM liveness WHERE 0")
+                    .execute(&mut *transaction)
+                    .await?;
+                transaction.rollback().await?;
             }
             Store::Postgres(pool) => {
                 let mut transaction = pool.begin().await?;

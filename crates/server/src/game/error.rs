@@ -156,14 +156,61 @@ pub enum GameError {
     NoMove,
 }
 
-/// An error and its causes on one line, for a log.
+/// An error and its causes on one line, for a log. A cause whose words the line already ends
+/// with is not repeated (sqlx's errors, among others, show their source in their own message).
 pub fn error_chain(error: &dyn std::error::Error) -> String {
     let mut text = error.to_string();
     let mut cause = error.source();
     while let Some(inner) = cause {
-        text.push_str(": ");
-        text.push_str(&inner.to_string());
+        let words = inner.to_string();
+        if !text.ends_with(&words) {
+            text.push_str(": ");
+            text.push_str(&words);
+        }
         cause = inner.source();
     }
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::error_chain;
+
+    #[derive(Debug, thiserror::Error)]
+    #[error("{words}")]
+    struct Layer {
+        words: &'static str,
+        #[source]
+        cause: Option<Box<Layer>>,
+    }
+
+    fn layers(words: &[&'static str]) -> Layer {
+        words
+            .iter()
+            .rev()
+            .fold(None, |cause, &words| {
+                Some(Layer {
+                    words,
+                    cause: cause.map(Box::new),
+                })
+            })
+            .expect("a layer")
+    }
+
+    #[test]
+    fn a_chain_names_each_cause_once() {
+        assert_eq!(
+            error_chain(&layers(&["the store failed", "disk full"])),
+            "the store failed: disk full"
+        );
+        // A layer that already shows its cause (as sqlx's do) is not followed by it again.
+        assert_eq!(
+            error_chain(&layers(&[
+                "the store failed",
+                "database: readonly",
+                "readonly"
+            ])),
+            "the store failed: database: readonly"
+        );
+    }
 }
