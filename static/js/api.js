@@ -211,6 +211,18 @@ export function saveToken(gameId, token) {
   markOpened(gameId);
 }
 
+/**
+ * Forgets this browser's seat in a game (its token, when it was opened, its invite).
+ * @param {string} gameId
+ */
+export function forgetSeat(gameId) {
+  try {
+    for (const prefix of [TOKEN_PREFIX, OPENED_PREFIX, INVITE_PREFIX]) localStorage.removeItem(prefix + gameId);
+  } catch {
+    // No storage: nothing was kept.
+  }
+}
+
 /** @param {string} gameId */
 export const markOpened = (gameId) => store(OPENED_PREFIX + gameId, String(Date.now()));
 

@@ -6,6 +6,7 @@ import { html } from './svg.js';
 import { sideName } from './boards/index.js';
 import { navigate } from './router.js';
 import { orderMyGames, gameLine } from './mygames.js';
+import { accountGames } from './accounts/api.js';
 import { t, errorMessage } from './i18n.js';
 import { KIND } from './learn/variants.js';
 
@@ -45,7 +46,16 @@ function radio(name, value, label, checked, extra = {}) {
 function myGames(list, signal) {
   const section = html('section', { class: 'my-games', id: 'my-games', 'aria-label': t('home.your_games'), hidden: true });
   const seats = savedSeats().slice(0, SEATS_LOOKED_UP);
-  Promise.all(seats.map((seat) => gameView(seat.gameId, seat.token).then((view) => ({ view, opened: seat.opened }), () => null)))
+  /** @param {string} gameId @param {string | null} token @param {number} opened */
+  const lookUp = (gameId, token, opened) => gameView(gameId, token).then((view) => ({ view, opened }), () => null);
+  // The signed-in account's games this browser holds no token of (played on another device, or
+  // before its storage was cleared): the account's session opens their seats.
+  const accountOnly = accountGames().then((ids) => Promise.all(ids
+    .filter((id) => !seats.some((seat) => seat.gameId === id))
+    .slice(0, SEATS_LOOKED_UP)
+    .map((id) => lookUp(id, null, 0))));
+  Promise.all([...seats.map((seat) => lookUp(seat.gameId, seat.token, seat.opened)), accountOnly])
+    .then((results) => results.flat())
     .then((found) => {
       if (signal.aborted) return;
       const held = /** @type {import('./mygames.js').SeatGame[]} */ (found.filter((g) => g !== null && g.view.seat !== null));

@@ -5,7 +5,7 @@
 // between two signed-in players, both landing in the game.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { browserSuite, shot, waitStatus, startFromHome, createViaApi, pageWidth } from './support.js';
+import { browserSuite, shot, waitStatus, waitVersion, playAnyMove, startFromHome, createViaApi, pageWidth } from './support.js';
 
 const { server, page, assertNoProblems } = await browserSuite();
 
@@ -20,6 +20,56 @@ async function signUpIn(p, username) {
   await p.waitForSelector(`h1:has-text("Signed in as ${username}")`);
   await p.waitForFunction((name) => document.querySelector('[data-account-link]')?.textContent === name, username);
 }
+
+/** Signs in through the page. */
+async function signInAs(p, username) {
+  await p.goto('/signin');
+  await p.fill('#username', username);
+  await p.fill('#password', 'a good password');
+  await p.click('button[type=submit]');
+  await p.waitForFunction((name) => document.querySelector('[data-account-link]')?.textContent === name, username);
+}
+
+test('a signed-in player finds its game on another device and plays it there; signing out forgets the seat', async () => {
+  const host = await page();
+  const guest = await page();
+  await signUpIn(host, 'leto');
+  await startFromHome(host, { variant: 'petteia-6', mode: 'online' });
+  const gameId = decodeURIComponent(new URL(host.url()).pathname.split('/').pop());
+  await guest.goto(await host.inputValue('#invite-link'));
+  await waitStatus(host, 'playing');
+  // Another device: signed in, with no seat token of the game.
+  const laptop = await page();
+  await signInAs(laptop, 'leto');
+  await laptop.goto('/');
+  const listed = laptop.locator(`#my-games li[data-game-id="${gameId}"] a`);
+  await listed.waitFor();
+  await listed.click();
+  await waitStatus(laptop, 'playing');
+  assert.equal(await laptop.evaluate((id) => localStorage.getItem(`ludus.token.${id}`), gameId), null, 'no token on this device');
+  const version = Number(await host.evaluate(() => document.querySelector('section.game').dataset.version));
+  // Whichever side leto has, the page of the side to move plays: leto's from this device.
+  await laptop.waitForFunction(() => document.querySelector('.board-holder .place.movable') || document.querySelector('.status-line')?.textContent);
+  const mover = await laptop.locator('.board-holder .place.movable').count() ? laptop : guest;
+  await playAnyMove(mover);
+  await waitVersion(host, version + 1);
+  await waitVersion(laptop, version + 1);
+  if (mover === guest) {
+    await playAnyMove(laptop);
+    await waitVersion(host, version + 2);
+  }
+  await shot(laptop, 'accounts-another-device');
+  // On the first device, signing out forgets the seat of the game in play.
+  await host.goto('/account');
+  await host.click('button:has-text("Sign out")');
+  await host.waitForFunction(() => document.querySelector('[data-account-link]')?.textContent === 'Sign in');
+  assert.equal(await host.evaluate((id) => localStorage.getItem(`ludus.token.${id}`), gameId), null, 'the seat is forgotten');
+  await host.goto('/');
+  await host.waitForSelector('#create');
+  assert.equal(await host.locator(`#my-games li[data-game-id="${gameId}"]`).count(), 0);
+  assertNoProblems(host);
+  assertNoProblems(laptop);
+});
 
 test('sign-up through the page signs in; a taken name is refused with the reason', async () => {
   const p = await page();

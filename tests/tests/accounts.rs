@@ -432,19 +432,134 @@ async fn a_deleted_account_keeps_its_games_under_deleted(database: Database) {
     server.stop().await;
 }
 
-async fn a_personal_token_watches_a_game_over_http_and_the_socket_alike(database: Database) {
+async fn an_account_plays_its_seats_on_any_device_without_their_tokens(database: Database) {
     let server = TestServer::start(database).await;
     let api = server.api();
-    let dan = player(&server, "dan").await;
+    let dan_cookie = sign_up(&server, "dan").await;
+    let dan = ludus_tests::personal_token(&server, &dan_cookie).await;
     let eve = player(&server, "eve").await;
+    let fay_cookie = sign_up(&server, "fay").await;
+    let fay = ludus_tests::personal_token(&server, &fay_cookie).await;
+    // Dan creates (light), Eve joins: then neither uses a seat token again.
     let (game, _, _) = online_game(&api, &dan, &eve, json!({})).await;
-    // An account's token names no seat: the game's routes and its socket see a spectator.
-    let (status, view) = api.get(&format!("/api/v1/games/{game}"), Some(&dan)).await;
-    assert_eq!((status, &view["seat"]), (200, &Value::Null), "{view}");
-    let mut socket = Socket::connect(&server.base, &game, Some(&dan), None).await;
+    let path = format!("/api/v1/games/{game}");
+    // Dan's session (another browser of his) and his personal token open his seat; another
+    // account's token watches.
+    let (status, view) = with_cookie(&server, reqwest::Method::GET, &path, &dan_cookie, None).await;
+    assert_eq!(
+        (status, &view["seat"]["side"]),
+        (200, &json!("light")),
+        "{view}"
+    );
+    let (_, view) = api.get(&path, Some(&dan)).await;
+    assert_eq!(view["seat"]["side"], "light", "{view}");
+    let body = json!({ "move": view["legal_moves"][0], "version": view["version"] });
+    let (_, watched) = api.get(&path, Some(&fay)).await;
+    assert_eq!(watched["seat"], Value::Null, "{watched}");
+    // Dan moves with his session, from the site's own page; a page of another site may not.
+    let foreign = reqwest::Client::new()
+        .post(format!("{}{path}/moves", server.base))
+        .header("cookie", &dan_cookie)
+        .header("origin", "https://elsewhere.example")
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(foreign.status(), 403);
+    let (status, moved) = with_cookie(
+        &server,
+        reqwest::Method::POST,
+        &format!("{path}/moves"),
+        &dan_cookie,
+        Some(body),
+    )
+    .await;
+    assert_eq!(status, 200, "{moved}");
+    // Eve plays over the socket with her personal token in the hello.
+    let mut socket = Socket::connect(&server.base, &game, Some(&eve), None).await;
     let snapshot = socket.next_of("snapshot").await;
-    assert_eq!(snapshot["game"]["seat"], Value::Null, "{snapshot}");
+    assert_eq!(snapshot["game"]["seat"]["side"], "dark", "{snapshot}");
+    let reply = snapshot["game"]["legal_moves"][0].clone();
+    socket
+        .send(json!({ "type": "move", "move": reply, "version": 1, "id": "e1" }))
+        .await;
+    let answer = socket.next().await.unwrap();
+    assert_eq!(answer["version"], 2, "{answer}");
     socket.close().await;
+    // Fay's token watches the socket too.
+    let mut watcher = Socket::connect(&server.base, &game, Some(&fay), None).await;
+    assert_eq!(
+        watcher.next_of("snapshot").await["game"]["seat"],
+        Value::Null
+    );
+    watcher.close().await;
+    // No one plays themselves: Dan opening his own invite, signed in, is sent to the game.
+    let (_, created) = api
+        .post(
+            "/api/v1/games",
+            Some(&dan),
+            json!({ "variant": "petteia-6", "mode": "online", "side": "first" }),
+        )
+        .await;
+    let invite = created["invite"].as_str().unwrap();
+    let (status, refused) = with_cookie(
+        &server,
+        reqwest::Method::POST,
+        &format!("/api/v1/invites/{invite}/join"),
+        &dan_cookie,
+        Some(json!({})),
+    )
+    .await;
+    assert_eq!(
+        (status, &refused["error"]["game_id"]),
+        (409, &created["game_id"]),
+        "{refused}"
+    );
+    // Dan finds both games on any device: the one waiting for its invite, and the one in play.
+    let (status, live) = with_cookie(
+        &server,
+        reqwest::Method::GET,
+        "/api/v1/account/games",
+        &dan_cookie,
+        None,
+    )
+    .await;
+    assert_eq!(status, 200, "{live}");
+    let listed: Vec<(&str, &str, &str, Option<&str>)> = live
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| {
+            (
+                g["game_id"].as_str().unwrap(),
+                g["status"].as_str().unwrap(),
+                g["side"].as_str().unwrap(),
+                g["opponent"].as_str(),
+            )
+        })
+        .collect();
+    let waiting = created["game_id"].as_str().unwrap();
+    assert_eq!(
+        listed,
+        [
+            (waiting, "waiting", "light", None),
+            (game.as_str(), "playing", "light", Some("eve"))
+        ]
+    );
+    // A revoked personal token is refused, not taken for a spectator.
+    let (_, tokens) = api.get("/api/v1/account/tokens", Some(&fay)).await;
+    let id = tokens[0]["id"].as_str().unwrap();
+    let (status, _) = with_cookie(
+        &server,
+        reqwest::Method::DELETE,
+        &format!("/api/v1/account/tokens/{id}"),
+        &fay_cookie,
+        None,
+    )
+    .await;
+    assert_eq!(status, 204);
+    let (status, _) = api.get(&path, Some(&fay)).await;
+    assert_eq!(status, 401);
     server.stop().await;
 }
 
@@ -989,6 +1104,6 @@ on_both_databases!(
     bad_input_gets_a_clear_error_and_changes_nothing,
     sign_ins_from_one_address_are_rate_limited,
     the_session_cookie_is_secure_behind_https,
-    a_personal_token_watches_a_game_over_http_and_the_socket_alike;
+    an_account_plays_its_seats_on_any_device_without_their_tokens;
     paused: games_ended_in_one_millisecond_are_each_listed_once_across_pages,
 );

@@ -105,6 +105,19 @@ pub struct PlayedGame {
     pub rating_after: Option<f64>,
 }
 
+/// A game in play or waiting that an account holds a seat of.
+#[derive(Clone, Debug, PartialEq, sqlx::FromRow)]
+pub struct LiveSeat {
+    pub game_id: String,
+    pub variant: String,
+    pub mode: String,
+    pub status: String,
+    /// The account's side.
+    pub side: String,
+    /// The opponent's username, if a live account holds the other seat.
+    pub opponent: Option<String>,
+}
+
 /// A point of a rating history.
 #[derive(Clone, Debug, PartialEq, sqlx::FromRow)]
 pub struct RatingPoint {
@@ -124,7 +137,8 @@ pub struct SeatOwner<'a> {
 
 /// Records a seat's owner (a second owner of one seat is ignored): one statement for taking a
 /// seat on its own and inside a redemption's transaction.
-pub(crate) const INSERT_SEAT_OWNER: &str = "INSERT INTO seat_owners (game_id, player, side, account_id) VALUES ($1, $2, $3, $4) \
+pub(crate) const INSERT_SEAT_OWNER: &str = "INSERT INTO seat_owners (game_id, player, side, account_id) \
+     SELECT $1, $2, $3, $4 WHERE NOT EXISTS (SELECT 1 FROM seat_owners WHERE game_id = $1 AND account_id = $4) \
      ON CONFLICT (game_id, player) DO NOTHING";
 
 /// A seat of a game and who holds it (the game screen's names).
@@ -399,7 +413,28 @@ impl Store {
         Ok(())
     }
 
-    /// Gives a game's seat to an account, unless it already has a holder; whether it did.
+    /// The seat an account holds in a game, as the hash of its token (what the game's actions
+    /// present): a signed-in player acts for its seat without the token, on any device.
+    pub async fn account_seat(
+        &self,
+        game_id: &GameId,
+        account_id: &str,
+    ) -> Result<Option<SecretHash>, StoreError> {
+        let row: Option<(Option<String>,)> = on_backend!(self, pool => {
+            sqlx::query_as(
+                "SELECT CASE seat_owners.player WHEN 0 THEN games.seat0_hash ELSE games.seat1_hash END \
+                 FROM seat_owners JOIN games ON games.id = seat_owners.game_id \
+                 WHERE seat_owners.game_id = $1 AND seat_owners.account_id = $2 ORDER BY seat_owners.player LIMIT 1",
+            )
+            .bind(game_id.as_str()).bind(account_id).fetch_optional(pool).await?
+        });
+        Ok(row
+            .and_then(|(hash,)| hash)
+            .and_then(|hash| hash.parse::<SecretHash>().ok()))
+    }
+
+    /// Gives a game's seat to an account, unless it already has a holder or the account holds
+    /// the game's other seat (no one plays themselves); whether it did.
     pub async fn own_seat(
         &self,
         game_id: &GameId,
@@ -467,6 +502,22 @@ impl Store {
                  ORDER BY games.finished_at DESC, games.id DESC LIMIT $3",
             )
             .bind(account_id).bind(after.at).bind(limit).bind(after.id_bound()).fetch_all(pool).await?
+        }))
+    }
+
+    /// An account's games in play or waiting, newest first: the ones it may open on any device.
+    pub async fn live_seats(&self, account_id: &str) -> Result<Vec<LiveSeat>, StoreError> {
+        Ok(on_backend!(self, pool => {
+            sqlx::query_as(
+                "SELECT games.id AS game_id, games.variant, games.mode, games.status, mine.side, \
+                 CASE WHEN other_account.deleted THEN NULL ELSE other_account.username END AS opponent \
+                 FROM seat_owners mine JOIN games ON games.id = mine.game_id \
+                 LEFT JOIN seat_owners other ON other.game_id = mine.game_id AND other.player <> mine.player \
+                 LEFT JOIN accounts other_account ON other_account.id = other.account_id \
+                 WHERE mine.account_id = $1 AND games.status IN ('waiting', 'playing') \
+                 ORDER BY games.created_at DESC, games.id DESC LIMIT 200",
+            )
+            .bind(account_id).fetch_all(pool).await?
         }))
     }
 

@@ -352,8 +352,8 @@ fn conflict_if_taken(result: Result<(), sqlx::Error>) -> Result<(), StoreError> 
 #[macro_use]
 mod accounts;
 pub use accounts::{
-    AccountRow, ChallengeAnswer, ChallengeRow, Leader, PlayedGame, RatingPoint, RatingRow,
-    SeatHolder, SeatOwner, TokenRow, TokenSeat, VariantRating,
+    AccountRow, ChallengeAnswer, ChallengeRow, Leader, LiveSeat, PlayedGame, RatingPoint,
+    RatingRow, SeatHolder, SeatOwner, TokenRow, TokenSeat, VariantRating,
 };
 
 impl Store {

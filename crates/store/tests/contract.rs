@@ -903,7 +903,39 @@ mod accounts {
         assert_eq!(names, [("dark", "Bob")]);
     }
 
+    /// An account holds at most one seat of a game (no one plays themselves), and finds it by the
+    /// hash of its token, as the game's actions present it.
+    pub(super) async fn an_account_holds_one_seat_of_a_game_and_finds_it(store: Store) {
+        let (ann, bob) = (account(&store, "ann").await, account(&store, "bob").await);
+        let id = new_id();
+        let game = NewGame {
+            holders: created_by(&ann, true),
+            ..new_game(&id, None, 5)
+        };
+        store.create_game(&game, &[]).await.unwrap();
+        assert!(
+            !store
+                .own_seat(&id, owner(1, "dark", &ann.id))
+                .await
+                .unwrap(),
+            "the creator does not take the other seat too"
+        );
+        assert_eq!(
+            store.account_seat(&id, &ann.id).await.unwrap(),
+            Some(SecretHash::of("creator"))
+        );
+        assert_eq!(store.account_seat(&id, &bob.id).await.unwrap(), None);
+        assert!(
+            store
+                .own_seat(&id, owner(1, "dark", &bob.id))
+                .await
+                .unwrap()
+        );
+        assert_eq!(holder_names(&store, &id).await.len(), 2);
+    }
+
     on_both_backends!(
+        an_account_holds_one_seat_of_a_game_and_finds_it,
         a_redemption_records_the_joiner_s_account_with_it,
         a_name_is_taken_in_any_case_and_secrets_are_found_by_hash_only,
         finishing_an_online_game_between_two_accounts_rates_both_in_its_variant,

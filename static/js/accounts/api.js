@@ -1,7 +1,7 @@
 // @ts-check
 // The players' part of the API (docs/API.md "Players and bots") as the pages call it. The session
 // is an HttpOnly cookie the browser sends by itself: no secret of it is ever in the page.
-import { request, preference, setPreference } from '../api.js';
+import { request, preference, setPreference, forgetSeat } from '../api.js';
 
 /**
  * @typedef {{ username: string, created_at: number }} Account
@@ -36,9 +36,15 @@ export const signUp = (username, password) => remember(request('POST', '/api/v1/
 /** @param {string} username @param {string} password */
 export const signIn = (username, password) => remember(request('POST', '/api/v1/session', { body: { username, password } }));
 
+/**
+ * Signs out, and forgets this browser's seats in the account's games in play: on a shared
+ * computer the next person must not find them (the account opens them again when signed in).
+ */
 export async function signOut() {
+  const held = await accountGames();
   await request('DELETE', '/api/v1/session');
   setPreference(SIGNED_IN, '');
+  held.forEach(forgetSeat);
 }
 
 /**
@@ -50,6 +56,18 @@ export async function currentAccount() {
   const account = await request('GET', '/api/v1/account').catch(() => null);
   if (!account) setPreference(SIGNED_IN, '');
   return account;
+}
+
+/**
+ * The ids of the signed-in account's games in play or waiting (none when nobody is signed in
+ * here): the page opens each as the account's seat, without its token.
+ * @returns {Promise<string[]>}
+ */
+export async function accountGames() {
+  if (!preference(SIGNED_IN)) return [];
+  /** @type {{ game_id: string }[]} */
+  const games = await request('GET', '/api/v1/account/games').catch(() => []);
+  return games.map((game) => game.game_id);
 }
 
 /** @param {string} password */

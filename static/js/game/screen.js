@@ -68,6 +68,12 @@ export async function joinAndShow(app, invite) {
     // A taken seat names its game: whoever holds the invite may watch it (and a player who
     // joined on another device learns where their seat link is).
     const taken = refusal.code === 'seat_taken' && typeof refusal.body.game_id === 'string';
+    // A signed-in player opening its own game's invite (on another device) goes to its seat.
+    const own = taken && await gameView(refusal.body.game_id, null).then((view) => Boolean(view.seat), () => false);
+    if (own) {
+      navigate(`/game/${encodeURIComponent(refusal.body.game_id)}`, { replace: true });
+      return;
+    }
     const refused = JOIN_REFUSALS[refusal.code];
     app.replaceChildren(
       html('h1', { text: t('game.cannot_join') }),
@@ -328,8 +334,9 @@ class GameScreen {
     if (event.kind === 'joined') this.loadPlayers();
     if (event.kind === 'move' && event.version !== undefined && event.version > this.view.version) playMoveSound();
     if (event.kind === 'move' || event.kind === 'undo') this.movesChanged();
-    // Both players agreed: the new game opens for both, played with the same seat tokens.
-    if (event.kind === 'rematch' && event.game_id && this.token) this.openRematch(event.game_id);
+    // Both players agreed: the new game opens for both, played with the same seat tokens (or the
+    // same accounts' seats).
+    if (event.kind === 'rematch' && event.game_id && this.view.seat) this.openRematch(event.game_id);
   }
 
   legal() {

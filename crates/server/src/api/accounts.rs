@@ -42,10 +42,7 @@ impl FromRequestParts<AppState> for MaybeIdentity {
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
         let store = state.registry.store();
         if let Some(token) = personal_token(&parts.headers) {
-            let account = store
-                .account_of_token(&SecretHash::of(token))
-                .await?
-                .ok_or(ApiError::NotSignedIn)?;
+            let account = personal_account(state, token).await?;
             return Ok(MaybeIdentity(Some(Identity { account })));
         }
         let Some(session) = session_cookie(&parts.headers) else {
@@ -76,6 +73,19 @@ impl FromRequestParts<AppState> for Identity {
     }
 }
 
+/// The account of a personal token; an unknown or revoked one is refused.
+pub(super) async fn personal_account(
+    state: &AppState,
+    token: &str,
+) -> Result<AccountRow, ApiError> {
+    state
+        .registry
+        .store()
+        .account_of_token(&SecretHash::of(token))
+        .await?
+        .ok_or(ApiError::NotSignedIn)
+}
+
 /// The personal token of `Authorization: Bearer lp_…`, if any.
 pub fn personal_token(headers: &HeaderMap) -> Option<&str> {
     headers
@@ -98,7 +108,7 @@ fn session_cookie(headers: &HeaderMap) -> Option<&str> {
 
 /// Whether `Origin` (when the browser sends one) is this server: its public URL, or the host the
 /// request was addressed to. A request without `Origin` is not from a browser's page of another site.
-fn from_own_origin(headers: &HeaderMap, public_url: &str) -> bool {
+pub(super) fn from_own_origin(headers: &HeaderMap, public_url: &str) -> bool {
     let Some(origin) = headers.get(header::ORIGIN).and_then(|o| o.to_str().ok()) else {
         return true;
     };

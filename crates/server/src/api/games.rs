@@ -2,7 +2,7 @@
 
 use super::accounts::MaybeIdentity;
 use super::docs::ErrorBody;
-use super::{ApiJson, AppState, Bearer, ClientAddress, GamePath};
+use super::{ApiJson, AppState, Bearer, ClientAddress, GamePath, GameSeat};
 use crate::error::ApiError;
 use crate::game::actor::{Acted, Action, Command, Published, Subscription};
 use crate::game::error::GameError;
@@ -271,7 +271,7 @@ pub async fn join(
         .await?;
     let view = state
         .registry
-        .view(&joined.game_id, Some(&joined.token))
+        .view(&joined.game_id, Some(&joined.token.hash()))
         .await?;
     let game: Value = serde_json::from_str(&view).expect("a view is JSON");
     Ok(Json(Joined {
@@ -289,9 +289,9 @@ pub async fn join(
 pub async fn view(
     State(state): State<AppState>,
     GamePath(id): GamePath,
-    Bearer(token): Bearer,
+    GameSeat(seat): GameSeat,
 ) -> Result<ViewJson, ApiError> {
-    Ok(ViewJson(state.registry.view(&id, token.as_ref()).await?))
+    Ok(ViewJson(state.registry.view(&id, seat.as_ref()).await?))
 }
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -357,7 +357,7 @@ impl Counting {
 pub async fn play_move(
     State(state): State<AppState>,
     GamePath(id): GamePath,
-    bearer: Bearer,
+    seat: GameSeat,
     ApiJson(body): ApiJson<MoveBody>,
 ) -> Result<ViewJson, ApiError> {
     let action = Action::Move {
@@ -365,7 +365,7 @@ pub async fn play_move(
         version: body.version,
         id: body.id,
     };
-    let acted = run_action(&state, &id, &bearer.required()?.hash(), action).await?;
+    let acted = run_action(&state, &id, &seat.required()?, action).await?;
     Ok(ViewJson(acted.view(state.registry.now_ms())))
 }
 
@@ -376,8 +376,8 @@ macro_rules! action_endpoint {
             responses((status = 200, body = GameView), (status = 400, body = ErrorBody),
                 (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
                 (status = 404, body = ErrorBody), (status = 409, description = "game_over", body = ErrorBody)))]
-        pub async fn $name(State(state): State<AppState>, GamePath(id): GamePath, bearer: Bearer) -> Result<ViewJson, ApiError> {
-            let acted = run_action(&state, &id, &bearer.required()?.hash(), $action).await?;
+        pub async fn $name(State(state): State<AppState>, GamePath(id): GamePath, seat: GameSeat) -> Result<ViewJson, ApiError> {
+            let acted = run_action(&state, &id, &seat.required()?, $action).await?;
             Ok(ViewJson(acted.view(state.registry.now_ms())))
         }
     )*};
@@ -402,15 +402,15 @@ pub async fn hint(
     State(state): State<AppState>,
     ClientAddress(address): ClientAddress,
     GamePath(id): GamePath,
-    Bearer(token): Bearer,
+    GameSeat(seat): GameSeat,
 ) -> Result<Json<Hint>, ApiError> {
     state.admit_search(address)?;
-    if let Some(token) = &token {
+    if let Some(seat) = &seat {
         state
             .seat_hint_limiter
-            .admit(token.hash(), state.registry.now_ms())?;
+            .admit(seat.clone(), state.registry.now_ms())?;
     }
-    Ok(Json(state.registry.hint(&id, token.as_ref()).await?))
+    Ok(Json(state.registry.hint(&id, seat.as_ref()).await?))
 }
 
 /// The text record of docs/RULES.md §4.
@@ -450,7 +450,7 @@ pub struct EventsQuery {
 pub async fn events(
     State(state): State<AppState>,
     GamePath(id): GamePath,
-    Bearer(token): Bearer,
+    GameSeat(seat): GameSeat,
     Query(query): Query<EventsQuery>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
@@ -465,7 +465,7 @@ pub async fn events(
         }
         let events = state
             .registry
-            .events(&id, token.as_ref(), query.since, limit)
+            .events(&id, seat.as_ref(), query.since, limit)
             .await?;
         // A full page may have more after it: the next page starts after its last event.
         let next = events.last().filter(|_| events.len() == limit);
@@ -480,7 +480,7 @@ pub async fn events(
     }
     let (subscription, actor) = state
         .registry
-        .subscribe(&id, token.as_ref(), Some(query.since))
+        .subscribe(&id, seat.as_ref(), Some(query.since))
         .await?;
     let shutdown = state.shutdown.clone();
     let stream = async_stream(move |sender| async move {

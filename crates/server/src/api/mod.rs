@@ -172,6 +172,7 @@ pub fn router(state: AppState) -> Router {
         .routes(routes!(accounts::create_token, accounts::list_tokens))
         .routes(routes!(accounts::revoke_token))
         .routes(routes!(players::attach_seats))
+        .routes(routes!(players::live_games))
         .routes(routes!(players::profile))
         .routes(routes!(players::games))
         .routes(routes!(players::leaderboard))
@@ -234,6 +235,46 @@ impl Bearer {
     /// The token an action needs.
     pub fn required(self) -> Result<SeatToken, ApiError> {
         self.0.ok_or(ApiError::Unauthorized)
+    }
+}
+
+/// The seat a request to a game speaks for, as its token's hash (what the game's actions
+/// present): the seat token's of `Authorization: Bearer`, else the seat the identified account
+/// holds in the game (signed in, or a personal token: a player's seat on any device, without
+/// the token), else none (a spectator).
+#[derive(Debug)]
+pub struct GameSeat(pub Option<SecretHash>);
+
+impl GameSeat {
+    /// The seat an action needs.
+    pub fn required(self) -> Result<SecretHash, ApiError> {
+        self.0.ok_or(ApiError::Unauthorized)
+    }
+}
+
+impl FromRequestParts<AppState> for GameSeat {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        if let Bearer(Some(token)) = Bearer::from_request_parts(parts, state).await? {
+            return Ok(GameSeat(Some(token.hash())));
+        }
+        let accounts::MaybeIdentity(identity) =
+            accounts::MaybeIdentity::from_request_parts(parts, state).await?;
+        // A page of another site may open a socket with the visitor's cookie (a change it could
+        // make is refused already): it gets no seat.
+        let Some(identity) =
+            identity.filter(|_| accounts::from_own_origin(&parts.headers, &state.public_url))
+        else {
+            return Ok(GameSeat(None));
+        };
+        let GamePath(game_id) = GamePath::from_request_parts(parts, state).await?;
+        let seat = state
+            .registry
+            .store()
+            .account_seat(&game_id, &identity.account.id)
+            .await?;
+        Ok(GameSeat(seat))
     }
 }
 

@@ -329,6 +329,47 @@ pub struct Attached {
     attached: u64,
 }
 
+/// A game in play or waiting that the account holds a seat of.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct LiveGameSummary {
+    game_id: String,
+    variant: String,
+    mode: String,
+    /// waiting or playing.
+    status: String,
+    /// The account's side.
+    side: String,
+    /// The opponent's username; null for a guest, the computer, or no one yet.
+    opponent: Option<String>,
+}
+
+/// The account's games in play or waiting, newest first (at most 200): a player finds them on any
+/// device, and opens each as its seat (signed in, no seat token needed).
+#[utoipa::path(get, path = "/api/v1/account/games", tag = "players", security(("bearer" = []), ("cookie" = [])), responses((status = 200, body = Vec<LiveGameSummary>), (status = 401, body = super::docs::ErrorBody)))]
+pub async fn live_games(
+    State(state): State<AppState>,
+    identity: Identity,
+) -> Result<Json<Vec<LiveGameSummary>>, ApiError> {
+    let seats = state
+        .registry
+        .store()
+        .live_seats(&identity.account.id)
+        .await?;
+    Ok(Json(
+        seats
+            .into_iter()
+            .map(|seat| LiveGameSummary {
+                game_id: seat.game_id,
+                variant: seat.variant,
+                mode: seat.mode,
+                status: seat.status,
+                side: seat.side,
+                opponent: seat.opponent,
+            })
+            .collect(),
+    ))
+}
+
 #[utoipa::path(post, path = "/api/v1/account/seats", tag = "players", request_body = AttachBody, security(("bearer" = []), ("cookie" = [])), responses((status = 200, description = "The seats now the account's (seats another account holds stay its)", body = Attached), (status = 400, body = super::docs::ErrorBody), (status = 401, body = super::docs::ErrorBody)))]
 pub async fn attach_seats(
     State(state): State<AppState>,

@@ -7,11 +7,10 @@
 
 use super::games::Counting;
 use super::limits::{Bucket, Rate};
-use super::{AppState, GamePath};
+use super::{AppState, GamePath, GameSeat};
 use crate::error::{ApiError, ErrorObject};
 use crate::game::actor::{Action, Command, Mailbox, Published, Subscription};
 use crate::game::json;
-use crate::game::token::SeatToken;
 use crate::game::view::Snapshot;
 use crate::game::{GameId, Seat};
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
@@ -228,6 +227,7 @@ pub struct SocketQuery {
 pub async fn upgrade(
     State(state): State<AppState>,
     GamePath(id): GamePath,
+    GameSeat(upgrade_seat): GameSeat,
     Query(query): Query<SocketQuery>,
     ws: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
@@ -246,7 +246,14 @@ pub async fn upgrade(
             state.metrics.sockets.fetch_add(1, Ordering::Relaxed);
             // Boxed: opening may load the game from the store, a large future that would
             // otherwise size the socket's task for its whole life.
-            let opened = Box::pin(Session::open(socket, state.clone(), id, query.view)).await;
+            let opened = Box::pin(Session::open(
+                socket,
+                state.clone(),
+                id,
+                upgrade_seat,
+                query.view,
+            ))
+            .await;
             // The session runs in a task of its own: this one, which still holds room for the
             // socket it handed over (here and in axum's upgrade), ends.
             tokio::spawn(async move {
@@ -397,9 +404,9 @@ fn is_too_large(error: &axum::Error) -> bool {
     false
 }
 
-/// Reads the hello: the seat token (if any) and the version the client has seen. On anything
-/// else the socket is told why and closed.
-async fn read_hello(socket: &mut WebSocket) -> Option<(Option<SeatToken>, Option<u64>)> {
+/// Reads the hello: the token (if any) and the version the client has seen. On anything else
+/// the socket is told why and closed.
+async fn read_hello(socket: &mut WebSocket) -> Option<(Option<String>, Option<u64>)> {
     let refuse = |message: String| ApiError::BadRequest(message);
     let hello = match tokio::time::timeout(HELLO_WITHIN, socket.recv()).await {
         Ok(Some(Ok(Message::Text(t)))) => serde_json::from_str::<ClientMessage>(&t),
@@ -424,14 +431,30 @@ async fn read_hello(socket: &mut WebSocket) -> Option<(Option<SeatToken>, Option
             return None;
         }
     };
-    match token.as_deref().map(super::presented_seat).transpose() {
-        Ok(seat) => Some((seat.flatten(), since)),
-        Err(error) => {
-            let _ = socket.send(error_message(None, &error)).await;
-            close(socket, 1008, "unauthorized").await;
-            None
-        }
+    Some((token, since))
+}
+
+/// The seat a hello's token speaks for: a seat token's; a personal token's account's seat in the
+/// game (none: it watches); without a token, the seat the upgrade request was made for (its
+/// Bearer's, or the signed-in account's), as over HTTP.
+async fn hello_seat(
+    state: &AppState,
+    game_id: &GameId,
+    token: Option<&str>,
+    upgrade_seat: Option<SecretHash>,
+) -> Result<Option<SecretHash>, ApiError> {
+    let Some(token) = token else {
+        return Ok(upgrade_seat);
+    };
+    if let Some(seat) = super::presented_seat(token)? {
+        return Ok(Some(seat.hash()));
     }
+    let account = super::accounts::personal_account(state, token).await?;
+    Ok(state
+        .registry
+        .store()
+        .account_seat(game_id, &account.id)
+        .await?)
 }
 
 /// One connection after its hello: the socket, the seat it speaks for, the game's events, and
@@ -440,8 +463,7 @@ struct Session {
     socket: WebSocket,
     state: AppState,
     game_id: GameId,
-    token: Option<SeatToken>,
-    /// The token's hash, which every action presents: hashed once, not at every move.
+    /// The seat's token hash, which every action presents: hashed once, not at every move.
     token_hash: Option<SecretHash>,
     seat: Seat,
     /// The game's actor, told when the socket closes (presence).
@@ -466,12 +488,21 @@ impl Session {
         mut socket: WebSocket,
         state: AppState,
         game_id: GameId,
+        upgrade_seat: Option<SecretHash>,
         shape: ViewShape,
     ) -> Option<Box<Session>> {
         let (token, since) = read_hello(&mut socket).await?;
+        let token_hash = match hello_seat(&state, &game_id, token.as_deref(), upgrade_seat).await {
+            Ok(seat) => seat,
+            Err(error) => {
+                let _ = socket.send(error_message(None, &error)).await;
+                close(&mut socket, 1008, "unauthorized").await;
+                return None;
+            }
+        };
         let subscribed = state
             .registry
-            .subscribe(&game_id, token.as_ref(), since)
+            .subscribe(&game_id, token_hash.as_ref(), since)
             .await;
         let (subscription, actor) = match subscribed {
             Ok(s) => s,
@@ -502,8 +533,7 @@ impl Session {
             socket,
             state,
             game_id,
-            token_hash: token.as_ref().map(SeatToken::hash),
-            token,
+            token_hash,
             seat,
             actor,
             events,
@@ -741,7 +771,7 @@ impl Session {
         let view = self
             .state
             .registry
-            .view(&self.game_id, self.token.as_ref())
+            .view(&self.game_id, self.token_hash.as_ref())
             .await;
         let Ok(view) = view else {
             return ControlFlow::Break(());

@@ -3,7 +3,7 @@
 //! game is loaded under its own slot's lock, so loading one game never waits for another.
 
 use super::actor::{Acted, Action, Command, GameActor, Join, Mailbox, Subscription};
-use super::error::{GameError, error_chain};
+use super::error::{GameError, Refusal, error_chain};
 use super::event::VersionedEvent;
 use super::restore::{MoveAnswers, Restored, restore};
 use super::services::{GameConfig, NewGameRequest, Outage, Searcher, Services};
@@ -221,6 +221,19 @@ impl Registry {
             .find_invite(&invite)
             .await?
             .ok_or(GameError::NoInvite)?;
+        // No one plays themselves: an account that holds the game's other seat is sent to its
+        // game (which it opens as that seat), as anyone is when the invite was used.
+        if let Some(account) = account
+            && presented.is_none()
+            && self
+                .services
+                .store
+                .account_seat(&game_id, account)
+                .await?
+                .is_some()
+        {
+            return Err(Refusal::SeatTaken { game: game_id }.into());
+        }
         let token = presented.cloned().unwrap_or_default();
         let side = self
             .request(&game_id, |reply| {
@@ -246,14 +259,14 @@ impl Registry {
         self.handle(game_id, 0).await.map(drop)
     }
 
+    /// The game's view for the seat whose token hash is `token` (none: a spectator's).
     pub async fn view(
         &self,
         game_id: &GameId,
-        token: Option<&SeatToken>,
+        token: Option<&SecretHash>,
     ) -> Result<String, GameError> {
-        let token = token.map(SeatToken::hash);
         self.request(game_id, |reply| Command::View {
-            token: token.clone(),
+            token: token.cloned(),
             reply,
         })
         .await
@@ -279,13 +292,12 @@ impl Registry {
     pub async fn hint(
         &self,
         game_id: &GameId,
-        token: Option<&SeatToken>,
+        token: Option<&SecretHash>,
     ) -> Result<Hint, GameError> {
         // Without a token the actor sees a spectator, and refuses it as it refuses any.
-        let token = token.map(SeatToken::hash);
         let hinted = self
             .request(game_id, |reply| Command::Hint {
-                token: token.clone(),
+                token: token.cloned(),
                 reply,
             })
             .await?;
@@ -325,13 +337,12 @@ impl Registry {
     pub async fn events(
         &self,
         game_id: &GameId,
-        token: Option<&SeatToken>,
+        token: Option<&SecretHash>,
         since: u64,
         limit: usize,
     ) -> Result<Vec<VersionedEvent>, GameError> {
-        let token = token.map(SeatToken::hash);
         self.request(game_id, |reply| Command::Events {
-            token: token.clone(),
+            token: token.cloned(),
             since,
             limit,
             reply,
@@ -343,10 +354,10 @@ impl Registry {
     pub async fn subscribe(
         &self,
         game_id: &GameId,
-        token: Option<&SeatToken>,
+        token: Option<&SecretHash>,
         since: Option<u64>,
     ) -> Result<(Subscription, Mailbox), GameError> {
-        let token = token.map(SeatToken::hash);
+        let token = token.cloned();
         let handle = self.handle(game_id, 0).await?;
         let (reply, answer) = oneshot::channel();
         handle
