@@ -105,6 +105,9 @@ test('two signed-in players play a rated game; the game shows names and the prof
     await guest.setViewportSize({ width, height });
     await shot(guest, `accounts-rated-game-${name}`);
   }
+  // A move each: a game resigned sooner is not rated.
+  await playAnyMove(host);
+  await playAnyMove(guest);
   await guest.click('#resign');
   await guest.click('#resign');
   await waitStatus(host, 'finished');

@@ -39,6 +39,37 @@ async fn online_game(
     )
 }
 
+/// Each side plays one move (the first legal one, whoever is to move): a game ended sooner is not
+/// rated.
+async fn a_move_each(api: &Api, game: &str, seats: [&str; 2]) {
+    for _ in 0..2 {
+        let mut played = false;
+        for seat in seats {
+            let view = api.view(game, Some(seat)).await;
+            if let Some(mv) = view["legal_moves"].get(0).and_then(Value::as_str) {
+                let version = view["version"].as_u64().unwrap();
+                let (status, moved) = api.play(game, seat, mv, version).await;
+                assert_eq!(status, 200, "{moved}");
+                played = true;
+                break;
+            }
+        }
+        assert!(played, "a side is to move in {game}");
+    }
+}
+
+/// An online game between two accounts in which each has moved: it counts for their ratings.
+async fn rated_game(
+    api: &Api,
+    first: &str,
+    second: &str,
+    extra: Value,
+) -> (String, String, String) {
+    let (game, first_seat, second_seat) = online_game(api, first, second, extra).await;
+    a_move_each(api, &game, [&first_seat, &second_seat]).await;
+    (game, first_seat, second_seat)
+}
+
 async fn resign(api: &Api, game: &str, seat: &str) {
     let (status, view) = api.act(game, Some(seat), "resign").await;
     assert_eq!(status, 200, "{view}");
@@ -56,7 +87,7 @@ async fn signed_up_players_get_results_and_ratings_from_a_rated_game(database: D
     let api = server.api();
     let ann = player(&server, "Ann").await;
     let bob = player(&server, "bob_2").await;
-    let (game, ann_seat, _) = online_game(&api, &ann, &bob, json!({})).await;
+    let (game, ann_seat, _) = rated_game(&api, &ann, &bob, json!({})).await;
     resign(&api, &game, &ann_seat).await;
 
     let ann_profile = profile(&api, "ann").await;
@@ -104,7 +135,7 @@ async fn signed_up_players_get_results_and_ratings_from_a_rated_game(database: D
     let (_, board) = api.get("/api/v1/leaderboard/petteia-6", None).await;
     assert_eq!(board, json!([]), "one game is not enough to be ranked");
     for _ in 0..4 {
-        let (game, ann_seat, _) = online_game(&api, &ann, &bob, json!({})).await;
+        let (game, ann_seat, _) = rated_game(&api, &ann, &bob, json!({})).await;
         resign(&api, &game, &ann_seat).await;
     }
     let (_, board) = api.get("/api/v1/leaderboard/petteia-6", None).await;
@@ -148,8 +179,11 @@ async fn shared_screen_aborted_and_unrated_games_leave_ratings_alone(database: D
     let (game, ann_seat, _) = online_game(&api, &ann, &bob, json!({})).await;
     let (status, aborted) = api.act(&game, Some(&ann_seat), "abort").await;
     assert_eq!((status, aborted["status"].as_str()), (200, Some("aborted")));
-    let (game, ann_seat, _) = online_game(&api, &ann, &bob, json!({ "rated": false })).await;
+    let (game, ann_seat, _) = rated_game(&api, &ann, &bob, json!({ "rated": false })).await;
     resign(&api, &game, &ann_seat).await;
+    // A rated game resigned before each side has moved changes no rating (nor farms one).
+    let (game, _, bob_seat) = online_game(&api, &ann, &bob, json!({})).await;
+    resign(&api, &game, &bob_seat).await;
     let (_, computer) = api
         .post(
             "/api/v1/games",
@@ -163,8 +197,8 @@ async fn shared_screen_aborted_and_unrated_games_leave_ratings_alone(database: D
     let petteia = &ann_profile["variants"]["petteia-6"];
     assert_eq!(
         (petteia["games"].as_u64(), petteia["losses"].as_u64()),
-        (Some(1), Some(1)),
-        "only the unrated online game: {ann_profile}"
+        (Some(2), Some(1)),
+        "the unrated online game and the one resigned at once: {ann_profile}"
     );
     assert_eq!(
         petteia["rating"],
@@ -178,8 +212,12 @@ async fn shared_screen_aborted_and_unrated_games_leave_ratings_alone(database: D
     let (_, games) = api.get("/api/v1/players/ann/games", None).await;
     assert_eq!(
         games.as_array().unwrap().len(),
-        2,
+        3,
         "local and aborted games count nowhere: {games}"
+    );
+    assert!(
+        games[1]["rating_change"].is_null(),
+        "resigned at once, unrated: {games}"
     );
     // Anonymous play is unchanged: no account, no seat holders.
     let anonymous = api
@@ -212,7 +250,7 @@ async fn a_rematch_keeps_its_players_accounts_with_sides_swapped(database: Datab
     let api = server.api();
     let ann = player(&server, "ann").await;
     let bob = player(&server, "bob").await;
-    let (game, ann_seat, bob_seat) = online_game(&api, &ann, &bob, json!({})).await;
+    let (game, ann_seat, bob_seat) = rated_game(&api, &ann, &bob, json!({})).await;
     resign(&api, &game, &ann_seat).await;
     let second = rematch(&api, &game, [&ann_seat, &bob_seat]).await;
     let (_, seats) = api
@@ -232,6 +270,7 @@ async fn a_rematch_keeps_its_players_accounts_with_sides_swapped(database: Datab
         api.view(&second, Some(&bob_seat)).await["seat"]["side"],
         "light"
     );
+    a_move_each(&api, &second, [&bob_seat, &ann_seat]).await;
     resign(&api, &second, &bob_seat).await;
     for (name, wins) in [("ann", 1), ("bob", 1)] {
         let petteia = &profile(&api, name).await["variants"]["petteia-6"];
@@ -745,7 +784,14 @@ async fn an_accepted_challenge_starts_a_rated_game_on_both_streams(database: Dat
         "an accepted challenge is no longer pending"
     );
 
-    resign(&api, game, fay_start["seat"]["token"].as_str().unwrap()).await;
+    let fay_seat = fay_start["seat"]["token"].as_str().unwrap();
+    a_move_each(
+        &api,
+        game,
+        [fay_seat, accepted["seat"]["token"].as_str().unwrap()],
+    )
+    .await;
+    resign(&api, game, fay_seat).await;
     assert!(
         profile(&api, "gus").await["variants"]["petteia-6"]["rating"]
             .as_f64()

@@ -291,6 +291,15 @@ async fn served_answers_match_the_served_document(database: Database) {
         let join = format!("/api/v1/invites/{invite}/join");
         assert_eq!(api.post(&join, Some(&bob), json!({})).await.0, 200);
         rated = game_id(&created).to_string();
+        // A move each (a game resigned sooner is not rated), each by its account's token.
+        for player in [&ann, &bob] {
+            let view = api.view(&rated, Some(player)).await;
+            let (mv, version) = (
+                view["legal_moves"][0].as_str().unwrap(),
+                view["version"].as_u64().unwrap(),
+            );
+            assert_eq!(api.play(&rated, player, mv, version).await.0, 200);
+        }
         let resigned = api.act(&rated, Some(seat_token(&created)), "resign").await;
         assert_eq!(resigned.0, 200, "{}", resigned.1);
     }

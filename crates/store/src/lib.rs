@@ -277,6 +277,9 @@ pub struct StatusChange {
     pub from: Status,
     pub finished_at: Option<i64>,
     pub result: Option<StoredResult>,
+    /// Whether a finished game between two accounts may change their ratings: false when it
+    /// ended before each side had moved (a resignation at once would hand out rating points).
+    pub rated: bool,
 }
 
 /// How redeeming an invite went.
@@ -607,7 +610,7 @@ impl Store {
                     return Err(StoreError::Conflict);
                 };
                 // A game's end settles its players' ratings with its result, never a move.
-                if change.status == Status::Finished {
+                if change.status == Status::Finished && change.rated {
                     settle_ratings!(tx, game_id.as_str(), game, change.finished_at.unwrap_or_default());
                 }
             }

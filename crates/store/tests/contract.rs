@@ -156,6 +156,7 @@ fn finish(termination: Termination, winner: Option<Side>, finished_at: i64) -> S
             winner,
             termination,
         }),
+        rated: true,
     }
 }
 
@@ -934,7 +935,25 @@ mod accounts {
         assert_eq!(holder_names(&store, &id).await.len(), 2);
     }
 
+    /// A finished game the server says is not to be rated (it ended before each side moved)
+    /// changes no rating, though two accounts hold its seats.
+    pub(super) async fn a_game_finished_unrated_changes_no_rating(store: Store) {
+        let (ann, bob) = (account(&store, "ann").await, account(&store, "bob").await);
+        let id = held_game(&store, Mode::Online, true, &ann, &bob).await;
+        let change = StatusChange {
+            rated: false,
+            ..finish(Termination::Resignation, Some(Side::Light), 500)
+        };
+        store
+            .append_events(&id, &[event(1, "{}", None)], Some(&change))
+            .await
+            .unwrap();
+        assert_eq!(store.ratings_of(&ann.id).await.unwrap(), []);
+        assert_eq!(store.ratings_of(&bob.id).await.unwrap(), []);
+    }
+
     on_both_backends!(
+        a_game_finished_unrated_changes_no_rating,
         an_account_holds_one_seat_of_a_game_and_finds_it,
         a_redemption_records_the_joiner_s_account_with_it,
         a_name_is_taken_in_any_case_and_secrets_are_found_by_hash_only,

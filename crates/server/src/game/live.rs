@@ -598,6 +598,16 @@ impl LiveGame {
 
     /// Whether `seat` has a move to take back now (its view says so: a page offers the undo
     /// only then).
+    /// Whether each side has made a move of its own (not one played for it): a game that ended
+    /// sooner is not rated.
+    pub fn each_side_has_moved(&self) -> bool {
+        [Player::First, Player::Second].into_iter().all(|side| {
+            self.actions.iter().any(|action| {
+                matches!(action, Action::Move { player, automatic: false, .. } if *player == side)
+            })
+        })
+    }
+
     pub fn can_take_back(&self, seat: Seat) -> bool {
         self.status == Status::Playing
             && self

@@ -409,6 +409,7 @@ fn status_change(before: &LiveGame, after: &LiveGame, now: i64) -> StatusChange 
         from: before.status,
         finished_at: after.status.is_over().then_some(now),
         result: after.result.map(|r| after.sided(r.outcome)),
+        rated: after.each_side_has_moved(),
     }
 }
 
