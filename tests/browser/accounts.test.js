@@ -111,6 +111,10 @@ test('two signed-in players play a rated game; the game shows names and the prof
   await guest.click('#resign');
   await guest.click('#resign');
   await waitStatus(host, 'finished');
+  // The end shows on each screen what it did to both ratings.
+  await host.waitForSelector('.clock-side:has-text("hera (1"):has-text(", +")');
+  await guest.waitForSelector('.clock-side:has-text("zeus (1"):has-text(", −")');
+  await shot(guest, 'accounts-rated-game-end');
 
   await host.goto('/@/hera');
   const row = host.locator('tr[data-variant="petteia-6"]');

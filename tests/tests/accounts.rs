@@ -130,6 +130,17 @@ async fn signed_up_players_get_results_and_ratings_from_a_rated_game(database: D
         seats[1]["rating"], bob_petteia["rating"],
         "the game shows each player's rating"
     );
+    assert_eq!(
+        (
+            seats[1]["rating_change"].as_f64(),
+            seats[0]["rating_change"].as_f64()
+        ),
+        (
+            last["rating_change"].as_f64(),
+            Some(-last["rating_change"].as_f64().unwrap())
+        ),
+        "and what the game did to it: {seats}"
+    );
 
     // Five rated games put bob on the leaderboard, above ann.
     let (_, board) = api.get("/api/v1/leaderboard/petteia-6", None).await;

@@ -148,6 +148,8 @@ pub struct SeatHolder {
     pub username: String,
     pub deleted: bool,
     pub rating: Option<f64>,
+    /// What the game's end did to the holder's rating, once it ended rated.
+    pub rating_change: Option<f64>,
 }
 
 /// A game seat a token opens (for attaching a browser's games to an account).
@@ -470,10 +472,12 @@ impl Store {
     pub async fn seat_holders(&self, game_id: &GameId) -> Result<Vec<SeatHolder>, StoreError> {
         Ok(on_backend!(self, pool => {
             sqlx::query_as(
-                "SELECT seat_owners.side, accounts.username, accounts.deleted, ratings.rating FROM seat_owners \
+                "SELECT seat_owners.side, accounts.username, accounts.deleted, ratings.rating, \
+                 changes.after - changes.before AS rating_change FROM seat_owners \
                  JOIN accounts ON accounts.id = seat_owners.account_id \
                  JOIN games ON games.id = seat_owners.game_id \
                  LEFT JOIN ratings ON ratings.account_id = accounts.id AND ratings.variant = games.variant \
+                 LEFT JOIN rating_changes changes ON changes.game_id = games.id AND changes.account_id = accounts.id \
                  WHERE seat_owners.game_id = $1 ORDER BY seat_owners.player",
             )
             .bind(game_id.as_str()).fetch_all(pool).await?

@@ -105,14 +105,25 @@ export const playedGames = (username) => request('GET', `/api/v1/players/${name(
 export const leaderboard = (variant) => request('GET', `/api/v1/leaderboard/${encodeURIComponent(variant)}`);
 
 /**
- * Who holds each seat of a game, as a label per side: "Ann (1662)".
+ * A seat holder as the game shows it: "Ann (1662)", and after a rated end "Ann (1662, +12)".
+ * @param {{ username: string, rating: number | null, rating_change?: number | null }} holder
+ * @returns {string}
+ */
+export function seatLabel({ username, rating, rating_change: change }) {
+  if (rating === null) return username;
+  if (change === null || change === undefined) return `${username} (${rating})`;
+  return `${username} (${rating}, ${change > 0 ? '+' : change < 0 ? '−' : '±'}${Math.abs(change)})`;
+}
+
+/**
+ * Who holds each seat of a game, as a label per side (`seatLabel`).
  * @param {string} gameId
  * @returns {Promise<Record<string, string>>}
  */
 export async function seatLabels(gameId) {
-  /** @type {{ side: string, username: string, rating: number | null }[]} */
+  /** @type {{ side: string, username: string, rating: number | null, rating_change: number | null }[]} */
   const holders = await request('GET', `/api/v1/games/${encodeURIComponent(gameId)}/players`).catch(() => []);
-  return Object.fromEntries(holders.map((h) => [h.side, h.rating === null ? h.username : `${h.username} (${h.rating})`]));
+  return Object.fromEntries(holders.map((h) => [h.side, seatLabel(h)]));
 }
 
 /**

@@ -46,3 +46,11 @@ test('my games: playing first with my turn on top, then the most recent finished
   assert.deepEqual(playing.map((g) => gameLine(g.view)), ['your turn', 'their turn', 'waiting for your friend']);
   assert.equal(gameLine(finished[1].view), 'You win');
 });
+
+test('a seat holder shows its rating, and after a rated end what the game did to it', async () => {
+  const { seatLabel } = await import('../../../static/js/accounts/api.js');
+  assert.equal(seatLabel({ username: 'ann', rating: null }), 'ann');
+  assert.equal(seatLabel({ username: 'ann', rating: 1662, rating_change: null }), 'ann (1662)');
+  assert.equal(seatLabel({ username: 'ann', rating: 1662, rating_change: 162 }), 'ann (1662, +162)');
+  assert.equal(seatLabel({ username: 'bob', rating: 1338, rating_change: -162 }), 'bob (1338, −162)');
+});

@@ -287,6 +287,8 @@ pub struct SeatHolder {
     username: String,
     /// The holder's rating in the game's variant (null when deleted or not yet rated).
     rating: Option<f64>,
+    /// What this game's end did to that rating, once it ended rated (null before, or unrated).
+    rating_change: Option<f64>,
 }
 
 #[utoipa::path(get, path = "/api/v1/games/{id}/players", tag = "players", params(super::GamePath), responses((status = 200, description = "Who holds each seat (\"deleted\" for a deleted account; seats without an account are left out)", body = Vec<SeatHolder>), (status = 404, body = super::docs::ErrorBody)))]
@@ -303,12 +305,14 @@ pub async fn seat_holders(
                     side: h.side,
                     username: DELETED.to_string(),
                     rating: None,
+                    rating_change: None,
                 }
             } else {
                 SeatHolder {
                     side: h.side,
                     username: h.username,
                     rating: h.rating.map(f64::round),
+                    rating_change: h.rating_change.map(f64::round),
                 }
             }
         })
