@@ -18,6 +18,7 @@ ENV LUDUS_LISTEN=0.0.0.0:8080 \
     DATABASE_URL=sqlite:///var/lib/ludus/ludus.db \
     LUDUS_LOG_FORMAT=json
 EXPOSE 8080
-HEALTHCHECK --interval=10s --timeout=3s --retries=3 CMD ["ludus", "health", "--url", "http://127.0.0.1:8080/readyz"]
+# `ludus health` checks /readyz on loopback at the port of LUDUS_LISTEN.
+HEALTHCHECK --interval=10s --timeout=3s --retries=3 CMD ["ludus", "health"]
 ENTRYPOINT ["ludus"]
 CMD ["serve"]

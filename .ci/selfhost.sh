@@ -27,6 +27,7 @@ subnet = ipaddress.ip_network(compose["networks"]["default"]["ipam"]["config"][0
 trusted = ipaddress.ip_network(ludus["environment"]["LUDUS_TRUSTED_PROXIES"])
 assert trusted.subnet_of(subnet), "the trusted proxies are the compose network"
 assert ludus["environment"]["DATABASE_URL"].startswith("postgres://"), "several instances need Postgres"
+assert ludus["healthcheck"]["test"] == ["CMD", "ludus", "health"], "the check follows LUDUS_LISTEN"
 # The image's SQLite database lives in its home, which a named volume keeps across rebuilds.
 dockerfile = open("Dockerfile").read()
 assert "DATABASE_URL=sqlite:///var/lib/ludus/ludus.db" in dockerfile
@@ -64,6 +65,8 @@ RUST_LOG=info \
 SERVER=$!
 
 wait_ready "$PORT"
+# The image's health check, as it runs there: no --url, the port from LUDUS_LISTEN.
+LUDUS_LISTEN="0.0.0.0:$PORT" "$BIN" health
 
 for variant in petteia-6 pente-grammai-perimeter; do
   played=$(python3 examples/play.py "http://127.0.0.1:$PORT" "$variant")

@@ -459,3 +459,22 @@ async fn a_sqlite_database_that_cannot_be_written_is_not_ready() {
     let _ = stop.send(());
     let _ = tokio::time::timeout(PROMPTLY, server).await;
 }
+
+/// A Postgres that refuses the connection is named as such at start (a pool alone said only that
+/// it timed out waiting), and promptly.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_unreachable_postgres_is_named_at_start() {
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = closed.local_addr().unwrap().port();
+    drop(closed);
+    let config = ludus_tests::test_config(format!("postgres://ludus@127.0.0.1:{port}/ludus"));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let refused = tokio::time::timeout(
+        PROMPTLY,
+        ludus_server::run(listener, config, std::future::pending()),
+    )
+    .await
+    .expect("it stops at once rather than serving")
+    .expect_err("no database, no server");
+    assert!(refused.contains("refused"), "{refused}");
+}

@@ -45,8 +45,9 @@ enum Command {
     },
     /// Exit 0 when the server at --url answers 200 (for container health checks; no curl needed).
     Health {
-        #[arg(long, default_value = "http://127.0.0.1:8080/readyz")]
-        url: String,
+        /// Default: `/readyz` on loopback at the port of LUDUS_LISTEN (8080 without it).
+        #[arg(long)]
+        url: Option<String>,
     },
     /// Check a game record: the commitment, every die against the seed, every move, the result.
     Verify {
@@ -111,7 +112,7 @@ fn main() -> ExitCode {
     let tool = match cli.command.unwrap_or(Command::Serve) {
         Command::Serve => return serve(cli.serve),
         Command::Verify { record } => return verify(&record),
-        Command::Health { url } => return health(&url),
+        Command::Health { url } => return health(&url.unwrap_or_else(own_readiness_url)),
         Command::Analyze {
             variant,
             position,
@@ -278,6 +279,15 @@ fn verify(path: &str) -> ExitCode {
     }
 }
 
+/// The readiness of the server this environment runs: loopback, at the port `LUDUS_LISTEN` names.
+fn own_readiness_url() -> String {
+    let port = std::env::var("LUDUS_LISTEN")
+        .ok()
+        .and_then(|listen| listen.parse::<std::net::SocketAddr>().ok())
+        .map_or(8080, |address| address.port());
+    format!("http://127.0.0.1:{port}/readyz")
+}
+
 /// A plain HTTP/1.0 GET over TCP: the health check needs nothing but the standard library.
 fn health(url: &str) -> ExitCode {
     use std::io::{Read, Write};
@@ -288,12 +298,20 @@ fn health(url: &str) -> ExitCode {
         .split_once('/')
         .map_or((rest, "/".to_string()), |(h, p)| (h, format!("/{p}")));
     let answer = (|| -> std::io::Result<String> {
-        let address = std::net::ToSocketAddrs::to_socket_addrs(host)?
-            .next()
-            .ok_or_else(|| std::io::Error::other("no address"))?;
-        let mut stream =
-            std::net::TcpStream::connect_timeout(&address, std::time::Duration::from_secs(3))?;
-        stream.set_read_timeout(Some(std::time::Duration::from_secs(3)))?;
+        // Each address the name has, in turn (`localhost` may be ::1 first, the server on IPv4).
+        let mut stream = None;
+        let mut last = std::io::Error::other("the name has no address");
+        for address in std::net::ToSocketAddrs::to_socket_addrs(host)? {
+            match std::net::TcpStream::connect_timeout(&address, HEALTH_WITHIN) {
+                Ok(connected) => {
+                    stream = Some(connected);
+                    break;
+                }
+                Err(e) => last = e,
+            }
+        }
+        let mut stream = stream.ok_or(last)?;
+        stream.set_read_timeout(Some(HEALTH_WITHIN))?;
         write!(stream, "GET {path} HTTP/1.0\r\nHost: {host}\r\n\r\n")?;
         let mut response = String::new();
         stream.take(4096).read_to_string(&mut response)?;
@@ -310,9 +328,24 @@ fn health(url: &str) -> ExitCode {
             eprintln!("unhealthy: {}", response.lines().next().unwrap_or(""));
             ExitCode::FAILURE
         }
+        Err(e)
+            if matches!(
+                e.kind(),
+                std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+            ) =>
+        {
+            eprintln!(
+                "unhealthy: no answer from {url} within {} s",
+                HEALTH_WITHIN.as_secs()
+            );
+            ExitCode::FAILURE
+        }
         Err(e) => {
-            eprintln!("unhealthy: {e}");
+            eprintln!("unhealthy: {url}: {e}");
             ExitCode::FAILURE
         }
     }
 }
+
+/// How long the health check waits to connect, and then for the answer.
+const HEALTH_WITHIN: std::time::Duration = std::time::Duration::from_secs(3);

@@ -85,7 +85,7 @@ impl Metrics {
         );
         let _ = writeln!(
             out,
-            "# HELP ludus_moves_accepted_total Moves accepted.\n# TYPE ludus_moves_accepted_total counter\nludus_moves_accepted_total {}",
+            "# HELP ludus_moves_accepted_total Moves from clients (HTTP and sockets) accepted; the computer's own are not counted.\n# TYPE ludus_moves_accepted_total counter\nludus_moves_accepted_total {}",
             self.moves_accepted.load(Ordering::Relaxed)
         );
         let _ = writeln!(

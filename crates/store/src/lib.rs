@@ -69,6 +69,9 @@ pub enum StoreError {
     /// Asked of SQLite what only Postgres does: serve several instances.
     #[error("several instances share only a Postgres database")]
     SingleInstance,
+    /// The database did not answer within this time.
+    #[error("the database did not answer within {0:?}")]
+    TimedOut(std::time::Duration),
 }
 
 /// A column of a stored game that holds no value of its type.
@@ -393,6 +396,12 @@ impl Store {
             if !url.contains("statement_timeout") {
                 options = options.options([("statement_timeout", STATEMENT_TIMEOUT)]);
             }
+            // One connection first, alone: a pool that cannot connect says only that it timed
+            // out, where this says why (refused, no such database, a wrong password).
+            sqlx::Connection::close(
+                <sqlx::PgConnection as sqlx::Connection>::connect_with(&options).await?,
+            )
+            .await?;
             let pool = PgPoolOptions::new()
                 .max_connections(postgres_connections.max(MIN_POSTGRES_CONNECTIONS))
                 .acquire_timeout(Duration::from_secs(10))

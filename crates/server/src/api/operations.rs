@@ -9,6 +9,7 @@ use axum::extract::State;
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use ludus_engine::Variant;
+use ludus_store::StoreError;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -89,9 +90,15 @@ pub async fn healthz() -> Json<Health> {
     })
 }
 
+/// How long `/readyz` waits for the database.
+const READY_WITHIN: std::time::Duration = std::time::Duration::from_secs(2);
+
 #[utoipa::path(get, path = "/readyz", tag = "operations", responses((status = 200, description = "The database answers", body = Health), (status = 503, description = "The database does not answer", body = Health)))]
 pub async fn readyz(State(state): State<AppState>) -> (StatusCode, Json<Health>) {
-    match state.registry.store().ping().await {
+    // Within a health check's own timeout (3 s in the image): a database gone makes the pool wait
+    // its 10 s for a connection, and a check that times out says less than a 503.
+    let answered = tokio::time::timeout(READY_WITHIN, state.registry.store().ping()).await;
+    match answered.unwrap_or_else(|_| Err(StoreError::TimedOut(READY_WITHIN))) {
         Ok(()) => (
             StatusCode::OK,
             Json(Health {
