@@ -5,7 +5,7 @@
 // between two signed-in players, both landing in the game.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { browserSuite, shot, waitStatus, waitVersion, playAnyMove, startFromHome, createViaApi, pageWidth } from './support.js';
+import { browserSuite, shot, waitStatus, waitVersion, playAnyMove, startFromHome, callApi, createViaApi, pageWidth } from './support.js';
 
 const { server, page, assertNoProblems } = await browserSuite();
 
@@ -69,6 +69,30 @@ test('a signed-in player finds its game on another device and plays it there; si
   assert.equal(await host.locator(`#my-games li[data-game-id="${gameId}"]`).count(), 0);
   assertNoProblems(host);
   assertNoProblems(laptop);
+});
+
+test('a profile lists a player\'s older games on demand, a page at a time', async () => {
+  const signedUp = await fetch(`${server.base}/api/v1/accounts`, {
+    method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username: 'nestor', password: 'a good password' }),
+  });
+  const cookie = signedUp.headers.get('set-cookie').split(';')[0];
+  const made = await fetch(`${server.base}/api/v1/account/tokens`, {
+    method: 'POST', headers: { 'Content-Type': 'application/json', cookie, origin: server.base }, body: JSON.stringify({ description: 'test' }),
+  });
+  const { token } = await made.json();
+  for (let i = 0; i < 21; i += 1) {
+    const created = await callApi(server.base, 'POST', '/api/v1/games', { token, body: { variant: 'petteia-6', mode: 'computer' } });
+    const resigned = await callApi(server.base, 'POST', `/api/v1/games/${created.body.game_id}/resign`, { token: created.body.seat.token });
+    assert.equal(resigned.status, 200);
+  }
+  const p = await page();
+  await p.goto('/@/nestor');
+  await p.waitForSelector('.recent-games');
+  assert.equal(await p.locator('.recent-games li').count(), 20);
+  await p.click('button.more-games');
+  await p.waitForFunction(() => document.querySelectorAll('.recent-games li').length === 21);
+  assert.equal(await p.locator('button.more-games').isHidden(), true, 'nothing more after the last page');
+  assertNoProblems(p);
 });
 
 test('sign-up through the page signs in; a taken name is refused with the reason', async () => {

@@ -96,7 +96,17 @@ export const attachSeats = (seatTokens) => request('POST', '/api/v1/account/seat
 export const profile = (username) => request('GET', `/api/v1/players/${name(username)}`);
 
 /** @param {string} username @returns {Promise<PlayedGame[]>} */
-export const playedGames = (username) => request('GET', `/api/v1/players/${name(username)}/games?limit=20`);
+/** How many of a player's games a page of the profile lists. */
+export const GAMES_PAGE = 20;
+
+/**
+ * A page of a player's finished games, newest first: the first, or the one after `last`.
+ * @param {string} username
+ * @param {PlayedGame} [last] the last game of the page before
+ * @returns {Promise<PlayedGame[]>}
+ */
+export const playedGames = (username, last) => request('GET', `/api/v1/players/${name(username)}/games?limit=${GAMES_PAGE}`
+  + (last ? `&before=${last.finished_at}&before_id=${encodeURIComponent(last.game_id)}` : ''));
 
 /**
  * @param {string} variant

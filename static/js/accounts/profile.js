@@ -2,7 +2,7 @@
 // `/@/<username>`: a player's results per variant (and against the computer per level), the
 // rating history as a chart, and the recent games, each linking to its record.
 import { html } from '../svg.js';
-import { profile, playedGames, currentAccount } from './api.js';
+import { profile, playedGames, currentAccount, GAMES_PAGE } from './api.js';
 import { ratingChart } from './chart.js';
 import { showNotFound } from '../notfound.js';
 import { t, language, terminationLabel } from '../i18n.js';
@@ -43,14 +43,27 @@ export async function showProfile(app, username) {
     html('td', { text: String(tally.wins) }), html('td', { text: String(tally.draws) }), html('td', { text: String(tally.losses) }),
   ])));
   const chart = ratingChart(player.history, label);
-  const gameRows = games.map((g) => html('li', { class: `played ${g.result}` }, [
+  /** @param {import('./api.js').PlayedGame} g */
+  const gameRow = (g) => html('li', { class: `played ${g.result}` }, [
     html('a', { href: `/api/v1/games/${encodeURIComponent(g.game_id)}/record`, target: '_blank', text: `${label(g.variant)}` }),
     t('profile.played', { result: t(`profile.result.${g.result}`), opponent: opponentName(g.opponent) }),
     g.level ? t('profile.level', { level: g.level }) : '',
     `, ${terminationLabel(g.termination)}`,
     g.rating_change === null ? '' : ` (${g.rating_change >= 0 ? '+' : ''}${g.rating_change})`,
     ' · ', html('a', { href: `/game/${encodeURIComponent(g.game_id)}`, text: t('profile.replay') }),
-  ]));
+  ]);
+  const list = html('ol', { class: 'recent-games' }, games.map(gameRow));
+  // A full page may have more after it: the next page starts after its last game.
+  const more = /** @type {HTMLButtonElement} */ (html('button', { type: 'button', class: 'more-games', text: t('profile.more'), hidden: games.length < GAMES_PAGE }));
+  more.addEventListener('click', async () => {
+    more.disabled = true;
+    const next = await playedGames(player.username, games[games.length - 1]).catch(() => null);
+    more.disabled = false;
+    if (!next) return;
+    games.push(...next);
+    list.append(...next.map(gameRow));
+    more.hidden = next.length < GAMES_PAGE;
+  });
   app.replaceChildren(html('section', { class: 'profile' }, [
     html('h1', { text: player.username }),
     viewer && viewer.username !== player.username
@@ -77,6 +90,7 @@ export async function showProfile(app, username) {
     chart ? html('h2', { text: t('profile.history') }) : null,
     chart,
     html('h2', { text: t('profile.recent') }),
-    gameRows.length ? html('ol', { class: 'recent-games' }, gameRows) : html('p', { text: t('profile.no_recent') }),
+    games.length ? list : html('p', { text: t('profile.no_recent') }),
+    more,
   ]));
 }

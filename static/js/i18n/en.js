@@ -530,6 +530,7 @@ export default {
   'profile.computer_level': '{variant}, level {level}',
   'profile.history': 'Rating history',
   'profile.rated_games': 'rated games',
+  'profile.more': 'More games',
   'profile.recent': 'Recent games',
   'profile.no_recent': 'No finished games yet.',
   'profile.played': ' — {result} against {opponent}',

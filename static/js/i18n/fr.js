@@ -530,6 +530,7 @@ export default {
   'profile.computer_level': '{variant}, niveau {level}',
   'profile.history': 'Évolution de la cote',
   'profile.rated_games': 'parties classées',
+  'profile.more': 'Parties précédentes',
   'profile.recent': 'Parties récentes',
   'profile.no_recent': 'Aucune partie terminée pour l’instant.',
   'profile.played': ' — {result} contre {opponent}',
