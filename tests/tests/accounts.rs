@@ -506,6 +506,30 @@ async fn an_account_plays_its_seats_on_any_device_without_their_tokens(database:
     let body = json!({ "move": view["legal_moves"][0], "version": view["version"] });
     let (_, watched) = api.get(&path, Some(&fay)).await;
     assert_eq!(watched["seat"], Value::Null, "{watched}");
+    // A page of another site (as a socket it opens, which the browser sends the cookie with)
+    // gets no seat by the cookie; a personal token, which only its holder sends, counts from
+    // any site (a third-party client's).
+    let from_elsewhere = |credential: (&str, String)| {
+        reqwest::Client::new()
+            .get(format!("{}{path}", server.base))
+            .header(credential.0, credential.1)
+            .header("origin", "https://elsewhere.example")
+            .send()
+    };
+    let by_cookie: Value = from_elsewhere(("cookie", dan_cookie.clone()))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(by_cookie["seat"], Value::Null, "{by_cookie}");
+    let by_token: Value = from_elsewhere(("authorization", format!("Bearer {dan}")))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(by_token["seat"]["side"], "light", "{by_token}");
     // Dan moves with his session, from the site's own page; a page of another site may not.
     let foreign = reqwest::Client::new()
         .post(format!("{}{path}/moves", server.base))

@@ -261,10 +261,12 @@ impl FromRequestParts<AppState> for GameSeat {
         }
         let accounts::MaybeIdentity(identity) =
             accounts::MaybeIdentity::from_request_parts(parts, state).await?;
-        // A page of another site may open a socket with the visitor's cookie (a change it could
-        // make is refused already): it gets no seat.
-        let Some(identity) =
-            identity.filter(|_| accounts::from_own_origin(&parts.headers, &state.public_url))
+        // A page of another site may open a socket with the visitor's cookie, which the browser
+        // sends by itself (a change it could make is refused already): it gets no seat. A
+        // personal token is sent only by whoever holds it, from any site.
+        let by_cookie = accounts::personal_token(&parts.headers).is_none();
+        let Some(identity) = identity
+            .filter(|_| !by_cookie || accounts::from_own_origin(&parts.headers, &state.public_url))
         else {
             return Ok(GameSeat(None));
         };
