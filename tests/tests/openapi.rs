@@ -373,7 +373,7 @@ async fn identity_refusals_are_documented(database: Database) {
         }
     }
     assert!(
-        identified >= 10,
+        identified >= 20,
         "only {identified} operations take an identity"
     );
 

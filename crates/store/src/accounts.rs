@@ -114,8 +114,9 @@ pub struct LiveSeat {
     pub status: String,
     /// The account's side.
     pub side: String,
-    /// The opponent's username, if a live account holds the other seat.
+    /// The opponent's username, if an account holds the other seat.
     pub opponent: Option<String>,
+    pub opponent_deleted: Option<bool>,
 }
 
 /// A point of a rating history.
@@ -135,11 +136,12 @@ pub struct SeatOwner<'a> {
     pub side: &'static str,
 }
 
-/// Records a seat's owner (a second owner of one seat is ignored): one statement for taking a
-/// seat on its own and inside a redemption's transaction.
+/// Records a seat's owner: one statement for taking a seat on its own and inside a redemption's
+/// transaction. It does nothing when the seat has a holder, or when the account holds the game's
+/// other seat (the unique index of migration 0006: no one plays themselves, however two requests
+/// race).
 pub(crate) const INSERT_SEAT_OWNER: &str = "INSERT INTO seat_owners (game_id, player, side, account_id) \
-     SELECT $1, $2, $3, $4 WHERE NOT EXISTS (SELECT 1 FROM seat_owners WHERE game_id = $1 AND account_id = $4) \
-     ON CONFLICT (game_id, player) DO NOTHING";
+     VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING";
 
 /// A seat of a game and who holds it (the game screen's names).
 #[derive(Clone, Debug, PartialEq, sqlx::FromRow)]
@@ -514,7 +516,7 @@ impl Store {
         Ok(on_backend!(self, pool => {
             sqlx::query_as(
                 "SELECT games.id AS game_id, games.variant, games.mode, games.status, mine.side, \
-                 CASE WHEN other_account.deleted THEN NULL ELSE other_account.username END AS opponent \
+                 other_account.username AS opponent, other_account.deleted AS opponent_deleted \
                  FROM seat_owners mine JOIN games ON games.id = mine.game_id \
                  LEFT JOIN seat_owners other ON other.game_id = mine.game_id AND other.player <> mine.player \
                  LEFT JOIN accounts other_account ON other_account.id = other.account_id \

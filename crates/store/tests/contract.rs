@@ -933,6 +933,23 @@ mod accounts {
                 .unwrap()
         );
         assert_eq!(holder_names(&store, &id).await.len(), 2);
+        // Two requests giving one account a game's two seats at once: one wins, whatever the
+        // interleaving (a check before the insert let both through on Postgres).
+        for _ in 0..20 {
+            let id = new_id();
+            store
+                .create_game(&new_game(&id, None, 5), &[])
+                .await
+                .unwrap();
+            let (first, second) = tokio::join!(
+                store.own_seat(&id, owner(0, "light", &bob.id)),
+                store.own_seat(&id, owner(1, "dark", &bob.id)),
+            );
+            assert!(
+                first.unwrap() ^ second.unwrap(),
+                "one seat of {id} is bob's"
+            );
+        }
     }
 
     /// A finished game the server says is not to be rated (it ended before each side moved)

@@ -285,7 +285,7 @@ pub async fn join(
     }))
 }
 
-#[utoipa::path(get, path = "/api/v1/games/{id}", tag = "games", params(super::GamePath), security((), ("bearer" = [])), responses((status = 400, description = "a malformed query", body = ErrorBody), (status = 200, body = GameView), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
+#[utoipa::path(get, path = "/api/v1/games/{id}", tag = "games", params(super::GamePath), security((), ("bearer" = []), ("cookie" = [])), responses((status = 400, description = "a malformed query", body = ErrorBody), (status = 200, body = GameView), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn view(
     State(state): State<AppState>,
     GamePath(id): GamePath,
@@ -353,7 +353,7 @@ impl Counting {
     }
 }
 
-#[utoipa::path(post, path = "/api/v1/games/{id}/moves", tag = "games", params(super::GamePath), request_body = MoveBody, security(("bearer" = [])), responses((status = 200, body = GameView), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, description = "not_your_turn or forbidden", body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, description = "stale or game_over", body = ErrorBody), (status = 422, description = "illegal_move", body = ErrorBody)))]
+#[utoipa::path(post, path = "/api/v1/games/{id}/moves", tag = "games", params(super::GamePath), request_body = MoveBody, security(("bearer" = []), ("cookie" = [])), responses((status = 200, body = GameView), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, description = "not_your_turn or forbidden", body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, description = "stale or game_over", body = ErrorBody), (status = 422, description = "illegal_move", body = ErrorBody)))]
 pub async fn play_move(
     State(state): State<AppState>,
     GamePath(id): GamePath,
@@ -372,7 +372,7 @@ pub async fn play_move(
 macro_rules! action_endpoint {
     ($($name:ident => $action:expr, $path:literal, $what:literal);* $(;)?) => {$(
         #[doc = $what]
-        #[utoipa::path(post, path = $path, tag = "games", params(super::GamePath), security(("bearer" = [])),
+        #[utoipa::path(post, path = $path, tag = "games", params(super::GamePath), security(("bearer" = []), ("cookie" = [])),
             responses((status = 200, body = GameView), (status = 400, body = ErrorBody),
                 (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
                 (status = 404, body = ErrorBody), (status = 409, description = "game_over", body = ErrorBody)))]
@@ -397,7 +397,7 @@ action_endpoint! {
 }
 
 /// A suggested move for the seat to move, from the computer at level 5 (computer and local games).
-#[utoipa::path(get, path = "/api/v1/games/{id}/hint", tag = "games", params(super::GamePath), security(("bearer" = [])), responses((status = 400, description = "a malformed query", body = ErrorBody), (status = 200, body = Hint), (status = 401, body = ErrorBody), (status = 403, description = "forbidden (an online game) or not_your_turn", body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, description = "game_over", body = ErrorBody), (status = 429, body = ErrorBody)))]
+#[utoipa::path(get, path = "/api/v1/games/{id}/hint", tag = "games", params(super::GamePath), security(("bearer" = []), ("cookie" = [])), responses((status = 400, description = "a malformed query", body = ErrorBody), (status = 200, body = Hint), (status = 401, body = ErrorBody), (status = 403, description = "forbidden (an online game) or not_your_turn", body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, description = "game_over", body = ErrorBody), (status = 429, body = ErrorBody)))]
 pub async fn hint(
     State(state): State<AppState>,
     ClientAddress(address): ClientAddress,
@@ -446,7 +446,7 @@ pub struct EventsQuery {
 /// The events after `since`: a JSON array, or with `Accept: application/x-ndjson` a stream that
 /// sends each new event as a line, keep-alive empty lines, and ends when the game does. With a
 /// seat token, the request (and the open stream) counts as that player's presence.
-#[utoipa::path(get, path = "/api/v1/games/{id}/events", tag = "games", params(super::GamePath, EventsQuery), security((), ("bearer" = [])), responses((status = 200, description = "The events after `since`: a JSON array, or with `Accept: application/x-ndjson` a stream of lines that ends with the game", body = Vec<VersionedEvent>, headers(("x-next-since" = u64, description = "A full page: the `since` of the next one"))), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
+#[utoipa::path(get, path = "/api/v1/games/{id}/events", tag = "games", params(super::GamePath, EventsQuery), security((), ("bearer" = []), ("cookie" = [])), responses((status = 200, description = "The events after `since`: a JSON array, or with `Accept: application/x-ndjson` a stream of lines that ends with the game", body = Vec<VersionedEvent>, headers(("x-next-since" = u64, description = "A full page: the `since` of the next one"))), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn events(
     State(state): State<AppState>,
     GamePath(id): GamePath,

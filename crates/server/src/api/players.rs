@@ -337,13 +337,16 @@ pub struct Attached {
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct LiveGameSummary {
     game_id: String,
+    #[schema(value_type = crate::variants::VariantId)]
     variant: String,
+    #[schema(value_type = Mode)]
     mode: String,
     /// waiting or playing.
+    #[schema(value_type = crate::game::Status)]
     status: String,
     /// The account's side.
     side: String,
-    /// The opponent's username; null for a guest, the computer, or no one yet.
+    /// The opponent's username, or "deleted"; null for a guest, the computer, or no one yet.
     opponent: Option<String>,
 }
 
@@ -368,7 +371,10 @@ pub async fn live_games(
                 mode: seat.mode,
                 status: seat.status,
                 side: seat.side,
-                opponent: seat.opponent,
+                opponent: match seat.opponent_deleted {
+                    Some(true) => Some(DELETED.to_string()),
+                    _ => seat.opponent,
+                },
             })
             .collect(),
     ))

@@ -223,7 +223,7 @@ pub struct SocketQuery {
 }
 
 /// The WebSocket of a game (docs/PROTOCOL.md).
-#[utoipa::path(get, path = "/api/v1/games/{id}/ws", tag = "games", params(super::GamePath, SocketQuery), responses((status = 400, description = "a malformed query, or not a WebSocket upgrade", body = super::docs::ErrorBody), (status = 101, description = "Switching to the WebSocket protocol of docs/PROTOCOL.md"), (status = 404, body = super::docs::ErrorBody)))]
+#[utoipa::path(get, path = "/api/v1/games/{id}/ws", tag = "games", params(super::GamePath, SocketQuery), security((), ("bearer" = []), ("cookie" = [])), responses((status = 400, description = "a malformed query, or not a WebSocket upgrade", body = super::docs::ErrorBody), (status = 101, description = "Switching to the WebSocket protocol of docs/PROTOCOL.md"), (status = 401, description = "a Bearer that is no seat token, or a personal token that is unknown or revoked", body = super::docs::ErrorBody), (status = 404, body = super::docs::ErrorBody)))]
 pub async fn upgrade(
     State(state): State<AppState>,
     GamePath(id): GamePath,
