@@ -637,6 +637,37 @@ async fn an_account_plays_its_seats_on_any_device_without_their_tokens(database:
     server.stop().await;
 }
 
+/// A socket playing an account's seat by its personal token stops when the token is revoked (at
+/// its next ping): a leaked bot token, once revoked, plays no more.
+async fn a_socket_stops_playing_an_account_s_seat_when_its_token_is_revoked(database: Database) {
+    let server = TestServer::start_paused(database, |config| config).await;
+    let api = server.api();
+    let hal_cookie = sign_up(&server, "hal").await;
+    let hal = ludus_tests::personal_token(&server, &hal_cookie).await;
+    let ivy = player(&server, "ivy").await;
+    let (game, _, _) = online_game(&api, &hal, &ivy, json!({})).await;
+    let mut socket = Socket::connect(&server.base, &game, Some(&hal), None).await;
+    let snapshot = socket.next_of("snapshot").await;
+    assert_eq!(snapshot["game"]["seat"]["side"], "light", "{snapshot}");
+    let (_, tokens) = api.get("/api/v1/account/tokens", Some(&hal)).await;
+    let id = tokens[0]["id"].as_str().unwrap();
+    let (status, _) = with_cookie(
+        &server,
+        reqwest::Method::DELETE,
+        &format!("/api/v1/account/tokens/{id}"),
+        &hal_cookie,
+        None,
+    )
+    .await;
+    assert_eq!(status, 204);
+    server.advance(Duration::from_secs(21)).await;
+    let refused = socket.next_of("error").await;
+    assert_eq!(refused["code"], "unauthorized", "{refused}");
+    assert!(socket.next().await.is_none(), "the socket closes");
+    assert_eq!(socket.close_code(), Some(1008));
+    server.stop().await;
+}
+
 /// Reads NDJSON notices from `GET /api/v1/stream/events`, skipping keep-alive lines.
 struct Notices {
     lines: std::pin::Pin<Box<dyn futures_util::Stream<Item = reqwest::Result<Vec<u8>>> + Send>>,
@@ -1187,4 +1218,5 @@ on_both_databases!(
     the_session_cookie_is_secure_behind_https,
     an_account_plays_its_seats_on_any_device_without_their_tokens;
     paused: games_ended_in_one_millisecond_are_each_listed_once_across_pages,
+    a_socket_stops_playing_an_account_s_seat_when_its_token_is_revoked,
 );

@@ -25,10 +25,31 @@ const SESSION_COOKIE: &str = "ludus_session";
 const SESSION_SECONDS: u64 = 365 * 24 * 3600;
 const MAX_DESCRIPTION: usize = 100;
 
-/// The account a request speaks for.
+/// The account a request speaks for, and what identified it.
 #[derive(Clone, Debug)]
 pub struct Identity {
     pub account: AccountRow,
+    pub credential: Credential,
+}
+
+/// What identified an account, by its hash: asked again while a socket acts for the account's
+/// seat, so that signing out, revoking the token or deleting the account ends its play there too.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Credential {
+    PersonalToken(SecretHash),
+    Session(SecretHash),
+}
+
+impl Credential {
+    /// Whether it still identifies a live account.
+    pub async fn holds(&self, state: &AppState) -> Result<bool, ApiError> {
+        let store = state.registry.store();
+        let account = match self {
+            Credential::PersonalToken(hash) => store.account_of_token(hash).await?,
+            Credential::Session(hash) => store.account_of_session(hash).await?,
+        };
+        Ok(account.is_some())
+    }
 }
 
 /// An identity if the request carries one (anonymous requests pass with `None`); a revoked or
@@ -42,13 +63,16 @@ impl FromRequestParts<AppState> for MaybeIdentity {
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
         let store = state.registry.store();
         if let Some(token) = personal_token(&parts.headers) {
-            let account = personal_account(state, token).await?;
-            return Ok(MaybeIdentity(Some(Identity { account })));
+            return personal_identity(state, token)
+                .await
+                .map(Some)
+                .map(MaybeIdentity);
         }
         let Some(session) = session_cookie(&parts.headers) else {
             return Ok(MaybeIdentity(None));
         };
-        let Some(account) = store.account_of_session(&SecretHash::of(session)).await? else {
+        let session = SecretHash::of(session);
+        let Some(account) = store.account_of_session(&session).await? else {
             return Ok(MaybeIdentity(None));
         };
         if !matches!(parts.method, Method::GET | Method::HEAD)
@@ -58,7 +82,10 @@ impl FromRequestParts<AppState> for MaybeIdentity {
                 "a signed-in change must come from this site's own pages".into(),
             ));
         }
-        Ok(MaybeIdentity(Some(Identity { account })))
+        Ok(MaybeIdentity(Some(Identity {
+            account,
+            credential: Credential::Session(session),
+        })))
     }
 }
 
@@ -73,17 +100,19 @@ impl FromRequestParts<AppState> for Identity {
     }
 }
 
-/// The account of a personal token; an unknown or revoked one is refused.
-pub(super) async fn personal_account(
-    state: &AppState,
-    token: &str,
-) -> Result<AccountRow, ApiError> {
-    state
+/// The identity of a personal token; an unknown or revoked one is refused.
+pub(super) async fn personal_identity(state: &AppState, token: &str) -> Result<Identity, ApiError> {
+    let hash = SecretHash::of(token);
+    let account = state
         .registry
         .store()
-        .account_of_token(&SecretHash::of(token))
+        .account_of_token(&hash)
         .await?
-        .ok_or(ApiError::NotSignedIn)
+        .ok_or(ApiError::NotSignedIn)?;
+    Ok(Identity {
+        account,
+        credential: Credential::PersonalToken(hash),
+    })
 }
 
 /// The personal token of `Authorization: Bearer lp_…`, if any.

@@ -289,9 +289,11 @@ pub async fn join(
 pub async fn view(
     State(state): State<AppState>,
     GamePath(id): GamePath,
-    GameSeat(seat): GameSeat,
+    seat: GameSeat,
 ) -> Result<ViewJson, ApiError> {
-    Ok(ViewJson(state.registry.view(&id, seat.as_ref()).await?))
+    Ok(ViewJson(
+        state.registry.view(&id, seat.hash.as_ref()).await?,
+    ))
 }
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -402,7 +404,7 @@ pub async fn hint(
     State(state): State<AppState>,
     ClientAddress(address): ClientAddress,
     GamePath(id): GamePath,
-    GameSeat(seat): GameSeat,
+    GameSeat { hash: seat, .. }: GameSeat,
 ) -> Result<Json<Hint>, ApiError> {
     state.admit_search(address)?;
     if let Some(seat) = &seat {
@@ -450,7 +452,7 @@ pub struct EventsQuery {
 pub async fn events(
     State(state): State<AppState>,
     GamePath(id): GamePath,
-    GameSeat(seat): GameSeat,
+    GameSeat { hash: seat, .. }: GameSeat,
     Query(query): Query<EventsQuery>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {

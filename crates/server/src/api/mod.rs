@@ -242,13 +242,42 @@ impl Bearer {
 /// present): the seat token's of `Authorization: Bearer`, else the seat the identified account
 /// holds in the game (signed in, or a personal token: a player's seat on any device, without
 /// the token), else none (a spectator).
-#[derive(Debug)]
-pub struct GameSeat(pub Option<SecretHash>);
+#[derive(Debug, Default)]
+pub struct GameSeat {
+    pub hash: Option<SecretHash>,
+    /// What identified the account whose seat it is, if it is one (not a seat token's).
+    pub account: Option<accounts::Credential>,
+}
 
 impl GameSeat {
     /// The seat an action needs.
     pub fn required(self) -> Result<SecretHash, ApiError> {
-        self.0.ok_or(ApiError::Unauthorized)
+        self.hash.ok_or(ApiError::Unauthorized)
+    }
+
+    /// A seat token's seat.
+    fn of_token(token: &SeatToken) -> GameSeat {
+        GameSeat {
+            hash: Some(token.hash()),
+            account: None,
+        }
+    }
+
+    /// The seat an identified account holds in the game, if any.
+    async fn of_account(
+        state: &AppState,
+        game_id: &GameId,
+        identity: accounts::Identity,
+    ) -> Result<GameSeat, ApiError> {
+        let hash = state
+            .registry
+            .store()
+            .account_seat(game_id, &identity.account.id)
+            .await?;
+        Ok(GameSeat {
+            account: hash.as_ref().map(|_| identity.credential),
+            hash,
+        })
     }
 }
 
@@ -257,26 +286,21 @@ impl FromRequestParts<AppState> for GameSeat {
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
         if let Bearer(Some(token)) = Bearer::from_request_parts(parts, state).await? {
-            return Ok(GameSeat(Some(token.hash())));
+            return Ok(GameSeat::of_token(&token));
         }
         let accounts::MaybeIdentity(identity) =
             accounts::MaybeIdentity::from_request_parts(parts, state).await?;
         // A page of another site may open a socket with the visitor's cookie, which the browser
         // sends by itself (a change it could make is refused already): it gets no seat. A
         // personal token is sent only by whoever holds it, from any site.
-        let by_cookie = accounts::personal_token(&parts.headers).is_none();
-        let Some(identity) = identity
-            .filter(|_| !by_cookie || accounts::from_own_origin(&parts.headers, &state.public_url))
-        else {
-            return Ok(GameSeat(None));
+        let Some(identity) = identity.filter(|identity| {
+            matches!(identity.credential, accounts::Credential::PersonalToken(_))
+                || accounts::from_own_origin(&parts.headers, &state.public_url)
+        }) else {
+            return Ok(GameSeat::default());
         };
         let GamePath(game_id) = GamePath::from_request_parts(parts, state).await?;
-        let seat = state
-            .registry
-            .store()
-            .account_seat(&game_id, &identity.account.id)
-            .await?;
-        Ok(GameSeat(seat))
+        GameSeat::of_account(state, &game_id, identity).await
     }
 }
 

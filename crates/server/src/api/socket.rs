@@ -5,6 +5,7 @@
 //! Small buffers, a message size limit, a message rate per connection and an idle timeout keep
 //! one connection cheap and unable to harm the others.
 
+use super::accounts::Credential;
 use super::games::Counting;
 use super::limits::{Bucket, Rate};
 use super::{AppState, GamePath, GameSeat};
@@ -227,7 +228,7 @@ pub struct SocketQuery {
 pub async fn upgrade(
     State(state): State<AppState>,
     GamePath(id): GamePath,
-    GameSeat(upgrade_seat): GameSeat,
+    upgrade_seat: GameSeat,
     Query(query): Query<SocketQuery>,
     ws: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
@@ -441,20 +442,16 @@ async fn hello_seat(
     state: &AppState,
     game_id: &GameId,
     token: Option<&str>,
-    upgrade_seat: Option<SecretHash>,
-) -> Result<Option<SecretHash>, ApiError> {
+    upgrade_seat: GameSeat,
+) -> Result<GameSeat, ApiError> {
     let Some(token) = token else {
         return Ok(upgrade_seat);
     };
     if let Some(seat) = super::presented_seat(token)? {
-        return Ok(Some(seat.hash()));
+        return Ok(GameSeat::of_token(&seat));
     }
-    let account = super::accounts::personal_account(state, token).await?;
-    Ok(state
-        .registry
-        .store()
-        .account_seat(game_id, &account.id)
-        .await?)
+    let identity = super::accounts::personal_identity(state, token).await?;
+    GameSeat::of_account(state, game_id, identity).await
 }
 
 /// One connection after its hello: the socket, the seat it speaks for, the game's events, and
@@ -465,6 +462,9 @@ struct Session {
     game_id: GameId,
     /// The seat's token hash, which every action presents: hashed once, not at every move.
     token_hash: Option<SecretHash>,
+    /// What identified the account whose seat the socket plays, checked at every ping: signing
+    /// out, revoking the token or deleting the account closes the socket.
+    account: Option<Credential>,
     seat: Seat,
     /// The game's actor, told when the socket closes (presence).
     actor: Mailbox,
@@ -488,11 +488,14 @@ impl Session {
         mut socket: WebSocket,
         state: AppState,
         game_id: GameId,
-        upgrade_seat: Option<SecretHash>,
+        upgrade_seat: GameSeat,
         shape: ViewShape,
     ) -> Option<Box<Session>> {
         let (token, since) = read_hello(&mut socket).await?;
-        let token_hash = match hello_seat(&state, &game_id, token.as_deref(), upgrade_seat).await {
+        let GameSeat {
+            hash: token_hash,
+            account,
+        } = match hello_seat(&state, &game_id, token.as_deref(), upgrade_seat).await {
             Ok(seat) => seat,
             Err(error) => {
                 let _ = socket.send(error_message(None, &error)).await;
@@ -534,6 +537,7 @@ impl Session {
             state,
             game_id,
             token_hash,
+            account,
             seat,
             actor,
             events,
@@ -783,10 +787,22 @@ impl Session {
         self.feed(snapshot_message(&view)).await
     }
 
-    /// The ping timer: close a silent connection, else ping it.
+    /// The ping timer: close a silent connection, and one whose account's credential no longer
+    /// holds (signed out, revoked, deleted); else ping it.
     async fn on_ping(&mut self) -> ControlFlow<()> {
         if self.heard.elapsed() > self.state.limits.socket_idle {
             close(&mut self.socket, 1001, "idle").await;
+            return ControlFlow::Break(());
+        }
+        // A database that does not answer now closes nothing: the next ping asks again.
+        if let Some(account) = &self.account
+            && let Ok(false) = account.holds(&self.state).await
+        {
+            let _ = self
+                .socket
+                .send(error_message(None, &ApiError::NotSignedIn))
+                .await;
+            close(&mut self.socket, 1008, "signed out").await;
             return ControlFlow::Break(());
         }
         self.send(Message::Ping(Default::default())).await
