@@ -621,20 +621,22 @@ async fn an_account_plays_its_seats_on_any_device_without_their_tokens(database:
         ]
     );
     // A revoked personal token is refused, not taken for a spectator.
-    let (_, tokens) = api.get("/api/v1/account/tokens", Some(&fay)).await;
-    let id = tokens[0]["id"].as_str().unwrap();
-    let (status, _) = with_cookie(
-        &server,
-        reqwest::Method::DELETE,
-        &format!("/api/v1/account/tokens/{id}"),
-        &fay_cookie,
-        None,
-    )
-    .await;
-    assert_eq!(status, 204);
+    revoke_the_token(&server, &fay_cookie).await;
     let (status, _) = api.get(&path, Some(&fay)).await;
     assert_eq!(status, 401);
     server.stop().await;
+}
+
+/// Revokes the one personal token of the account signed in with `cookie`.
+async fn revoke_the_token(server: &TestServer, cookie: &str) {
+    let get = reqwest::Method::GET;
+    let (_, tokens) = with_cookie(server, get, "/api/v1/account/tokens", cookie, None).await;
+    let path = format!(
+        "/api/v1/account/tokens/{}",
+        tokens[0]["id"].as_str().unwrap()
+    );
+    let (status, _) = with_cookie(server, reqwest::Method::DELETE, &path, cookie, None).await;
+    assert_eq!(status, 204);
 }
 
 /// A socket playing an account's seat by its personal token stops when the token is revoked (at
@@ -649,17 +651,7 @@ async fn a_socket_stops_playing_an_account_s_seat_when_its_token_is_revoked(data
     let mut socket = Socket::connect(&server.base, &game, Some(&hal), None).await;
     let snapshot = socket.next_of("snapshot").await;
     assert_eq!(snapshot["game"]["seat"]["side"], "light", "{snapshot}");
-    let (_, tokens) = api.get("/api/v1/account/tokens", Some(&hal)).await;
-    let id = tokens[0]["id"].as_str().unwrap();
-    let (status, _) = with_cookie(
-        &server,
-        reqwest::Method::DELETE,
-        &format!("/api/v1/account/tokens/{id}"),
-        &hal_cookie,
-        None,
-    )
-    .await;
-    assert_eq!(status, 204);
+    revoke_the_token(&server, &hal_cookie).await;
     server.advance(Duration::from_secs(21)).await;
     let refused = socket.next_of("error").await;
     assert_eq!(refused["code"], "unauthorized", "{refused}");
