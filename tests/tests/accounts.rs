@@ -589,6 +589,13 @@ async fn an_account_plays_its_seats_on_any_device_without_their_tokens(database:
         (409, &created["game_id"]),
         "{refused}"
     );
+    assert!(
+        refused["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("other seat"),
+        "{refused}"
+    );
     // Dan finds both games on any device: the one waiting for its invite, and the one in play.
     let (status, live) = with_cookie(
         &server,

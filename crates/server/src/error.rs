@@ -38,9 +38,12 @@ pub enum ApiError {
     NotFound(String),
     #[error("the game has moved on to version {version}")]
     Stale { version: u64 },
-    /// The game the invite was for (to watch it instead).
-    #[error("the seat was taken: the invite has been used")]
-    SeatTaken { game_id: ludus_store::GameId },
+    /// The game the invite was for (to watch it instead, or, `yours`, to play the other seat).
+    #[error("{}", crate::game::error::seat_taken_words(*yours))]
+    SeatTaken {
+        game_id: ludus_store::GameId,
+        yours: bool,
+    },
     #[error("the game is over")]
     GameOver,
     #[error("the request is larger than {limit} bytes")]
@@ -127,7 +130,9 @@ impl ApiError {
             ApiError::RateLimited { retry_after_ms } => {
                 object.retry_after_ms = Some(*retry_after_ms)
             }
-            ApiError::SeatTaken { game_id } => object.game_id = Some(game_id.as_str().to_string()),
+            ApiError::SeatTaken { game_id, .. } => {
+                object.game_id = Some(game_id.as_str().to_string())
+            }
             ApiError::Refused(refusal) => object.refusal = refusal.name(),
             _ => {}
         }
@@ -212,7 +217,10 @@ impl From<Refusal> for ApiError {
             Refusal::NotYourTurn => ApiError::NotYourTurn,
             Refusal::GameOver => ApiError::GameOver,
             Refusal::Stale { version } => ApiError::Stale { version },
-            Refusal::SeatTaken { game } => ApiError::SeatTaken { game_id: game },
+            Refusal::SeatTaken { game, yours } => ApiError::SeatTaken {
+                game_id: game,
+                yours,
+            },
             Refusal::Move(error) => error.into(),
             // The rest are rules of play, answered with their names (`Refusal::name`).
             rule => ApiError::Refused(rule),

@@ -58,9 +58,22 @@ pub enum Refusal {
     RematchBeforeEnd,
     #[error("there is no rematch offer to decline")]
     NoRematchOffer,
-    /// Names the invite's game: whoever holds the invite may watch it.
-    #[error("the seat was taken: the invite has been used")]
-    SeatTaken { game: ludus_store::GameId },
+    /// Names the invite's game: whoever holds the invite may watch it, and an account that holds
+    /// the game's other seat (`yours`) opens it as that seat.
+    #[error("{}", seat_taken_words(*yours))]
+    SeatTaken {
+        game: ludus_store::GameId,
+        yours: bool,
+    },
+}
+
+/// Why a join found its seat taken.
+pub fn seat_taken_words(yours: bool) -> &'static str {
+    if yours {
+        "you hold this game's other seat: no one plays themselves (open the game to play it)"
+    } else {
+        "the seat was taken: the invite has been used"
+    }
 }
 
 impl Refusal {

@@ -232,7 +232,11 @@ impl Registry {
                 .await?
                 .is_some()
         {
-            return Err(Refusal::SeatTaken { game: game_id }.into());
+            return Err(Refusal::SeatTaken {
+                game: game_id,
+                yours: true,
+            }
+            .into());
         }
         let token = presented.cloned().unwrap_or_default();
         let side = self

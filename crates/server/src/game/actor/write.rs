@@ -326,6 +326,7 @@ impl GameActor {
     fn seat_taken(&self) -> GameError {
         Refusal::SeatTaken {
             game: self.game.id.clone(),
+            yours: false,
         }
         .into()
     }
