@@ -95,7 +95,6 @@ export const attachSeats = (seatTokens) => request('POST', '/api/v1/account/seat
 /** @param {string} username @returns {Promise<Profile>} */
 export const profile = (username) => request('GET', `/api/v1/players/${name(username)}`);
 
-/** @param {string} username @returns {Promise<PlayedGame[]>} */
 /** How many of a player's games a page of the profile lists. */
 export const GAMES_PAGE = 20;
 
