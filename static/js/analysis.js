@@ -188,6 +188,11 @@ export function showAnalysis(app, query) {
   });
   const form = html('form', { class: 'analysis-form', onsubmit: (/** @type {Event} */ event) => {
     event.preventDefault();
+    // Dice are faces 1 to 6, apart or separated: anything else is said, not dropped unseen.
+    if (!/^[\s,]*([1-6][\s,]*)*$/.test(diceInput.value)) {
+      error.textContent = t('analysis.bad_dice', { dice: diceInput.value });
+      return;
+    }
     state.position = positionInput.value.trim();
     state.dice = diceInput.value;
     refresh();

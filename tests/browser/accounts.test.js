@@ -21,13 +21,13 @@ async function signUpIn(p, username) {
   await p.waitForFunction((name) => document.querySelector('[data-account-link]')?.textContent === name, username);
 }
 
-/** Signs in through the page. */
-async function signInAs(p, username) {
+/** Signs in through the page (the name as typed: spaces around it are trimmed). */
+async function signInAs(p, typed) {
   await p.goto('/signin');
-  await p.fill('#username', username);
+  await p.fill('#username', typed);
   await p.fill('#password', 'a good password');
   await p.click('button[type=submit]');
-  await p.waitForFunction((name) => document.querySelector('[data-account-link]')?.textContent === name, username);
+  await p.waitForFunction((name) => document.querySelector('[data-account-link]')?.textContent === name, typed.trim());
 }
 
 test('a signed-in player finds its game on another device and plays it there; signing out forgets the seat', async () => {
@@ -40,7 +40,8 @@ test('a signed-in player finds its game on another device and plays it there; si
   await waitStatus(host, 'playing');
   // Another device: signed in, with no seat token of the game.
   const laptop = await page();
-  await signInAs(laptop, 'leto');
+  // As a phone's keyboard types it, with a space after the word.
+  await signInAs(laptop, 'leto ');
   await laptop.goto('/');
   const listed = laptop.locator(`#my-games li[data-game-id="${gameId}"] a`);
   await listed.waitFor();

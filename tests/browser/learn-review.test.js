@@ -139,6 +139,11 @@ for (const lang of ['en', 'fr']) {
     await p.waitForSelector('.analysis-threats');
     await p.waitForFunction(() => /M6 \(\d+%\)/.test(document.querySelector('.analysis-threats').textContent));
     assert.ok(await p.locator('.analysis-board .threat').count());
+    // A die that cannot be is said, in the page's language, not dropped unseen.
+    await p.fill('#analysis-dice', '3,7,6');
+    await p.click('#analysis-show');
+    await p.waitForSelector('.analysis .error:not(:empty)');
+    assert.match(await p.textContent('.analysis .error'), lang === 'fr' ? /pas « 3,7,6 »/ : /not “3,7,6”/);
     await p.fill('#analysis-dice', '3,1,6');
     await p.click('#analysis-show');
     await p.waitForSelector('.analysis-moves .move-button');

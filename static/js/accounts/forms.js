@@ -25,7 +25,8 @@ export function showCredentialsForm(app, kind) {
   const title = t(signingUp ? 'account.signup' : 'account.signin');
   document.title = t('account.page_title', { title });
   const error = html('p', { class: 'error', role: 'alert' });
-  const username = html('input', { id: 'username', name: 'username', autocomplete: 'username', required: true, minlength: '2', maxlength: '20', pattern: '[A-Za-z0-9_\\-]+' });
+  // Spaces around the name are allowed (a phone's keyboard adds one after a word) and trimmed.
+  const username = html('input', { id: 'username', name: 'username', autocomplete: 'username', required: true, minlength: '2', maxlength: '22', pattern: '\\s*[A-Za-z0-9_\\-]+\\s*' });
   const password = html('input', { id: 'password', name: 'password', type: 'password', required: true, minlength: '8', maxlength: '128', autocomplete: signingUp ? 'new-password' : 'current-password' });
   const form = html('form', { class: 'account-form' }, [
     html('label', { for: 'username', text: t('account.username') }), username,

@@ -247,6 +247,7 @@ export default {
   'analysis.intro': 'Type a position in the notation of the rules, or start from an empty board and place pieces by clicking. The board shows the legal moves, the threatened pieces and the computer’s suggestion.',
   'analysis.variant': 'Game',
   'analysis.position': 'Position',
+  'analysis.bad_dice': 'Dice show 1 to 6, not “{dice}”.',
   'analysis.dice': 'Dice (e.g. 3,1,6)',
   'analysis.load': 'Show',
   'analysis.start': 'Starting position',

@@ -247,6 +247,7 @@ export default {
   'analysis.intro': 'Tapez une position dans la notation des règles, ou partez d’un plateau vide et placez les pions en cliquant. Le plateau montre les coups permis, les pions menacés et le coup conseillé par l’ordinateur.',
   'analysis.variant': 'Jeu',
   'analysis.position': 'Position',
+  'analysis.bad_dice': 'Un dé montre 1 à 6, pas « {dice} ».',
   'analysis.dice': 'Dés (par ex. 3,1,6)',
   'analysis.load': 'Afficher',
   'analysis.start': 'Position de départ',
