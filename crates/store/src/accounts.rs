@@ -417,8 +417,9 @@ impl Store {
         Ok(())
     }
 
-    /// The seat an account holds in a game, as the hash of its token (what the game's actions
-    /// present): a signed-in player acts for its seat without the token, on any device.
+    /// The seat an account holds in a game (one at most: migration 0006), as the hash of its
+    /// token (what the game's actions present): a signed-in player acts for its seat without the
+    /// token, on any device.
     pub async fn account_seat(
         &self,
         game_id: &GameId,
@@ -428,7 +429,7 @@ impl Store {
             sqlx::query_as(
                 "SELECT CASE seat_owners.player WHEN 0 THEN games.seat0_hash ELSE games.seat1_hash END \
                  FROM seat_owners JOIN games ON games.id = seat_owners.game_id \
-                 WHERE seat_owners.game_id = $1 AND seat_owners.account_id = $2 ORDER BY seat_owners.player LIMIT 1",
+                 WHERE seat_owners.game_id = $1 AND seat_owners.account_id = $2",
             )
             .bind(game_id.as_str()).bind(account_id).fetch_optional(pool).await?
         });

@@ -294,6 +294,9 @@ pub enum Redeemed {
     },
     /// Someone redeemed it first.
     AlreadyUsed,
+    /// The joining account holds the game's other seat (no one plays themselves): nothing is
+    /// redeemed.
+    OwnGame,
     NotFound,
 }
 
@@ -527,7 +530,8 @@ impl Store {
     }
 
     /// Gives `seat`'s place in the invite's game to the joiner, once: of two racing joins exactly
-    /// one wins. The joiner's events are written in the same transaction.
+    /// one wins. The joiner's events, and its account's hold on the seat, are written in the same
+    /// transaction; an account that holds the other seat redeems nothing (`OwnGame`).
     pub async fn redeem_invite(
         &self,
         invite: &SecretHash,
@@ -570,9 +574,14 @@ impl Store {
                 insert_event!(tx, &game_id, event);
             }
             if let Some(owner) = owner {
-                sqlx::query(accounts::INSERT_SEAT_OWNER)
+                let owned = sqlx::query(accounts::INSERT_SEAT_OWNER)
                     .bind(&game_id).bind(owner.player).bind(owner.side).bind(owner.account_id)
-                    .execute(&mut *tx).await?;
+                    .execute(&mut *tx).await?.rows_affected();
+                // The joiner's seat had no holder, so only the account's other seat conflicts.
+                if owned == 0 {
+                    tx.rollback().await?;
+                    return Ok(Redeemed::OwnGame);
+                }
             }
             if let Some(last) = events.last() {
                 notify_appended!(self, tx, game_id, last.seq);

@@ -367,8 +367,9 @@ impl<S: Send + Sync> FromRequestParts<S> for Bearer {
     }
 }
 
-/// The seat a token presented to a game speaks for (a Bearer's, or a socket's hello): none for a
-/// personal token, which names an account and watches; else it must be a seat token.
+/// The seat token presented to a game (a Bearer's, or a socket's hello): none for a personal
+/// token, which names an account (whose seat, if any, `GameSeat::of_account` finds); anything
+/// else must be a seat token.
 fn presented_seat(token: &str) -> Result<Option<SeatToken>, ApiError> {
     if token.starts_with(crate::players::credentials::PERSONAL_TOKEN_PREFIX) {
         return Ok(None);

@@ -212,12 +212,8 @@ pub async fn games(
     let games = games
         .into_iter()
         .map(|game| {
-            let opponent = match (&game.opponent, game.opponent_deleted) {
-                (_, Some(true)) => Some(DELETED.to_string()),
-                (Some(name), _) => Some(name.clone()),
-                (None, _) if game.mode == Mode::Computer.name() => Some("computer".to_string()),
-                (None, _) => None,
-            };
+            let opponent = shown_name(game.opponent.clone(), game.opponent_deleted)
+                .or_else(|| (game.mode == Mode::Computer.name()).then(|| "computer".to_string()));
             let rating_change = game
                 .rating_before
                 .zip(game.rating_after)
@@ -333,6 +329,14 @@ pub struct Attached {
     attached: u64,
 }
 
+/// An account's name as others see it: "deleted" once it is.
+fn shown_name(username: Option<String>, deleted: Option<bool>) -> Option<String> {
+    match deleted {
+        Some(true) => Some(DELETED.to_string()),
+        _ => username,
+    }
+}
+
 /// A game in play or waiting that the account holds a seat of.
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct LiveGameSummary {
@@ -371,10 +375,7 @@ pub async fn live_games(
                 mode: seat.mode,
                 status: seat.status,
                 side: seat.side,
-                opponent: match seat.opponent_deleted {
-                    Some(true) => Some(DELETED.to_string()),
-                    _ => seat.opponent,
-                },
+                opponent: shown_name(seat.opponent, seat.opponent_deleted),
             })
             .collect(),
     ))

@@ -312,6 +312,12 @@ async fn close(socket: &mut WebSocket, code: u16, reason: &'static str) {
     .await;
 }
 
+/// Tells the client why (`error`, without an id: nothing it sent can be answered) and closes.
+async fn refuse(socket: &mut WebSocket, error: &ApiError, code: u16, reason: &'static str) {
+    let _ = socket.send(error_message(None, error)).await;
+    close(socket, code, reason).await;
+}
+
 /// How long a closing connection is read for the client's close.
 const CLOSING_WITHIN: Duration = Duration::from_secs(1);
 
@@ -408,14 +414,13 @@ fn is_too_large(error: &axum::Error) -> bool {
 /// Reads the hello: the token (if any) and the version the client has seen. On anything else
 /// the socket is told why and closed.
 async fn read_hello(socket: &mut WebSocket) -> Option<(Option<String>, Option<u64>)> {
-    let refuse = |message: String| ApiError::BadRequest(message);
+    let bad_request = |message: String| ApiError::BadRequest(message);
     let hello = match tokio::time::timeout(HELLO_WITHIN, socket.recv()).await {
         Ok(Some(Ok(Message::Text(t)))) => serde_json::from_str::<ClientMessage>(&t),
         Ok(Some(Ok(_))) | Err(_) => {
             let error =
-                refuse("the first message must be {\"type\": \"hello\"}, within 10 s".into());
-            let _ = socket.send(error_message(None, &error)).await;
-            close(socket, 1008, "no hello").await;
+                bad_request("the first message must be {\"type\": \"hello\"}, within 10 s".into());
+            refuse(socket, &error, 1008, "no hello").await;
             return None;
         }
         Ok(Some(Err(_)) | None) => return None,
@@ -427,8 +432,7 @@ async fn read_hello(socket: &mut WebSocket) -> Option<(Option<String>, Option<u6
                 Err(e) => format!("not a message of the protocol: {e}"),
                 Ok(_) => "the first message must be hello".into(),
             };
-            let _ = socket.send(error_message(None, &refuse(message))).await;
-            close(socket, 1008, "no hello").await;
+            refuse(socket, &bad_request(message), 1008, "no hello").await;
             return None;
         }
     };
@@ -498,8 +502,7 @@ impl Session {
         } = match hello_seat(&state, &game_id, token.as_deref(), upgrade_seat).await {
             Ok(seat) => seat,
             Err(error) => {
-                let _ = socket.send(error_message(None, &error)).await;
-                close(&mut socket, 1008, "unauthorized").await;
+                refuse(&mut socket, &error, 1008, "unauthorized").await;
                 return None;
             }
         };
@@ -510,8 +513,7 @@ impl Session {
         let (subscription, actor) = match subscribed {
             Ok(s) => s,
             Err(error) => {
-                let _ = socket.send(error_message(None, &error.into())).await;
-                close(&mut socket, 1008, "refused").await;
+                refuse(&mut socket, &error.into(), 1008, "refused").await;
                 return None;
             }
         };
@@ -683,11 +685,8 @@ impl Session {
             Some(Err(error)) => {
                 // A message over the transport's limit ends up here; say so before closing.
                 if is_too_large(&error) {
-                    let _ = self
-                        .socket
-                        .send(error_message(None, &ApiError::TooLarge { limit }))
-                        .await;
-                    close(&mut self.socket, 1009, "message too large").await;
+                    let too_large = ApiError::TooLarge { limit };
+                    refuse(&mut self.socket, &too_large, 1009, "message too large").await;
                 }
                 return ControlFlow::Break(());
             }
@@ -798,11 +797,7 @@ impl Session {
         if let Some(account) = &self.account
             && let Ok(false) = account.holds(&self.state).await
         {
-            let _ = self
-                .socket
-                .send(error_message(None, &ApiError::NotSignedIn))
-                .await;
-            close(&mut self.socket, 1008, "signed out").await;
+            refuse(&mut self.socket, &ApiError::NotSignedIn, 1008, "signed out").await;
             return ControlFlow::Break(());
         }
         self.send(Message::Ping(Default::default())).await

@@ -3,7 +3,7 @@
 //! game is loaded under its own slot's lock, so loading one game never waits for another.
 
 use super::actor::{Acted, Action, Command, GameActor, Join, Mailbox, Subscription};
-use super::error::{GameError, Refusal, error_chain};
+use super::error::{GameError, error_chain};
 use super::event::VersionedEvent;
 use super::restore::{MoveAnswers, Restored, restore};
 use super::services::{GameConfig, NewGameRequest, Outage, Searcher, Services};
@@ -221,23 +221,6 @@ impl Registry {
             .find_invite(&invite)
             .await?
             .ok_or(GameError::NoInvite)?;
-        // No one plays themselves: an account that holds the game's other seat is sent to its
-        // game (which it opens as that seat), as anyone is when the invite was used.
-        if let Some(account) = account
-            && presented.is_none()
-            && self
-                .services
-                .store
-                .account_seat(&game_id, account)
-                .await?
-                .is_some()
-        {
-            return Err(Refusal::SeatTaken {
-                game: game_id,
-                yours: true,
-            }
-            .into());
-        }
         let token = presented.cloned().unwrap_or_default();
         let side = self
             .request(&game_id, |reply| {

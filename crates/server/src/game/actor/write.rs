@@ -280,7 +280,7 @@ impl GameActor {
         match self.game.status {
             Status::Waiting => {}
             Status::Aborted => return Err(Refusal::GameOver.into()),
-            Status::Playing | Status::Finished => return Err(self.seat_taken()),
+            Status::Playing | Status::Finished => return Err(self.seat_taken(false)),
         }
         let now = self.services.clock.now_ms();
         let joiner = self.game.creator().other();
@@ -310,7 +310,11 @@ impl GameActor {
             Ok(Redeemed::AlreadyUsed) => {
                 before.put_back(&mut self.game);
                 self.reload().await;
-                Err(self.seat_taken())
+                Err(self.seat_taken(false))
+            }
+            Ok(Redeemed::OwnGame) => {
+                before.put_back(&mut self.game);
+                Err(self.seat_taken(true))
             }
             Ok(Redeemed::NotFound) => {
                 before.put_back(&mut self.game);
@@ -323,10 +327,11 @@ impl GameActor {
         }
     }
 
-    fn seat_taken(&self) -> GameError {
+    /// The invite's seat is not the joiner's: taken, or (`yours`) the joiner holds the other.
+    fn seat_taken(&self, yours: bool) -> GameError {
         Refusal::SeatTaken {
             game: self.game.id.clone(),
-            yours: false,
+            yours,
         }
         .into()
     }
