@@ -116,6 +116,9 @@ export const gameView = (id, token) => request('GET', gamePath(id), { token });
  */
 export const gameEvents = (id, since) => request('GET', `${gamePath(id)}/events?since=${since}`);
 
+/** The most events one answer of `gameEvents` holds (docs/API.md): a full page may have more. */
+export const EVENTS_PAGE = 1000;
+
 /**
  * A suggested move for the side to move (computer and local games).
  * @param {string} id

@@ -3,7 +3,7 @@
 // the game's events give the moves and each turn's dice, and the position at ply N is the start
 // with the first N moves played by the server's analysis (the client knows no rules). The view
 // steps with buttons, arrow keys or a click on a move; `?ply=N` opens at that move.
-import { analysisPlay, gameEvents } from './api.js';
+import { analysisPlay, gameEvents, EVENTS_PAGE } from './api.js';
 import { html } from './svg.js';
 import { t, errorMessage } from './i18n.js';
 import { START } from './boards/index.js';
@@ -217,6 +217,20 @@ export function reviewPanel({ gameId, view, bottom, ply = null, face = 'virtvs' 
     go(step);
   });
 
+  /** The game's events read so far, oldest first: each load asks only for the ones after them. */
+  /** @type {GameEvent[]} */
+  const events = [];
+  async function readNewEvents() {
+    for (;;) {
+      // The log's events all carry their version (only a socket's may come without).
+      const since = events.length ? Number(events[events.length - 1].version) : 0;
+      const page = await gameEvents(gameId, since);
+      events.push(...page);
+      // A full page may have more after it (the server answers at most EVENTS_PAGE at once).
+      if (page.length < EVENTS_PAGE) return;
+    }
+  }
+
   /**
    * Reads the game's moves, lists them and draws step `at(total)`. Opening, `view`'s position is
    * the last step's; later the replay follows the game (which may have moved on, or back).
@@ -227,7 +241,8 @@ export function reviewPanel({ gameId, view, bottom, ply = null, face = 'virtvs' 
     /** @type {Ply[]} */
     let plies;
     try {
-      plies = pliesFromEvents(await gameEvents(gameId, 0));
+      await readNewEvents();
+      plies = pliesFromEvents(events);
     } catch (error) {
       status.textContent = errorMessage(error);
       return false;

@@ -331,8 +331,9 @@ class GameScreen {
     if (event.kind === 'clocks_paused') this.clocksWerePaused = true;
     // The server aborts a game by itself only when its invite expired unused.
     if (event.kind === 'aborted' && !event.side) this.inviteExpired = true;
-    // The joiner's name comes with the join; a rated end's change of rating with the end.
-    if (event.kind === 'joined' || event.kind === 'finished') this.loadPlayers();
+    // The joiner's name comes with the join; an online end's change of rating with the end (only
+    // online games are rated).
+    if (event.kind === 'joined' || (event.kind === 'finished' && this.view.mode === 'online')) this.loadPlayers();
     if (event.kind === 'move' && event.version !== undefined && event.version > this.view.version) playMoveSound();
     if (event.kind === 'move' || event.kind === 'undo') this.movesChanged();
     // Both players agreed: the new game opens for both, played with the same seat tokens (or the
