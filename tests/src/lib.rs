@@ -297,6 +297,32 @@ impl TestServer {
 
     /// Starts a server on the database `config` names, which the caller keeps.
     pub async fn start_with(config: ServeConfig) -> TestServer {
+        TestServer::start_until(config, "/readyz").await
+    }
+
+    /// Like [`TestServer::start_with`], for a server that serves without being ready (its
+    /// database refuses writes, say): it answers `/healthz`.
+    pub async fn start_unready(config: ServeConfig) -> TestServer {
+        TestServer::start_until(config, "/healthz").await
+    }
+
+    /// What a server that refuses to start says, within a bound (not a measurement): a setting
+    /// it cannot serve under ends it before it serves.
+    pub async fn refused(config: ServeConfig) -> String {
+        let listener = tokio::net::TcpListener::bind(config.listen)
+            .await
+            .expect("a free port");
+        tokio::time::timeout(
+            Duration::from_secs(10),
+            ludus_server::run(listener, config, std::future::pending()),
+        )
+        .await
+        .expect("it stops at once rather than serving")
+        .expect_err("it refuses to start")
+    }
+
+    /// Starts a server and waits until `path` answers 200.
+    async fn start_until(config: ServeConfig, path: &str) -> TestServer {
         let listener = tokio::net::TcpListener::bind(config.listen)
             .await
             .expect("a free port");
@@ -318,7 +344,7 @@ impl TestServer {
         // the poll below sleeps only if the server could not start, which the task then tells.
         let api = server.api();
         tokio::select! {
-            () = api.wait_until_ready() => {}
+            () = api.wait_until_ok(path) => {}
             stopped = &mut server.task => panic!("the server stopped before it was ready: {stopped:?}"),
         }
         server
@@ -392,10 +418,34 @@ pub async fn with_cookie(
     cookie: &str,
     body: Option<Value>,
 ) -> Reply {
+    send_from(&server.base, server, method, path, ("cookie", cookie), body).await
+}
+
+/// A request a page of another site makes (its Origin) with `credential`, a header and its value:
+/// the visitor's session cookie, which the browser sends by itself, or a token.
+pub async fn from_another_site(
+    server: &TestServer,
+    method: reqwest::Method,
+    path: &str,
+    credential: (&str, &str),
+    body: Option<Value>,
+) -> Reply {
+    let origin = "https://elsewhere.example";
+    send_from(origin, server, method, path, credential, body).await
+}
+
+async fn send_from(
+    origin: &str,
+    server: &TestServer,
+    method: reqwest::Method,
+    path: &str,
+    (header, value): (&str, &str),
+    body: Option<Value>,
+) -> Reply {
     let mut request = reqwest::Client::new()
         .request(method, format!("{}{path}", server.base))
-        .header("cookie", cookie)
-        .header("origin", &server.base);
+        .header(header, value)
+        .header("origin", origin);
     if let Some(body) = body {
         request = request.json(&body);
     }
@@ -443,15 +493,20 @@ impl Api {
     }
 
     pub async fn wait_until_ready(&self) {
+        self.wait_until_ok("/readyz").await;
+    }
+
+    /// Polls `path` until it answers 200.
+    pub async fn wait_until_ok(&self, path: &str) {
         for _ in 0..200 {
-            if let Ok(response) = self.http.get(format!("{}/readyz", self.base)).send().await
+            if let Ok(response) = self.http.get(format!("{}{path}", self.base)).send().await
                 && response.status().is_success()
             {
                 return;
             }
             tokio::time::sleep(Duration::from_millis(25)).await;
         }
-        panic!("the server at {} did not become ready", self.base);
+        panic!("the server at {} did not answer {path}", self.base);
     }
 
     async fn send(&self, request: reqwest::RequestBuilder, token: Option<&str>) -> Reply {

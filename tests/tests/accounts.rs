@@ -4,8 +4,8 @@
 use futures_util::StreamExt;
 use ludus_server::config::ServeConfig;
 use ludus_tests::{
-    Api, Database, Reply, Socket, TestServer, game_id, on_both_databases, player, seat_token,
-    sign_up, with_cookie,
+    Api, Database, Reply, Socket, TestServer, from_another_site, game_id, on_both_databases,
+    player, seat_token, sign_up, with_cookie,
 };
 use serde_json::{Value, json};
 use std::time::Duration;
@@ -509,37 +509,26 @@ async fn an_account_plays_its_seats_on_any_device_without_their_tokens(database:
     // A page of another site (as a socket it opens, which the browser sends the cookie with)
     // gets no seat by the cookie; a personal token, which only its holder sends, counts from
     // any site (a third-party client's).
-    let from_elsewhere = |credential: (&str, String)| {
-        reqwest::Client::new()
-            .get(format!("{}{path}", server.base))
-            .header(credential.0, credential.1)
-            .header("origin", "https://elsewhere.example")
-            .send()
-    };
-    let by_cookie: Value = from_elsewhere(("cookie", dan_cookie.clone()))
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let get = reqwest::Method::GET;
+    let (_, by_cookie) =
+        from_another_site(&server, get.clone(), &path, ("cookie", &dan_cookie), None).await;
     assert_eq!(by_cookie["seat"], Value::Null, "{by_cookie}");
-    let by_token: Value = from_elsewhere(("authorization", format!("Bearer {dan}")))
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let bearer = format!("Bearer {dan}");
+    let (_, by_token) =
+        from_another_site(&server, get, &path, ("authorization", &bearer), None).await;
     assert_eq!(by_token["seat"]["side"], "light", "{by_token}");
     // Dan moves with his session, from the site's own page; a page of another site may not.
-    let foreign = reqwest::Client::new()
-        .post(format!("{}{path}/moves", server.base))
-        .header("cookie", &dan_cookie)
-        .header("origin", "https://elsewhere.example")
-        .json(&body)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(foreign.status(), 403);
+    let moves = format!("{path}/moves");
+    let post = reqwest::Method::POST;
+    let (status, _) = from_another_site(
+        &server,
+        post,
+        &moves,
+        ("cookie", &dan_cookie),
+        Some(body.clone()),
+    )
+    .await;
+    assert_eq!(status, 403);
     let (status, moved) = with_cookie(
         &server,
         reqwest::Method::POST,
@@ -1083,15 +1072,15 @@ async fn bad_input_gets_a_clear_error_and_changes_nothing(database: Database) {
     assert_eq!(api.get("/api/v1/leaderboard/chess", None).await.0, 400);
     // A cookie-signed change from another site is refused.
     let cookie = sign_up(&server, "ivy").await;
-    let response = reqwest::Client::new()
-        .post(format!("{}/api/v1/account/tokens", server.base))
-        .header("cookie", &cookie)
-        .header("origin", "https://evil.example")
-        .json(&json!({ "description": "stolen" }))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), 403);
+    let (status, _) = from_another_site(
+        &server,
+        reqwest::Method::POST,
+        "/api/v1/account/tokens",
+        ("cookie", &cookie),
+        Some(json!({ "description": "stolen" })),
+    )
+    .await;
+    assert_eq!(status, 403);
     server.stop().await;
 }
 

@@ -413,14 +413,7 @@ async fn a_server_without_its_browser_client_refuses_to_start() {
         static_dir: Some(ludus_tests::temp_path("no-client-here")),
         ..ludus_tests::test_config(database.url().to_string())
     };
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let refused = tokio::time::timeout(
-        PROMPTLY,
-        ludus_server::run(listener, config, std::future::pending()),
-    )
-    .await
-    .expect("it stops at once rather than serving")
-    .expect_err("no client, no server");
+    let refused = TestServer::refused(config).await;
     assert!(refused.contains("index.html"), "{refused}");
 }
 
@@ -436,28 +429,11 @@ async fn a_sqlite_database_that_cannot_be_written_is_not_ready() {
         .stop()
         .await;
     let config = ludus_tests::test_config(format!("{}?mode=ro", database.url()));
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let base = format!("http://{}", listener.local_addr().unwrap());
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let server = tokio::spawn(ludus_server::run(listener, config, async move {
-        let _ = stopped.await;
-    }));
-    let answer = |path: &'static str| {
-        let url = format!("{base}{path}");
-        async move {
-            for _ in 0..200 {
-                if let Ok(response) = reqwest::get(&url).await {
-                    return response.status().as_u16();
-                }
-                tokio::time::sleep(Duration::from_millis(25)).await;
-            }
-            panic!("{url} did not answer");
-        }
-    };
-    assert_eq!(answer("/healthz").await, 200);
-    assert_eq!(answer("/readyz").await, 503);
-    let _ = stop.send(());
-    let _ = tokio::time::timeout(PROMPTLY, server).await;
+    let server = TestServer::start_unready(config).await;
+    let api = server.api();
+    assert_eq!(api.get("/healthz", None).await.0, 200);
+    assert_eq!(api.get("/readyz", None).await.0, 503);
+    server.stop().await;
 }
 
 /// A Postgres that refuses the connection is named as such at start (a pool alone said only that
@@ -468,13 +444,6 @@ async fn an_unreachable_postgres_is_named_at_start() {
     let port = closed.local_addr().unwrap().port();
     drop(closed);
     let config = ludus_tests::test_config(format!("postgres://ludus@127.0.0.1:{port}/ludus"));
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let refused = tokio::time::timeout(
-        PROMPTLY,
-        ludus_server::run(listener, config, std::future::pending()),
-    )
-    .await
-    .expect("it stops at once rather than serving")
-    .expect_err("no database, no server");
+    let refused = TestServer::refused(config).await;
     assert!(refused.contains("refused"), "{refused}");
 }

@@ -384,15 +384,14 @@ async fn identity_refusals_are_documented(database: Database) {
         .await;
     assert_eq!(revoked.0, 401, "{}", revoked.1);
     document.check_answer("post", "/api/v1/games", &revoked);
-    let response = reqwest::Client::new()
-        .post(format!("{}/api/v1/games", server.base))
-        .header("cookie", &ann_session)
-        .header("origin", "https://elsewhere.example")
-        .json(&body)
-        .send()
-        .await
-        .unwrap();
-    let elsewhere = (response.status().as_u16(), response.json().await.unwrap());
+    let elsewhere = ludus_tests::from_another_site(
+        &server,
+        reqwest::Method::POST,
+        "/api/v1/games",
+        ("cookie", &ann_session),
+        Some(body.clone()),
+    )
+    .await;
     assert_eq!(elsewhere.0, 403, "{}", elsewhere.1);
     document.check_answer("post", "/api/v1/games", &elsewhere);
     let ann_token = personal_token(&server, &ann_session).await;
