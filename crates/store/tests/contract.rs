@@ -497,19 +497,23 @@ async fn finished_games_list_newest_first_with_paging(store: Store) {
     let base = 1_000_000
         + (NEXT.fetch_add(1, Ordering::Relaxed) as i64) * 1_000_000
         + std::process::id() as i64 * 100_000_000;
-    let mut ids = Vec::new();
-    for i in 0..3 {
+    // A game created at `base` and finished at `at`.
+    let finished_at = async |at: i64| {
         let id = new_id();
         store
             .create_game(&new_game(&id, None, base), &[])
             .await
             .unwrap();
-        let change = finish(Termination::Agreement, None, base + i);
+        let change = finish(Termination::Agreement, None, at);
         store
             .append_events(&id, &[event(1, "finished", None)], Some(&change))
             .await
             .unwrap();
-        ids.push(id);
+        id
+    };
+    let mut ids = Vec::new();
+    for i in 0..3 {
+        ids.push(finished_at(base + i).await);
     }
     let listed: Vec<GameId> = store
         .list_games(
@@ -547,17 +551,7 @@ async fn finished_games_list_newest_first_with_paging(store: Store) {
     // rest, after the last one listed by its id.
     let mut same = Vec::new();
     for _ in 0..3 {
-        let id = new_id();
-        store
-            .create_game(&new_game(&id, None, base), &[])
-            .await
-            .unwrap();
-        let change = finish(Termination::Agreement, None, base + 10);
-        store
-            .append_events(&id, &[event(1, "finished", None)], Some(&change))
-            .await
-            .unwrap();
-        same.push(id);
+        same.push(finished_at(base + 10).await);
     }
     let mut after = PageAfter {
         at: base + 11,
@@ -874,7 +868,8 @@ mod accounts {
         let bob = account(&store, "Bob").await;
         let eve = account(&store, "Eve").await;
         let (id, invite) = invited_game(&store).await;
-        let redeem = |account: &AccountRow, seat: &str| {
+        // `account` joins with the invite `invite`, taking the dark seat with token `seat`.
+        let redeem = |invite: &SecretHash, account: &AccountRow, seat: &str| {
             let store = store.clone();
             let invite = invite.clone();
             let account_id = account.id.clone();
@@ -894,14 +889,37 @@ mod accounts {
                     .unwrap()
             }
         };
-        assert!(matches!(redeem(&bob, "bob").await, Redeemed::Joined { .. }));
-        assert!(matches!(redeem(&eve, "eve").await, Redeemed::AlreadyUsed));
+        assert!(matches!(
+            redeem(&invite, &bob, "bob").await,
+            Redeemed::Joined { .. }
+        ));
+        assert!(matches!(
+            redeem(&invite, &eve, "eve").await,
+            Redeemed::AlreadyUsed
+        ));
         let holders = store.seat_holders(&id).await.unwrap();
         let names: Vec<(&str, &str)> = holders
             .iter()
             .map(|h| (h.side.as_str(), h.username.as_str()))
             .collect();
         assert_eq!(names, [("dark", "Bob")]);
+
+        // Bob joining the invite of a game whose other seat is his redeems nothing.
+        let own = new_id();
+        let invite = SecretHash::of(&unique("invite"));
+        let game = NewGame {
+            holders: created_by(&bob, true),
+            ..new_game(&own, Some(&invite), 5)
+        };
+        store.create_game(&game, &[]).await.unwrap();
+        let joined = redeem(&invite, &bob, "bob again").await;
+        assert!(matches!(joined, Redeemed::OwnGame), "{joined:?}");
+        assert!(store.events_since(&own, 0).await.unwrap().is_empty());
+        let joined = redeem(&invite, &eve, "eve").await;
+        assert!(
+            matches!(joined, Redeemed::Joined { .. }),
+            "the invite is still there to use: {joined:?}"
+        );
     }
 
     /// An account holds at most one seat of a game (no one plays themselves), and finds it by the
