@@ -155,6 +155,27 @@ async fn the_event_stream_delivers_every_event_once_in_order_across_a_reconnect(
         .get(&format!("/api/v1/games/{game}/events?since=0"), None)
         .await;
     assert_eq!(array.as_array().unwrap().len(), seen.len());
+    // A page's limit does not cut a stream short, and a limit out of range is refused alike.
+    let stream_with_limit = |limit: u32| {
+        client
+            .get(format!(
+                "{}/api/v1/games/{game}/events?since=0&limit={limit}",
+                server.base
+            ))
+            .header("accept", "application/x-ndjson")
+            .send()
+    };
+    let whole = stream_with_limit(1).await.unwrap().text().await.unwrap();
+    assert_eq!(
+        whole.lines().filter(|l| !l.trim().is_empty()).count(),
+        seen.len()
+    );
+    let refused = stream_with_limit(0).await.unwrap();
+    assert_eq!(refused.status(), 400);
+    assert_eq!(
+        refused.json::<Value>().await.unwrap()["error"]["code"],
+        "bad_request"
+    );
     server.stop().await;
 }
 

@@ -439,7 +439,7 @@ pub struct EventsQuery {
     #[serde(default)]
     since: u64,
     /// At most this many events (1 to 1000, the default); `x-next-since` says where the next
-    /// page starts when there may be more.
+    /// page starts when there may be more. A stream sends every missed event.
     #[serde(default)]
     #[param(minimum = 1, maximum = 1000)]
     limit: Option<usize>,
@@ -460,11 +460,12 @@ pub async fn events(
         .get(header::ACCEPT)
         .and_then(|a| a.to_str().ok())
         .is_some_and(|a| a.contains("application/x-ndjson"));
+    // Checked for either shape, so a request is refused or served alike whatever it accepts.
+    let limit = query.limit.unwrap_or(MAX_EVENTS_PAGE);
+    if !(1..=MAX_EVENTS_PAGE).contains(&limit) {
+        return Err(ApiError::BadRequest("limit is 1 to 1000".into()));
+    }
     if !wants_stream {
-        let limit = query.limit.unwrap_or(MAX_EVENTS_PAGE);
-        if !(1..=MAX_EVENTS_PAGE).contains(&limit) {
-            return Err(ApiError::BadRequest("limit is 1 to 1000".into()));
-        }
         let events = state
             .registry
             .events(&id, seat.as_ref(), query.since, limit)
