@@ -326,7 +326,7 @@ test('a draw by agreement, and an abort before the first move, end the game on b
   // Before anyone moves, the host aborts: nothing is scored, and both pages say so.
   const aborted = await onlineGame({ host: LAPTOP, guest: LAPTOP, variant: 'petteia-6', clock: '5+3' });
   await aborted.host.click('#abort');
-  await ended([aborted.host, aborted.guest], { status: 'aborted', result: 'Aborted', how: 'Ended before the first move.', headline: 'The game was aborted.' });
+  await ended([aborted.host, aborted.guest], { status: 'aborted', result: 'Aborted', how: 'Ended before each side had moved: it counts for no one.', headline: 'The game was aborted.' });
   assertNoProblems(drawn.host, drawn.guest, aborted.host, aborted.guest);
 });
 

@@ -158,6 +158,10 @@ async fn a_closed_socket_is_seen_at_once_and_the_claim_time_is_given(database: D
         ),
         (403, &json!("forbidden"), &json!("opponent_connected"))
     );
+    for (token, mv, version) in [(&light, "A1-A2", 1), (&dark, "A6-A5", 2)] {
+        let (status, played) = api.play(&game, token, mv, version).await;
+        assert_eq!(status, 200, "{played}");
+    }
     // The opponent's last connection closes: the other seat's socket is told at once.
     theirs.close().await;
     let away = until_opponent_away(&mut mine).await;
@@ -184,6 +188,24 @@ async fn a_closed_socket_is_seen_at_once_and_the_claim_time_is_given(database: D
     assert_eq!(status, 200, "{claimed}");
     assert_eq!(claimed["result"]["termination"], "abandoned");
     watcher.close().await;
+    server.stop().await;
+}
+
+async fn a_claim_before_each_side_has_moved_aborts_the_game(database: Database) {
+    let server = server_with_short_claims(database).await;
+    let api = server.api();
+    let (game, light, _dark) = joined_game(&api, json!(null)).await;
+    let (status, played) = api.play(&game, &light, "A1-A2", 1).await;
+    assert_eq!(status, 200, "{played}");
+    // Dark joined and never came back: after the window, light's claim ends the game with no
+    // winner, so it counts in neither player's results (lichess's rule for an unstarted game).
+    server.advance(Duration::from_millis(1_000)).await;
+    let (status, claimed) = api.act(&game, Some(&light), "claim").await;
+    assert_eq!(status, 200, "{claimed}");
+    assert_eq!(
+        (&claimed["status"], &claimed["result"]),
+        (&json!("aborted"), &Value::Null)
+    );
     server.stop().await;
 }
 
@@ -464,6 +486,7 @@ on_both_databases!(
     takeback_answers_work_over_the_socket;
     paused:
     a_closed_socket_is_seen_at_once_and_the_claim_time_is_given,
+    a_claim_before_each_side_has_moved_aborts_the_game,
     a_player_on_http_only_counts_as_present_while_active,
     an_open_event_stream_counts_as_present,
     a_closed_event_stream_is_seen_at_once,

@@ -357,7 +357,7 @@ export default {
   'panel.waiting_start': 'Waiting to start…',
   'panel.aborted': 'The game was aborted.',
   'panel.aborted_short': 'Aborted',
-  'panel.aborted_how': 'Ended before the first move.',
+  'panel.aborted_how': 'Ended before each side had moved: it counts for no one.',
   'panel.aborted_expired': 'Nobody used the invite in time: it expired.',
   'panel.sending': 'Sending your move {move}…',
   'panel.to_move': '{side} to move.',

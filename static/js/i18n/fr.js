@@ -357,7 +357,7 @@ export default {
   'panel.waiting_start': 'En attente du début…',
   'panel.aborted': 'La partie a été annulée.',
   'panel.aborted_short': 'Annulée',
-  'panel.aborted_how': 'Terminée avant le premier coup.',
+  'panel.aborted_how': 'Terminée avant que chaque camp ait joué : elle ne compte pour personne.',
   'panel.aborted_expired': 'Personne n’a utilisé l’invitation à temps : elle a expiré.',
   'panel.sending': 'Envoi de votre coup {move}…',
   'panel.to_move': 'Au trait : {side}.',

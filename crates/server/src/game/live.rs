@@ -596,8 +596,6 @@ impl LiveGame {
         })
     }
 
-    /// Whether `seat` has a move to take back now (its view says so: a page offers the undo
-    /// only then).
     /// Whether each side has made a move of its own (not one played for it): a game that ended
     /// sooner is not rated.
     pub fn each_side_has_moved(&self) -> bool {
@@ -608,6 +606,8 @@ impl LiveGame {
         })
     }
 
+    /// Whether `seat` has a move to take back now (its view says so: a page offers the undo
+    /// only then).
     pub fn can_take_back(&self, seat: Seat) -> bool {
         self.status == Status::Playing
             && self
@@ -716,7 +716,9 @@ impl LiveGame {
         Ok(GameEvent::Aborted { side })
     }
 
-    /// Claims the win when the opponent has been gone for `gone_ms` ≥ `needed_ms`.
+    /// Claims the win when the opponent has been gone for `gone_ms` ≥ `needed_ms`. Before each
+    /// side has moved there is no game to win (lichess's rule): the claim aborts it, and it counts
+    /// in no one's results.
     pub fn decide_claim(
         &self,
         seat: Seat,
@@ -731,6 +733,11 @@ impl LiveGame {
             return Err(Refusal::ClaimOnlyOnline);
         }
         match opponent_gone_ms {
+            Some(gone) if gone >= needed_ms && !self.each_side_has_moved() => {
+                Ok(GameEvent::Aborted {
+                    side: Some(self.variant.side(player)),
+                })
+            }
             Some(gone) if gone >= needed_ms => {
                 Ok(self.finished(Outcome::win(player, Termination::Abandoned)))
             }

@@ -259,6 +259,28 @@ fn a_claim_needs_the_opponent_gone_long_enough() {
         g.decide_claim(ME, Some(1_000), 600_000),
         Err(Refusal::ClaimTooEarly { .. })
     ));
+    // Before each side has moved, a claim aborts: nobody won a game that never started.
+    let aborted_by_me = Ok(GameEvent::Aborted {
+        side: Some(g.variant.side(Player::First)),
+    });
+    assert_eq!(g.decide_claim(ME, Some(600_000), 600_000), aborted_by_me);
+    let mut one_side_moved = g.clone();
+    let mv = one_side_moved
+        .decide_move(ME, "A1-A2", g.version, 0)
+        .unwrap();
+    commit(&mut one_side_moved, vec![mv], 0);
+    let claim = one_side_moved.decide_claim(ME, Some(600_000), 600_000);
+    assert_eq!(claim, aborted_by_me);
+    commit(&mut one_side_moved, vec![claim.unwrap()], 0);
+    assert_eq!(
+        (one_side_moved.status, one_side_moved.result),
+        (Status::Aborted, None)
+    );
+    // Once each side has moved, the claim wins.
+    for (mover, text) in [(ME, "A1-A2"), (THEM, "A6-A5")] {
+        let mv = g.decide_move(mover, text, g.version, 0).unwrap();
+        commit(&mut g, vec![mv], 0);
+    }
     let claim = g.decide_claim(ME, Some(600_000), 600_000).unwrap();
     commit(&mut g, vec![claim], 0);
     assert_eq!(
