@@ -447,3 +447,45 @@ async fn an_unreachable_postgres_is_named_at_start() {
     let refused = TestServer::refused(config).await;
     assert!(refused.contains("refused"), "{refused}");
 }
+
+/// Every answer, page or API, forbids framing by another site, type sniffing and the site's
+/// addresses in a `Referer` (a framed game page could be clicked into a resignation; an invite's
+/// path is its secret).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_answer_carries_the_browser_protections() {
+    let server = TestServer::start(Database::Sqlite).await;
+    let client = reqwest::Client::new();
+    for path in [
+        "/",
+        "/join/0123456789abcdefghijABCDEFGHIJ01",
+        "/js/app.js",
+        "/api/v1/games",
+        "/api/v1/games/nope",
+        "/no-such-page",
+    ] {
+        let answer = client
+            .get(format!("{}{path}", server.base))
+            .send()
+            .await
+            .unwrap();
+        let headers = answer.headers();
+        let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
+        assert_eq!(
+            (
+                header("content-security-policy"),
+                header("x-frame-options"),
+                header("x-content-type-options"),
+                header("referrer-policy"),
+            ),
+            (
+                Some("frame-ancestors 'none'"),
+                Some("DENY"),
+                Some("nosniff"),
+                Some("same-origin")
+            ),
+            "{path} ({})",
+            answer.status()
+        );
+    }
+    server.stop().await;
+}

@@ -17,6 +17,8 @@ pub use serve::run;
 
 use api::AppState;
 use axum::Router;
+use axum::http::{HeaderName, HeaderValue, header};
+use axum::response::Response;
 use std::path::Path;
 use tower_http::services::{ServeDir, ServeFile};
 use tower_http::trace::TraceLayer;
@@ -54,6 +56,34 @@ pub fn app(state: AppState, static_dir: &Path) -> Router {
                 tracing::info_span!("request", method = %request.method(), path = %request.uri().path(), request_id = %id)
             }),
         )
+        .layer(axum::middleware::map_response(with_security_headers))
         .layer(tower_http::request_id::PropagateRequestIdLayer::x_request_id())
         .layer(tower_http::request_id::SetRequestIdLayer::x_request_id(tower_http::request_id::MakeRequestUuid))
+}
+
+/// What every response says to the browser: no page of the site runs inside another site's frame
+/// (a framed game page could be clicked into a resignation), no file is read as another type than
+/// it is served as, and no address of the site (an invite's, a game's) leaves it in a `Referer`.
+const SECURITY_HEADERS: [(HeaderName, HeaderValue); 4] = [
+    (
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static("frame-ancestors 'none'"),
+    ),
+    (header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY")),
+    (
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    ),
+    (
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("same-origin"),
+    ),
+];
+
+async fn with_security_headers(mut response: Response) -> Response {
+    let headers = response.headers_mut();
+    for (name, value) in SECURITY_HEADERS {
+        headers.insert(name, value);
+    }
+    response
 }
