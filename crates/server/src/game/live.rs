@@ -325,6 +325,8 @@ impl LiveGame {
             } => {
                 let winner = winner.map(|side| self.player_of(side)).transpose()?;
                 self.status = Status::Finished;
+                // An offer ends with the game (an accepted draw's too: the result says it).
+                self.draw_offer = None;
                 self.undo_offer = None;
                 self.result = Some(GameResult {
                     outcome: Outcome {
@@ -337,6 +339,8 @@ impl LiveGame {
             }
             GameEvent::Aborted { .. } => {
                 self.status = Status::Aborted;
+                self.draw_offer = None;
+                self.undo_offer = None;
                 self.result = None;
                 self.stop_clocks(at);
             }

@@ -240,8 +240,8 @@ fn draws_are_offered_accepted_and_declined_in_petteia_only() {
     let accept = g.decide_draw(THEM).unwrap();
     commit(&mut g, vec![accept], 0);
     assert_eq!(
-        g.result.unwrap().outcome,
-        Outcome::draw(Termination::Agreement)
+        (g.result.unwrap().outcome, g.draw_offer),
+        (Outcome::draw(Termination::Agreement), None)
     );
     assert_eq!(g.decide_resign(ME), Err(Refusal::GameOver));
 }
