@@ -10,7 +10,7 @@
  * @typedef {{ winner: string | null, termination: string }} Result
  * @typedef {{
  *   game_id: string, variant: string, mode: 'online' | 'computer' | 'local', status: Status,
- *   version: number, position: string, to_move: string | null, first: string, sides: string[],
+ *   version: number, position: string, to_move: string | null, first: string | null, sides: string[],
  *   dice?: number[], moves: string[], clocks: Clocks | null, result: Result | null,
  *   draw_offer: string | null, undo_offer?: string | null, rematch_offer?: string | null,
  *   rematch?: string, seat: Seat | null, legal_moves?: string[], opponent_connected?: boolean,

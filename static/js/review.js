@@ -18,7 +18,7 @@ import { diagramBoard } from './learn/diagram.js';
 /**
  * The start position of a game whose first player is `first` (drawn by the seed in some variants).
  * @param {string} variant
- * @param {string} [first]
+ * @param {string | null} [first] null or absent: the variant's own first side
  * @returns {string}
  */
 export function startPosition(variant, first) {

@@ -543,7 +543,35 @@ async fn claiming_a_win_needs_the_opponent_gone(database: Database) {
     server.stop().await;
 }
 
+async fn who_moves_first_is_told_once_it_is_known(database: Database) {
+    let server = server(database).await;
+    let api = server.api();
+    for (variant, first_while_waiting) in [
+        ("petteia-6", json!("light")),
+        ("duodecim-scripta", Value::Null),
+        ("pente-grammai-perimeter", Value::Null),
+    ] {
+        let created = api
+            .create(json!({ "variant": variant, "mode": "online" }))
+            .await;
+        // The seed that draws who moves first in the dice and Perimeter games is made at the join,
+        // from both players' entropy: until then nobody knows.
+        let waiting = api.view(game_id(&created), None).await;
+        assert_eq!(
+            (&waiting["status"], &waiting["first"]),
+            (&json!("waiting"), &first_while_waiting),
+            "{variant}"
+        );
+        api.join(&created).await;
+        let playing = api.view(game_id(&created), None).await;
+        assert!(playing["first"].is_string(), "{variant}: {playing}");
+        assert_eq!(playing["first"], playing["to_move"], "{variant}");
+    }
+    server.stop().await;
+}
+
 on_both_databases!(
+    who_moves_first_is_told_once_it_is_known,
     a_whole_petteia_game_by_invite_over_websockets_ends_in_a_stored_result,
     every_error_code_is_provoked_and_shaped,
     two_joins_racing_exactly_one_wins,

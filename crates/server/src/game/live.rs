@@ -151,10 +151,15 @@ impl LiveGame {
 
     /// Who moves first (known once play has begun).
     pub fn first_player(&self) -> Player {
+        self.known_first_player().unwrap_or(Player::First)
+    }
+
+    /// Who moves first, if it is known yet: a variant that draws it from the seed knows it once
+    /// the seed is made (an online game's at the join).
+    pub fn known_first_player(&self) -> Option<Player> {
         match (self.variant.first_player(), self.seed) {
-            (FirstPlayer::Fixed(player), _) => player,
-            (FirstPlayer::DrawnFromSeed, Some(seed)) => seed.first_player(),
-            (FirstPlayer::DrawnFromSeed, None) => Player::First,
+            (FirstPlayer::Fixed(player), _) => Some(player),
+            (FirstPlayer::DrawnFromSeed, seed) => seed.map(|seed| seed.first_player()),
         }
     }
 

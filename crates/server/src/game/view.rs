@@ -168,8 +168,9 @@ struct ChangingView<'a> {
     /// None once the game is over.
     #[schema(value_type = Option<String>)]
     to_move: Option<Side>,
-    #[schema(value_type = String)]
-    first: Side,
+    /// None while an online game of a variant that draws who moves first waits for its join.
+    #[schema(value_type = Option<String>)]
+    first: Option<Side>,
     /// Dice games: the dice of the current roll still to play.
     #[serde(skip_serializing_if = "Option::is_none")]
     dice: Option<Vec<u8>>,
@@ -200,7 +201,7 @@ impl ChangingView<'_> {
             version: game.version,
             position: game.engine.position(),
             to_move: playing.then(|| side(game.engine.to_move())),
-            first: side(game.first_player()),
+            first: game.known_first_player().map(side),
             dice: dice_game.then(|| game.engine.dice()),
             result: game.result.map(|r| {
                 let sided = game.sided(r.outcome);
@@ -226,7 +227,7 @@ impl ChangingView<'_> {
         fields.integer("version", self.version);
         fields.text("position", &self.position);
         fields.maybe_text("to_move", self.to_move.map(Side::name));
-        fields.text("first", self.first.name());
+        fields.maybe_text("first", self.first.map(Side::name));
         if let Some(dice) = &self.dice {
             let mut list = String::from("[");
             for (i, die) in dice.iter().enumerate() {
