@@ -15,39 +15,22 @@ pub enum LogFormat {
 #[derive(Debug, Clone, Args)]
 pub struct ServeConfig {
     /// The address to listen on.
-    #[arg(
-        long,
-        global = true,
-        env = "LUDUS_LISTEN",
-        default_value = "127.0.0.1:8080"
-    )]
+    #[arg(long, env = "LUDUS_LISTEN", default_value = "127.0.0.1:8080")]
     pub listen: SocketAddr,
     /// sqlite://FILE (created if missing) or postgres://…
-    #[arg(
-        long,
-        global = true,
-        env = "DATABASE_URL",
-        default_value = "sqlite://ludus.db"
-    )]
+    #[arg(long, env = "DATABASE_URL", default_value = "sqlite://ludus.db")]
     pub database_url: String,
     /// The base of invite links, e.g. `https://ludus.example.org` (default: from the listen address).
-    #[arg(long, global = true, env = "LUDUS_PUBLIC_URL", value_parser = parse_public_url)]
+    #[arg(long, env = "LUDUS_PUBLIC_URL", value_parser = parse_public_url)]
     pub public_url: Option<String>,
     /// The browser client's files (default: ./static, else the one beside the source).
-    #[arg(long, global = true, env = "LUDUS_STATIC_DIR")]
+    #[arg(long, env = "LUDUS_STATIC_DIR")]
     pub static_dir: Option<PathBuf>,
-    #[arg(
-        long,
-        global = true,
-        env = "LUDUS_LOG_FORMAT",
-        value_enum,
-        default_value = "text"
-    )]
+    #[arg(long, env = "LUDUS_LOG_FORMAT", value_enum, default_value = "text")]
     pub log_format: LogFormat,
     /// Games one address may create per minute.
     #[arg(
         long,
-        global = true,
         env = "LUDUS_CREATE_PER_MINUTE",
         default_value_t = 30,
         value_parser = clap::value_parser!(u32).range(1..)
@@ -56,7 +39,6 @@ pub struct ServeConfig {
     /// Invites one address may redeem per minute.
     #[arg(
         long,
-        global = true,
         env = "LUDUS_JOIN_PER_MINUTE",
         default_value_t = 60,
         value_parser = clap::value_parser!(u32).range(1..)
@@ -65,7 +47,6 @@ pub struct ServeConfig {
     /// Sign-ups and sign-ins one address may attempt per minute.
     #[arg(
         long,
-        global = true,
         env = "LUDUS_SIGN_IN_PER_MINUTE",
         default_value_t = 10,
         value_parser = clap::value_parser!(u32).range(1..)
@@ -74,24 +55,17 @@ pub struct ServeConfig {
     /// Messages one WebSocket connection may send per second (twice that in a burst).
     #[arg(
         long,
-        global = true,
         env = "LUDUS_SOCKET_MESSAGES_PER_SECOND",
         default_value_t = 20,
         value_parser = clap::value_parser!(u32).range(1..)
     )]
     pub socket_messages_per_second: u32,
     /// Milliseconds the computer waits before it moves.
-    #[arg(
-        long,
-        global = true,
-        env = "LUDUS_COMPUTER_DELAY_MS",
-        default_value_t = 400
-    )]
+    #[arg(long, env = "LUDUS_COMPUTER_DELAY_MS", default_value_t = 400)]
     pub computer_delay_ms: u64,
     /// Seconds an opponent must be gone before the win can be claimed, in games with a clock.
     #[arg(
         long,
-        global = true,
         env = "LUDUS_CLAIM_AFTER_TIMED_SECS",
         default_value_t = 60,
         value_parser = clap::value_parser!(u64).range(1..)
@@ -100,7 +74,6 @@ pub struct ServeConfig {
     /// The same for games without a clock.
     #[arg(
         long,
-        global = true,
         env = "LUDUS_CLAIM_AFTER_UNTIMED_SECS",
         default_value_t = 600,
         value_parser = clap::value_parser!(u64).range(1..)
@@ -109,7 +82,6 @@ pub struct ServeConfig {
     /// Hints one seat may ask for per minute (one address: three times that).
     #[arg(
         long,
-        global = true,
         env = "LUDUS_HINTS_PER_MINUTE",
         default_value_t = 20,
         value_parser = clap::value_parser!(u32).range(1..)
@@ -118,7 +90,6 @@ pub struct ServeConfig {
     /// Seconds an online game waits for its invite to be used; then it is aborted.
     #[arg(
         long,
-        global = true,
         env = "LUDUS_INVITE_EXPIRY_SECS",
         default_value_t = 86_400,
         value_parser = clap::value_parser!(u64).range(1..)
@@ -128,7 +99,6 @@ pub struct ServeConfig {
     /// header (`--forwarded-header`) names the client; from anyone else it is ignored.
     #[arg(
         long,
-        global = true,
         env = "LUDUS_TRUSTED_PROXIES",
         value_delimiter = ',',
         value_parser = parse_network
@@ -138,7 +108,6 @@ pub struct ServeConfig {
     /// proxy passes it on as the client sent it).
     #[arg(
         long,
-        global = true,
         env = "LUDUS_FORWARDED_HEADER",
         value_enum,
         default_value_t = ForwardingHeader::XForwardedFor
@@ -147,7 +116,6 @@ pub struct ServeConfig {
     /// Seconds a client has to send its request headers before it is disconnected.
     #[arg(
         long,
-        global = true,
         env = "LUDUS_HEADER_READ_TIMEOUT_SECS",
         default_value_t = 10,
         value_parser = clap::value_parser!(u64).range(1..)
@@ -157,7 +125,6 @@ pub struct ServeConfig {
     /// frozen tab, or a client that stops reading, would otherwise stay connected).
     #[arg(
         long,
-        global = true,
         env = "LUDUS_WRITE_TIMEOUT_SECS",
         default_value_t = 10,
         value_parser = clap::value_parser!(u64).range(1..)
@@ -166,7 +133,6 @@ pub struct ServeConfig {
     /// Connections one address may hold open at once (trusted proxies are not limited).
     #[arg(
         long,
-        global = true,
         env = "LUDUS_CONNECTIONS_PER_ADDRESS",
         default_value_t = 64,
         value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..)
@@ -178,7 +144,6 @@ pub struct ServeConfig {
     /// default): keep their sum below it.
     #[arg(
         long,
-        global = true,
         env = "LUDUS_DATABASE_CONNECTIONS",
         default_value_t = ludus_store::POSTGRES_CONNECTIONS,
         value_parser = clap::value_parser!(u32).range(i64::from(ludus_store::MIN_POSTGRES_CONNECTIONS)..)

@@ -18,10 +18,11 @@ static ALLOCATOR: ludus_allocator::Allocator = ludus_allocator::Allocator;
 #[command(
     name = "ludus",
     version,
-    about = "Ludus: ancient Greek and Roman board games, online"
+    about = "Ludus: ancient Greek and Roman board games, online",
+    args_conflicts_with_subcommands = true
 )]
 struct Cli {
-    /// Without a command, `ludus` serves (as `ludus serve`).
+    /// Without a command, `ludus` serves (as `ludus serve`), with the same settings.
     #[command(subcommand)]
     command: Option<Command>,
     #[command(flatten)]
@@ -30,8 +31,9 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Serve the games and the browser client (the default).
-    Serve,
+    /// Serve the games and the browser client (the default). The serving settings belong to this
+    /// command, so the tools' own help lists only theirs.
+    Serve(Box<ServeConfig>),
     /// Print the analysis of a position as JSON: legal moves, outcome, threatened pieces.
     Analyze {
         #[arg(long)]
@@ -109,8 +111,8 @@ fn parse_dice(text: &str) -> Result<Vec<u8>, String> {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let tool = match cli.command.unwrap_or(Command::Serve) {
-        Command::Serve => return serve(cli.serve),
+    let tool = match cli.command.unwrap_or(Command::Serve(Box::new(cli.serve))) {
+        Command::Serve(config) => return serve(*config),
         Command::Verify { record } => return verify(&record),
         Command::Health { url } => return health(&url.unwrap_or_else(own_readiness_url)),
         Command::Analyze {

@@ -277,3 +277,22 @@ fn a_second_process_on_the_same_sqlite_file_refuses_to_start() {
     third.wait().unwrap();
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The serving settings are the server's: `ludus --help` and `ludus serve --help` list them, the
+/// tools' help lists only the tools' own, and a setting given before `serve` (where it would be
+/// silently replaced by the command's default) is refused.
+#[test]
+fn each_command_lists_and_takes_only_its_own_settings() {
+    let help = |args: &[&str]| String::from_utf8(ludus(args).stdout).expect("help is text");
+    for server in [&["--help"][..], &["serve", "--help"]] {
+        assert!(help(server).contains("--database-url"), "{server:?}");
+    }
+    for tool in ["analyze", "verify", "perft", "arena", "health"] {
+        let text = help(&[tool, "--help"]);
+        assert!(text.contains("Usage: ludus"), "{tool}: {text}");
+        assert!(!text.contains("--database-url"), "{tool}: {text}");
+    }
+    let mixed = ludus(&["--listen", "127.0.0.1:9", "serve"]);
+    assert_eq!(mixed.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&mixed.stderr).contains("cannot be used with"));
+}
