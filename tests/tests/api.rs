@@ -30,6 +30,40 @@ async fn play_first_moves(api: &ludus_tests::Api, game: &str, token: &str, limit
     view
 }
 
+/// A game that a move ends: the stream sends the move and then the `finished` its batch holds,
+/// every event of the log, and closes.
+async fn the_event_stream_sends_the_end_a_move_brings(database: Database) {
+    let server = TestServer::start(database).await;
+    let api = server.api();
+    let created = api
+        .create(json!({ "variant": "petteia-6", "mode": "local" }))
+        .await;
+    let game = game_id(&created).to_string();
+    let stream = reqwest::Client::new()
+        .get(format!("{}/api/v1/games/{game}/events", server.base))
+        .header("accept", "application/x-ndjson")
+        .send()
+        .await
+        .unwrap();
+    let end = play_first_moves(&api, &game, seat_token(&created), 5_000).await;
+    assert_eq!(end["status"], "finished", "{end}");
+    let streamed = tokio::time::timeout(std::time::Duration::from_secs(10), stream.text())
+        .await
+        .expect("the stream closes with the game")
+        .unwrap();
+    let streamed: Vec<Value> = streamed
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let (_, log) = api
+        .get(&format!("/api/v1/games/{game}/events?since=0"), None)
+        .await;
+    assert_eq!(streamed.last().unwrap()["kind"], "finished");
+    assert_eq!(&Value::from(streamed), &log);
+    server.stop().await;
+}
+
 async fn a_finished_dice_game_record_verifies_and_an_altered_die_fails(database: Database) {
     let server = TestServer::start(database).await;
     let api = server.api();
@@ -424,6 +458,7 @@ async fn moves_are_counted_in_the_metrics_over_http_and_the_socket(database: Dat
 }
 
 on_both_databases!(
+    the_event_stream_sends_the_end_a_move_brings,
     moves_are_counted_in_the_metrics_over_http_and_the_socket,
     the_openapi_document_parses_and_covers_every_route,
     a_hint_is_a_legal_move_for_the_seat_to_move_in_computer_and_local_games,

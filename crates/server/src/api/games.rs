@@ -521,7 +521,9 @@ async fn stream_events(
                     && *version > last
                 {
                     last = *version;
-                    over = snapshot.status.is_over();
+                    // The snapshot is the game after the event's whole batch: over only once
+                    // the batch's last event (a move's `finished` follows the move) is sent.
+                    over = snapshot.version == *version && snapshot.status.is_over();
                     let mut text = Vec::with_capacity(json.len() + 1);
                     text.extend_from_slice(json.as_bytes());
                     text.push(b'\n');
