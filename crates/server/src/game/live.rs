@@ -275,9 +275,19 @@ impl LiveGame {
                 self.set_reading(clocks, at);
             }
             GameEvent::Roll { dice, .. } => {
+                let roller = self.engine.to_move();
                 self.engine.roll(dice)?;
                 self.dice_thrown += dice.len() as u64;
                 self.actions.push(Action::Roll(dice.clone()));
+                // A roll none of whose dice can be played ends its turn at once (RULES.md §3.2):
+                // the clock passes with the turn. A turn without a move spends no time and earns
+                // no increment.
+                let next = self.engine.to_move();
+                if next != roller
+                    && let Some(clocks) = self.clocks.as_mut().filter(|c| c.running.is_some())
+                {
+                    clocks.switch(at, Some(next));
+                }
             }
             GameEvent::Move {
                 side,

@@ -383,3 +383,32 @@ fn the_move_list_extended_by_the_moves_of_each_batch_is_the_games_list() {
         assert_eq!(view["moves"], serde_json::json!(from_game));
     }
 }
+
+#[test]
+fn a_roll_with_no_die_to_play_passes_the_clock_with_the_turn() {
+    // Duodecim, timed: a roll none of whose dice can be played ends its turn at once, and the
+    // clock that runs is the side's that is to move, from that roll on.
+    let mut g = game(Variant::DuodecimScripta, Mode::Local, clock(600_000, 0));
+    let mut now = 0;
+    let start = g.clock_start().into_iter().collect();
+    commit(&mut g, start, now);
+    let mut passed_turns = 0;
+    for _ in 0..3_000 {
+        if g.status != Status::Playing {
+            break;
+        }
+        now += 1_000;
+        let mv = g.engine.legal_moves()[0].to_string();
+        let event = g.decide_move(Seat::Both, &mv, g.version, now).unwrap();
+        let batch = commit(&mut g, vec![event], now);
+        if let Some(GameEvent::Roll { side, .. }) = batch.last()
+            && g.player_of(*side).unwrap() != g.engine.to_move()
+        {
+            passed_turns += 1;
+        }
+        if let Some(running) = g.clocks.and_then(|c| c.running) {
+            assert_eq!(running, g.engine.to_move(), "after {batch:?}");
+        }
+    }
+    assert!(passed_turns > 0, "the game met a turn with no move");
+}
