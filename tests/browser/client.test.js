@@ -322,8 +322,10 @@ test('the Duodecim Scripta screen: entering from reserve, bonus dice and decline
     diceView('duodecim-scripta', ['white', 'black'], `${row}/.,1w,.,2b,.,.,.,.,.,.,.,./${row} b r:14,13 o:0,0 dice:[] bonus:[4]`, { game_id: 'MockDuodecim1', version: 7, to_move: 'black', moves: ['2:R-M2'], legal_moves: ['4:R-M4', 'decline'] }),
     diceView('duodecim-scripta', ['white', 'black'], `${row}/.,1w,.,2b,.,.,.,.,.,.,.,./${row} b r:14,13 o:0,0 dice:[3,5,6] bonus:[]`, { game_id: 'MockDuodecim1', version: 9, to_move: 'black', moves: ['2:R-M2', 'decline'], dice: [3, 5, 6], legal_moves: ['3:R-M3'] }),
   ];
-  await mockGame(p, 'MockDuodecim1', views, { posted, events: [{ version: 4, kind: 'roll', side: 'white', dice: [4, 1, 2] }] });
+  const game = await mockGame(p, 'MockDuodecim1', views, { posted, events: [{ version: 4, kind: 'roll', side: 'white', dice: [4, 1, 2] }] });
   assert.equal(await p.locator('.board-holder .board-duodecim [data-place^="M"]').count(), 12);
+  // The rules of the game, beside its title, open in a tab of their own.
+  assert.deepEqual(await p.$eval('#rules-link', (a) => [a.getAttribute('href'), a.target]), ['/rules/duodecim-scripta', '_blank']);
   assert.equal(await p.getAttribute('.dice-row', 'data-dice'), '4,1,2');
   // Each face is offered by its short name, in the interface's language.
   assert.deepEqual(await p.$$eval('#face option', (os) => os.map((o) => o.textContent)), ['VIRTVS IMPERI', 'LEVATE DALOCV', 'Plain']);
@@ -342,6 +344,18 @@ test('the Duodecim Scripta screen: entering from reserve, bonus dice and decline
   // One line per turn, with the side and its roll.
   assert.equal(await p.textContent('.move-list li:first-child'), '1.White ⚃⚀⚁ 2:R-M2');
   assert.equal(await p.textContent('.move-list li:nth-child(2)'), '2.Black decline');
+  await p.waitForSelector('.dice-label:has-text("Dice (Black)")');
+  // Black played its roll; White's roll cannot be played at all: the turn passes with no move, and
+  // both the roll and where its dice went are said (RULES.md §3.2).
+  const passed = diceView('duodecim-scripta', ['white', 'black'], `${row}/.,1w,1b,2b,.,.,.,.,.,.,.,./${row} b r:14,12 o:0,0 dice:[] bonus:[6,6,5]`, {
+    game_id: 'MockDuodecim1', version: 11, to_move: 'black', moves: ['2:R-M2', 'decline', '3:R-M3'], legal_moves: ['5:R-M5', 'decline'],
+  });
+  game.push({ type: 'event', version: 10, event: { version: 10, kind: 'move', side: 'black', move: '3:R-M3' }, game: { ...passed, version: 10, to_move: 'white' } });
+  game.push({ type: 'event', version: 11, event: { version: 11, kind: 'roll', side: 'white', dice: [6, 6, 5] }, game: passed });
+  await p.waitForSelector('.dice-note');
+  assert.equal(await p.textContent('.dice-note'), 'White rolled 6, 6, 5: no die could be played, so they go to Black as bonus dice.');
+  assert.equal(await p.textContent('.dice-row.bonus + .dice-label, .dice-label:has(+ .dice-row.bonus)'), 'Bonus dice of Black, left unplayed by White: play them before the roll, or decline them');
+  await shot(p, '17b-duodecim-roll-unplayable');
   assertNoProblems(p);
 });
 

@@ -7,8 +7,9 @@ const DIE_FACES = ['⚀', '⚁', '⚂', '⚃', '⚄', '⚅'];
 
 /**
  * A turn: its number, and in the dice games its side, its roll and how many of its plies came
- * before the roll (bonus dice are played or declined before rolling).
- * @typedef {{ number: number, side?: string, dice?: number[], beforeRoll?: number, plies: string[] }} Turn
+ * before the roll (bonus dice are played or declined before rolling); `passed` when the roll had no
+ * die to play and the turn went on to the other side without a move.
+ * @typedef {{ number: number, side?: string, dice?: number[], beforeRoll?: number, plies: string[], passed?: boolean }} Turn
  */
 
 /**
@@ -58,17 +59,24 @@ export function diceTurns(events) {
       turns.push({ number: turns.length + 1, side: action.side, dice: [], plies: [action.move || ''] });
     }
   }
+  // A roll followed by nothing of its side, and then by the other side's go, had no die to play.
+  turns.slice(0, -1).forEach((turn) => {
+    if (turn.dice?.length && turn.plies.length === turn.beforeRoll) turn.passed = true;
+  });
   return turns;
 }
 
 /**
- * The text after the turn number: side and roll (dice games), then the plies.
+ * The text after the turn number: side and roll (dice games), then the plies, or `noMove` when the
+ * roll had none.
  * @param {Turn} turn
  * @param {(side: string) => string} sideName
+ * @param {string} [noMove]
  */
-export function turnText(turn, sideName) {
+export function turnText(turn, sideName, noMove = '') {
   if (!turn.side) return turn.plies.join(' ');
   const before = turn.plies.slice(0, turn.beforeRoll ?? 0);
   const roll = turn.dice?.length ? [turn.dice.map(dieFace).join('')] : [];
-  return [sideName(turn.side), ...before, ...roll, ...turn.plies.slice(turn.beforeRoll ?? 0)].join(' ');
+  const after = turn.passed && noMove ? [noMove] : turn.plies.slice(turn.beforeRoll ?? 0);
+  return [sideName(turn.side), ...before, ...roll, ...after].join(' ');
 }

@@ -235,3 +235,34 @@ export function rematchButtons(view, offers) {
   if (offer && offer === me) return [];
   return [{ id: 'rematch', label: t('action.rematch'), action: 'rematch' }];
 }
+
+/** @typedef {{ side: string, dice: number[] }} Roll */
+
+/**
+ * The dice box's words for a roll none of whose dice could be played: whose roll, its dice, and
+ * that the opponent has them as bonus dice (docs/RULES.md §3.2). `roll` is the game's latest roll
+ * while no move of its side has followed it; a roll whose side is still to move is being played.
+ * @param {GameView} view
+ * @param {Roll | null} roll
+ * @returns {string | null}
+ */
+export function unplayableRollText(view, roll) {
+  if (!roll || view.status !== 'playing' || !view.to_move || roll.side === view.to_move) return null;
+  return t('game.roll_unplayable', { side: sideName(roll.side), dice: roll.dice.join(', '), other: sideName(view.to_move) });
+}
+
+/**
+ * The label of the bonus dice: they are the side to move's, left by its opponent.
+ * @param {GameView} view
+ */
+export function bonusLabel(view) {
+  const side = view.to_move || view.sides[0];
+  const other = view.sides.find((s) => s !== side) || side;
+  return t('game.bonus_of', { side: sideName(side), other: sideName(other) });
+}
+
+/**
+ * The label an opponent's clock adds for the computer: its level when the view gives it.
+ * @param {GameView} view
+ */
+export const computerLabel = (view) => (view.level ? t('game.computer_level', { level: view.level }) : t('game.computer'));

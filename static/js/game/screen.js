@@ -18,7 +18,7 @@ import { clockReading, formatClock } from './clock.js';
 import { pairedTurns, diceTurns, turnText } from './moves.js';
 import { mountReview } from '../review.js';
 import {
-  NO_OFFERS, noteEvent, offerNote, statusText, endSummary, presence, spectatorText, pageTitle,
+  NO_OFFERS, noteEvent, offerNote, statusText, endSummary, presence, spectatorText, pageTitle, unplayableRollText, bonusLabel, computerLabel,
   playButtons, rematchButtons, mySide,
 } from './panels.js';
 import { invitePanel } from './invite.js';
@@ -180,6 +180,8 @@ class GameScreen {
     this.face = preference('face') || 'virtvs';
     this.message = '';
     this.rolling = false;
+    /** @type {import('./panels.js').Roll | null} the latest roll, until a move of its side */
+    this.latestRoll = null;
     /** A missed `clocks_paused` (the server restarted): said once the socket is back. */
     this.clocksWerePaused = false;
     /** @type {number | null} */
@@ -197,6 +199,12 @@ class GameScreen {
     // The page: the board column with its clocks, and the side panel.
     document.title = `Ludus — ${this.name}`;
     this.heading = html('h1', { class: 'game-title', text: this.name });
+    // Beside the title, the rules of the game being played, in a tab of their own (the game stays
+    // open); on the title's line, so the board keeps its height.
+    const head = html('div', { class: 'game-head' }, [this.heading, html('a', {
+      href: `/rules/${encodeURIComponent(view.variant)}`, id: 'rules-link', class: 'rules-link', target: '_blank', rel: 'noopener',
+      text: t('nav.rules'), 'aria-label': t('rules.title', { name: this.name }),
+    })]);
     this.notice = html('div', { class: 'notices' });
     if (linkNote) this.notice.append(html('p', { class: 'notice', role: 'note', text: linkNote }));
     // Not a live region: it counts every second, which a screen reader would read out each time.
@@ -224,7 +232,7 @@ class GameScreen {
       html('h2', { text: t('game.moves') }), this.moveList, this.connectionLine, this.spectators,
     ]);
     const play = html('div', { class: 'play' }, [html('div', { class: 'board-column' }, [this.topClock, this.boardHolder, this.bottomClock]), panel]);
-    this.root = html('section', { class: 'game', 'data-game-id': this.gameId }, [this.heading, this.invitePanel, play]);
+    this.root = html('section', { class: 'game', 'data-game-id': this.gameId }, [head, this.invitePanel, play]);
     this.app.append(this.root);
     this.input = new BoardInput(this.boardHolder, {
       legal: () => this.legal(),
@@ -327,7 +335,12 @@ class GameScreen {
   noteEvent(event) {
     if (event.version !== undefined) this.log.set(event.version, event);
     this.offers = noteEvent(this.offers, event, mySide(this.view));
-    if (event.kind === 'roll') this.rolling = true;
+    if (event.kind === 'roll') {
+      this.rolling = true;
+      this.latestRoll = event.side && event.dice ? { side: event.side, dice: event.dice } : null;
+    }
+    // A move of the roll's side plays it; a takeback leaves the dice as the view says.
+    if ((event.kind === 'move' && event.side === this.latestRoll?.side) || event.kind === 'undo') this.latestRoll = null;
     if (event.kind === 'clocks_paused') this.clocksWerePaused = true;
     // The server aborts a game by itself only when its invite expired unused.
     if (event.kind === 'aborted' && !event.side) this.inviteExpired = true;
@@ -436,13 +449,15 @@ class GameScreen {
     const dice = model && model.dice ? model.dice : v.dice || [];
     const bonus = model && model.bonus ? model.bonus : [];
     const rolling = this.rolling ? 'rolling' : '';
+    const unplayable = unplayableRollText(v, this.latestRoll);
+    if (unplayable) this.diceBox.append(html('p', { class: 'dice-note', role: 'status', text: unplayable }));
     this.diceBox.append(
       html('span', { class: 'dice-label', text: dice.length ? t('game.dice_of', { side: sideName(v.to_move || v.sides[0]) }) : t('game.awaiting_roll') }),
       html('div', { class: 'dice-row', 'data-dice': dice.join(',') }, dice.map((/** @type {number} */ d) => die(d, rolling))),
     );
     if (bonus.length) {
       this.diceBox.append(
-        html('span', { class: 'dice-label', text: t('game.bonus') }),
+        html('span', { class: 'dice-label', text: bonusLabel(v) }),
         html('div', { class: 'dice-row bonus', 'data-bonus': bonus.join(',') }, bonus.map((/** @type {number} */ d) => die(d, 'bonus-die'))),
       );
     }
@@ -506,7 +521,7 @@ class GameScreen {
     this.moveList.classList.toggle('paired', !('dice' in v));
     const items = turns.map((turn) => html('li', {}, [
       html('span', { class: 'turn-number', text: `${turn.number}.` }),
-      ...('dice' in v ? [html('span', { class: 'turn', text: turnText(turn, sideName) })] : turn.plies.map((ply) => html('span', { class: 'ply', text: ply }))),
+      ...('dice' in v ? [html('span', { class: 'turn', text: turnText(turn, sideName, t('game.no_move')) })] : turn.plies.map((ply) => html('span', { class: 'ply', text: ply }))),
     ]));
     if (this.pending) items.push(html('li', { class: 'pending' }, [html('span', { class: 'turn-number', text: '…' }), html('span', { text: t('game.sending', { move: this.pending.move }) })]));
     this.moveList.replaceChildren(...items);
@@ -535,7 +550,7 @@ class GameScreen {
       let label = sideName(side);
       if (this.players[side]) label += ` — ${this.players[side]}`;
       if (me === side) label += t('game.you');
-      else if (v.mode === 'computer' && me) label += t('game.computer');
+      else if (v.mode === 'computer' && me) label += computerLabel(v);
       const { ms, running } = clockReading(v, side, elapsed);
       el.replaceChildren(html('span', { class: 'clock-side', text: label }), ms === null ? '' : html('span', { class: 'clock-time', text: formatClock(ms) }));
       el.classList.toggle('running', running);

@@ -1,6 +1,9 @@
 // @ts-check
 // English words of the client. Keys are grouped by screen; values are text with `{param}`
-// placeholders, or lists (numbered rule steps, habits). fr.js has the same keys.
+// placeholders, words that follow a count (`plural`), or lists (numbered rule steps, habits).
+// fr.js has the same keys.
+import { plural } from './plural.js';
+
 export default {
   'lang.name': 'English',
   'lang.choose': 'Language',
@@ -423,7 +426,9 @@ export default {
   'game.awaiting_roll': 'Dice: awaiting the roll',
   'game.die': 'die {value}',
   'game.cannot_draw': 'Cannot draw the position {position}: {detail}',
-  'game.bonus': 'Bonus dice',
+  'game.bonus_of': 'Bonus dice of {side}, left unplayed by {other}: play them before the roll, or decline them',
+  'game.no_move': '(no move)',
+  'game.roll_unplayable': '{side} rolled {dice}: no die could be played, so they go to {other} as bonus dice.',
   'game.decline': 'Decline the bonus dice',
   'game.pass': 'Pass ({move})',
   'game.play': 'Play {move}',
@@ -435,6 +440,7 @@ export default {
   'game.commitment': 'Commitment to the server seed: {commitment}',
   'game.you': ' (you)',
   'game.computer': ' (computer)',
+  'game.computer_level': ' (computer, level {level})',
   'game.connecting': 'Connecting…',
   'game.connected': 'Connected.',
   'game.connected_after_pause': 'Connected. The server was restarted: neither clock ran while it was down.',
@@ -466,8 +472,8 @@ export default {
   'place.counters_terracotta': ', {n} terracotta',
   'place.counters_black': ', {n} black',
   'place.point_empty': ', empty',
-  'place.tray': '{side} {tray}, {n} pieces',
-  'place.holy': '{side} holy line, {n} counters',
+  'place.tray': plural('{side} {tray}, 1 piece', '{side} {tray}, {n} pieces'),
+  'place.holy': plural('{side} holy line, 1 counter', '{side} holy line, {n} counters'),
   'board.petteia': 'Petteia {n}×{n} board, {side} at the bottom',
   'board.pente': 'Pente Grammai board, {side} at the bottom',
   'board.duodecim': 'Duodecim Scripta board, {side} at the bottom, face {face}',

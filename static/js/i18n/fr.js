@@ -1,6 +1,8 @@
 // @ts-check
 // Les mots du client en français, avec le vocabulaire de la page française sur le XII scripta
 // (dés, pions, case, réserve, frapper, sortir, table de sortie) et des joueurs de jeux de société.
+import { plural } from './plural.js';
+
 export default {
   'lang.name': 'Français',
   'lang.choose': 'Langue',
@@ -423,7 +425,9 @@ export default {
   'game.awaiting_roll': 'Dés : en attente du lancer',
   'game.die': 'dé {value}',
   'game.cannot_draw': 'Impossible de dessiner la position {position} : {detail}',
-  'game.bonus': 'Dés bonus',
+  'game.bonus_of': 'Dés bonus de {side}, laissés par {other} : à jouer avant le lancer, ou à refuser',
+  'game.no_move': '(aucun coup)',
+  'game.roll_unplayable': '{side} a tiré {dice} : aucun dé ne pouvait être joué, ils passent à {other} comme dés bonus.',
   'game.decline': 'Refuser les dés bonus',
   'game.pass': 'Passer ({move})',
   'game.play': 'Jouer {move}',
@@ -435,6 +439,7 @@ export default {
   'game.commitment': 'Engagement sur la graine du serveur : {commitment}',
   'game.you': ' (vous)',
   'game.computer': ' (ordinateur)',
+  'game.computer_level': ' (ordinateur, niveau {level})',
   'game.connecting': 'Connexion…',
   'game.connected': 'Connecté.',
   'game.connected_after_pause': 'Connecté. Le serveur a redémarré : aucune pendule n’a tourné pendant l’interruption.',
@@ -460,14 +465,14 @@ export default {
   'place.empty': '{place}, vide',
   'place.light': '{place}, pion clair',
   'place.dark': '{place}, pion sombre',
-  'place.white': '{place}, {n} blanc',
-  'place.black': '{place}, {n} noir',
+  'place.white': plural('{place}, 1 blanc', '{place}, {n} blancs'),
+  'place.black': plural('{place}, 1 noir', '{place}, {n} noirs'),
   'place.point': 'point {p}',
-  'place.counters_terracotta': ', {n} terre cuite',
-  'place.counters_black': ', {n} noir',
+  'place.counters_terracotta': plural(', 1 pion terre cuite', ', {n} pions terre cuite'),
+  'place.counters_black': plural(', 1 noir', ', {n} noirs'),
   'place.point_empty': ', vide',
-  'place.tray': '{side}, {tray} : {n} pions',
-  'place.holy': '{side}, ligne sainte : {n} pions',
+  'place.tray': plural('{side}, {tray} : 1 pion', '{side}, {tray} : {n} pions'),
+  'place.holy': plural('{side}, ligne sainte : 1 pion', '{side}, ligne sainte : {n} pions'),
   'board.petteia': 'Plateau de petteia {n}×{n}, {side} en bas',
   'board.pente': 'Plateau de pente grammai, {side} en bas',
   'board.duodecim': 'Plateau de duodecim scripta, {side} en bas, face {face}',

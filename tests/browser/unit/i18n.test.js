@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { CATALOGUES } from '../../../static/js/i18n.js';
+import { CATALOGUES, t } from '../../../static/js/i18n.js';
 
 const API = readFileSync(new URL('../../../docs/API.md', import.meta.url), 'utf8');
 const conventions = API.slice(API.indexOf('## Conventions'), API.indexOf('## Routes the server serves'));
@@ -27,3 +27,11 @@ for (const [language, words] of Object.entries(CATALOGUES)) {
     assert.deepEqual(refusals.filter((name) => !(`refusal.${name}` in words)), []);
   });
 }
+
+test('words that follow a count agree with it', () => {
+  const tray = { side: 'Noir', tray: 'réserve' };
+  assert.equal(t('place.tray', { ...tray, n: 1 }, 'fr'), 'Noir, réserve : 1 pion');
+  assert.equal(t('place.tray', { ...tray, n: 12 }, 'fr'), 'Noir, réserve : 12 pions');
+  assert.equal(t('place.white', { place: 'M3', n: 2 }, 'fr'), 'M3, 2 blancs');
+  assert.equal(t('place.tray', { side: 'Black', tray: 'reserve', n: 1 }, 'en'), 'Black reserve, 1 piece');
+});

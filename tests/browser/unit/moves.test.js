@@ -39,6 +39,15 @@ test('bonus dice played or declined before the roll come before it on the line',
   assert.deepEqual(turns.map((t) => t.number), [1, 2]);
 });
 
+test('a roll with no die to play says so once the other side goes on; the roll being played does not', () => {
+  const turns = diceTurns([
+    { version: 1, kind: 'roll', side: 'white', dice: [6, 6, 5] },
+    { version: 2, kind: 'move', side: 'black', move: '6:R-M6' },
+    { version: 3, kind: 'roll', side: 'black', dice: [2, 3, 1] },
+  ]);
+  assert.deepEqual(turns.map((t) => turnText(t, sideName, '(no move)')), ['White ⚅⚅⚄ (no move)', 'Black 6:R-M6 ⚁⚂⚀']);
+});
+
 test('an undo keeps only its first rolls and moves', () => {
   const turns = diceTurns([
     { version: 1, kind: 'roll', side: 'terracotta', dice: [3] },

@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   NO_OFFERS, noteEvent, offerNote, statusText, endSummary, presence, pageTitle, playButtons, rematchButtons,
+  unplayableRollText, bonusLabel, computerLabel,
 } from '../../../static/js/game/panels.js';
 
 const playing = {
@@ -96,4 +97,21 @@ test('computer and local games keep Undo and Hint; resigning asks to confirm', (
 test('the tab title says Your turn when it is', () => {
   assert.equal(pageTitle(playing, 'Petteia 6×6'), 'Your turn — Petteia 6×6 — Ludus');
   assert.equal(pageTitle({ ...playing, to_move: 'dark' }, 'Petteia 6×6'), 'Ludus — Petteia 6×6');
+});
+
+test('Duodecim: a roll with no die to play is told, and bonus dice say whose they are', () => {
+  const duodecim = { ...playing, variant: 'duodecim-scripta', sides: ['white', 'black'], first: 'white', to_move: 'black', dice: [] };
+  const roll = { side: 'white', dice: [6, 6, 5] };
+  // White's roll passed the turn to Black at once: said, with the dice.
+  assert.equal(unplayableRollText(duodecim, roll), 'White rolled 6, 6, 5: no die could be played, so they go to Black as bonus dice.');
+  // A roll still being played by its side, no roll, or a game over: nothing to say.
+  assert.equal(unplayableRollText({ ...duodecim, to_move: 'white' }, roll), null);
+  assert.equal(unplayableRollText(duodecim, null), null);
+  assert.equal(unplayableRollText({ ...duodecim, status: 'finished', to_move: null }, roll), null);
+  assert.equal(bonusLabel(duodecim), 'Bonus dice of Black, left unplayed by White: play them before the roll, or decline them');
+});
+
+test('the computer opponent is named with its level', () => {
+  assert.equal(computerLabel({ ...playing, mode: 'computer', level: 3 }), ' (computer, level 3)');
+  assert.equal(computerLabel({ ...playing, mode: 'computer' }), ' (computer)');
 });
