@@ -258,7 +258,10 @@ test('the boards are drawn from the position strings of docs/RULES.md', async ()
     holder.append(duo.render(d, { bottom: 'black', face: 'levate', movable: new Set(['R']), selected: 'R', destinations: new Map([['M1', []], ['M2', []]]), threatened: new Set(['B12']), odds: { B12: { hits: 11, of: 36 } } }));
     document.querySelector('main').replaceChildren(holder);
     out.numbers = [...holder.querySelectorAll('.dest-number')].map((n) => n.textContent);
-    out.letters = [...holder.querySelectorAll('.board-duodecim .inscription')].map((n) => n.textContent).join('');
+    // Read as the eye reads the board (this one from Black's side): row by row, left to right.
+    out.letters = [...holder.querySelectorAll('.board-duodecim .inscription')]
+      .sort((a, b) => Number(a.getAttribute('y')) - Number(b.getAttribute('y')) || Number(a.getAttribute('x')) - Number(b.getAttribute('x')))
+      .map((n) => n.textContent).join('');
     out.counts = [...holder.querySelectorAll('.board-duodecim .count')].map((n) => n.textContent);
     // Each cell's letter is painted under the pieces that stand on it, and their count above them.
     const m4 = holder.querySelector('.board-duodecim [data-place="M4"]');

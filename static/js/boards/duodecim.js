@@ -97,7 +97,10 @@ export function render(model, ctx) {
       const occupant = model.cells[name];
       const g = svg('g', placeAttrs(name, ctx, t(occupant ? `place.${occupant.side}` : 'place.empty', { place: name, n: occupant ? occupant.count : 0 })));
       g.append(svg('rect', { x, y, width: cell, height: cell, class: `cell ${r === 1 ? 'cell-mid' : ''}` }));
-      if (face.rows) g.append(svg('text', { x: x + cell / 2, y: y + cell * 0.72, 'text-anchor': 'middle', class: 'inscription under-pieces', 'aria-hidden': 'true' }, face.rows[r][col - 1]));
+      // The face is printed for the one who looks at it: from Black's side too its words read
+      // left to right, top to bottom (a cell's letter is the one at its place on the screen).
+      const letter = face.rows && face.rows[flip ? 2 - r : r][(flip ? 13 - col : col) - 1];
+      if (letter) g.append(svg('text', { x: x + cell / 2, y: y + cell * 0.72, 'text-anchor': 'middle', class: 'inscription under-pieces', 'aria-hidden': 'true' }, letter));
       g.append(svg('text', { x: x + 3, y: y + 10, class: 'cell-name' }, name));
       if (ctx.lastMove && ctx.lastMove.has(name)) g.append(svg('rect', { x: x + 2, y: y + 2, width: cell - 4, height: cell - 4, class: 'last-move' }));
       const pieces = occupant ? stack(x + cell / 2, y + cell / 2, cell * 0.34, occupant.side, occupant.count) : null;
