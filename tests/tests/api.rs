@@ -268,6 +268,9 @@ async fn variants_and_analysis_answer_and_refuse_bad_input(database: Database) {
         (status, error["error"]["code"].as_str()),
         (422, Some("illegal_move"))
     );
+    // Moves are counted as a person counts them: the first is move 1.
+    let reason = error["error"]["reason"].as_str().unwrap_or_default();
+    assert!(reason.starts_with("move 1: "), "{error}");
     let (status, dice) = api.post("/api/v1/analysis", None, json!({ "variant": "pente-grammai-kidd", "position": "-/-/-/-/-/-/-/-/-/- t r:5,5 h:0,0", "dice": [4] })).await;
     assert_eq!(status, 200);
     assert_eq!(dice["legal_moves"], json!(["4:R-0"]));

@@ -51,9 +51,10 @@ impl OutcomeView {
 pub enum AnalysisError {
     #[error("position: {0}")]
     Position(#[from] PositionError),
-    #[error("move {index} ({text:?}): {error}")]
+    #[error("move {number} ({text:?}): {error}")]
     Move {
-        index: usize,
+        /// The move's place in the list, counted from 1 as a person counts them.
+        number: usize,
         text: String,
         error: MoveError,
     },
@@ -69,7 +70,7 @@ pub fn analyze(
     let mut game = AnyGame::from_position(variant, position, dice)?;
     for (index, text) in moves.iter().enumerate() {
         game.play_text(text).map_err(|error| AnalysisError::Move {
-            index,
+            number: index + 1,
             text: text.clone(),
             error,
         })?;

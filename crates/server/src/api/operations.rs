@@ -48,13 +48,17 @@ fn analyse(body: AnalysisBody, moves_allowed: bool) -> Result<Json<Analysis>, Ap
     match analysis::analyze(variant, &body.position, body.dice.as_deref(), &body.moves) {
         Ok(result) => Ok(Json(result)),
         Err(AnalysisError::Position(e)) => Err(ApiError::BadRequest(format!("position: {e}"))),
-        Err(AnalysisError::Move { index, text, error }) => Err(match error {
+        Err(AnalysisError::Move {
+            number,
+            text,
+            error,
+        }) => Err(match error {
             ludus_engine::MoveError::Notation(e) => {
-                ApiError::BadRequest(format!("move {index} ({text:?}): {e}"))
+                ApiError::BadRequest(format!("move {number} ({text:?}): {e}"))
             }
             ludus_engine::MoveError::Illegal { notation, reason } => ApiError::IllegalMove {
                 notation,
-                reason: format!("move {index}: {reason}"),
+                reason: format!("move {number}: {reason}"),
             },
         }),
     }
