@@ -31,6 +31,8 @@ use tokio::sync::broadcast::{
 };
 use tokio::sync::watch;
 
+/// What a socket whose first message is not a hello within [`HELLO_WITHIN`] is told.
+const NO_HELLO: &str = "the first message must be {\"type\": \"hello\"}, within 10 s";
 /// The first message must arrive within this time.
 const HELLO_WITHIN: Duration = Duration::from_secs(10);
 /// How often the server pings an idle socket.
@@ -415,12 +417,11 @@ fn is_too_large(error: &axum::Error) -> bool {
 /// the socket is told why and closed.
 async fn read_hello(socket: &mut WebSocket) -> Option<(Option<String>, Option<u64>)> {
     let bad_request = |message: String| ApiError::BadRequest(message);
+    let no_hello = || bad_request(NO_HELLO.into());
     let hello = match tokio::time::timeout(HELLO_WITHIN, socket.recv()).await {
         Ok(Some(Ok(Message::Text(t)))) => serde_json::from_str::<ClientMessage>(&t),
         Ok(Some(Ok(_))) | Err(_) => {
-            let error =
-                bad_request("the first message must be {\"type\": \"hello\"}, within 10 s".into());
-            refuse(socket, &error, 1008, "no hello").await;
+            refuse(socket, &no_hello(), 1008, "no hello").await;
             return None;
         }
         Ok(Some(Err(_)) | None) => return None,
@@ -428,11 +429,11 @@ async fn read_hello(socket: &mut WebSocket) -> Option<(Option<String>, Option<u6
     let (token, since) = match hello {
         Ok(ClientMessage::Hello { token, since }) => (token, since),
         other => {
-            let message = match other {
-                Err(e) => format!("not a message of the protocol: {e}"),
-                Ok(_) => "the first message must be hello".into(),
+            let error = match other {
+                Err(e) => bad_request(format!("not a message of the protocol: {e}")),
+                Ok(_) => no_hello(),
             };
-            refuse(socket, &bad_request(message), 1008, "no hello").await;
+            refuse(socket, &error, 1008, "no hello").await;
             return None;
         }
     };
