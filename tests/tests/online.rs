@@ -88,6 +88,12 @@ async fn a_whole_petteia_game_by_invite_over_websockets_ends_in_a_stored_result(
     assert_eq!(view["status"], "finished");
     let result = view["result"].clone();
     assert!(result["termination"].is_string());
+    // Petteia throws no dice: no seed to reveal, as none was committed to.
+    let ended = api.view(game, None).await;
+    assert_eq!(
+        (ended.get("commitment"), ended.get("server_seed")),
+        (None, None)
+    );
     let (status, finished) = api.get("/api/v1/games?status=finished", None).await;
     assert_eq!(status, 200);
     let stored = finished

@@ -217,6 +217,7 @@ impl ChangingView<'_> {
             rematch: game.rematch.as_ref().map(|id| id.as_str()),
             server_seed: game
                 .revealed_seed()
+                .filter(|_| dice_game)
                 .map(|_| ludus_engine::dice::to_hex(&game.server_seed.0)),
         }
     }
