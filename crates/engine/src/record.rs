@@ -17,7 +17,8 @@
 //! {5} 5:R-5
 //! ```
 //! A roll is written `{d,d,d}` in the order thrown; every other token is a move in the variant's
-//! notation. Lines are for people (one turn a line); the tokens alone carry the meaning.
+//! notation. Lines are for people (one turn a line: a side's bonus dice, its roll and its moves;
+//! in Petteia both sides' moves); the tokens alone carry the meaning.
 
 use crate::dice::{ServerSeed, from_hex, to_hex};
 use crate::{AnyGame, FirstPlayer, Phase, Player, Termination, Variant};
@@ -38,6 +39,10 @@ pub struct Record {
     /// Header tags in order, as (name, value).
     pub tags: Vec<(String, String)>,
     pub steps: Vec<Step>,
+    /// Where the lines of the text begin, as indices of `steps` in increasing order: a layout for
+    /// people, which verification does not read (the writer knows whose turn each step is; the
+    /// text alone does not say it). Empty: a line at each roll.
+    pub line_starts: Vec<usize>,
 }
 
 impl Record {
@@ -67,8 +72,14 @@ impl fmt::Display for Record {
         }
         writeln!(f)?;
         let mut line = String::new();
-        for step in &self.steps {
-            if matches!(step, Step::Roll(_)) && !line.is_empty() {
+        let mut line_starts = self.line_starts.iter().peekable();
+        for (index, step) in self.steps.iter().enumerate() {
+            let starts_line = if self.line_starts.is_empty() {
+                matches!(step, Step::Roll(_))
+            } else {
+                line_starts.next_if_eq(&&index).is_some()
+            };
+            if starts_line && !line.is_empty() {
                 writeln!(f, "{line}")?;
                 line.clear();
             }
@@ -149,6 +160,7 @@ impl std::str::FromStr for Record {
                 record.tags.push((name.to_string(), value));
                 continue;
             }
+            record.line_starts.push(record.steps.len());
             for token in line.split_whitespace() {
                 if let Some(dice) = token.strip_prefix('{') {
                     let dice = dice.strip_suffix('}').ok_or_else(|| {
@@ -355,9 +367,23 @@ mod tests {
             Step::Roll(vec![3, 1, 4]),
             Step::Move("3:R-M3".into()),
             Step::Move("decline".into()),
+            Step::Roll(vec![6, 6, 2]),
         ];
+        // The other side's decline opens its turn's line, before its roll.
+        record.line_starts = vec![0, 2];
         let text = record.to_string();
+        assert!(
+            text.ends_with("\n{3,1,4} 3:R-M3\ndecline {6,6,2}\n"),
+            "{text}"
+        );
         assert_eq!(text.parse::<Record>().unwrap(), record);
+        // Without a layout, a line at each roll.
+        record.line_starts.clear();
+        assert!(
+            record
+                .to_string()
+                .ends_with("\n{3,1,4} 3:R-M3 decline\n{6,6,2}\n")
+        );
         assert!("[Variant \"x\"\n{9}".parse::<Record>().is_err());
     }
 

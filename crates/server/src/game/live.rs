@@ -854,7 +854,35 @@ impl LiveGame {
                 Action::Move { mv, .. } => Step::Move(mv.to_string()),
             })
             .collect();
+        record.line_starts = self.turn_starts();
         record
+    }
+
+    /// Where each turn begins among the actions, for the record's lines: in the dice games at
+    /// each change of the side that acts (bonus dice are played by the next side, before its
+    /// roll), in Petteia at each move of the first side. Replayed, since a roll does not say whose
+    /// it is; empty if the actions did not replay (the record then breaks its lines at rolls).
+    fn turn_starts(&self) -> Vec<usize> {
+        let first = self.first_player();
+        let dice_game = self.variant.dice_per_roll() > 0;
+        let mut replay = AnyGame::new(self.variant, first);
+        let mut starts = Vec::new();
+        let mut previous = None;
+        for (index, action) in self.actions.iter().enumerate() {
+            let mover = replay.to_move();
+            if previous != Some(mover) && (dice_game || mover == first) {
+                starts.push(index);
+            }
+            previous = Some(mover);
+            let replayed = match action {
+                Action::Roll(dice) => replay.roll(dice).map_err(|_| ()),
+                Action::Move { mv, .. } => replay.play(*mv).map_err(|_| ()),
+            };
+            if replayed.is_err() {
+                return Vec::new();
+            }
+        }
+        starts
     }
 
     pub fn clocks_running(&self) -> bool {

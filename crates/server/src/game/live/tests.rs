@@ -412,3 +412,56 @@ fn a_roll_with_no_die_to_play_passes_the_clock_with_the_turn() {
     }
     assert!(passed_turns > 0, "the game met a turn with no move");
 }
+
+#[test]
+fn a_records_lines_are_turns_each_of_one_side() {
+    // Played by the first legal move, long enough for bonus dice, a roll with no die to play and
+    // a few hundred plies of Petteia.
+    for variant in [Variant::DuodecimScripta, Variant::Petteia6] {
+        let mut g = game(variant, Mode::Local, None);
+        commit(&mut g, vec![], 0);
+        for _ in 0..400 {
+            if g.status != Status::Playing {
+                break;
+            }
+            let mv = g.engine.legal_moves()[0].to_string();
+            let event = g.decide_move(Seat::Both, &mv, g.version, 0).unwrap();
+            commit(&mut g, vec![event], 0);
+        }
+        let text = g.record().to_string();
+        let movetext = text
+            .split("\n\n")
+            .nth(1)
+            .expect("tags, a blank line, the moves");
+        let mut replay = AnyGame::new(variant, g.first_player());
+        for line in movetext.lines() {
+            let side = replay.to_move();
+            if variant == Variant::Petteia6 {
+                assert_eq!(side, g.first_player(), "{line}");
+            }
+            for (i, token) in line.split_whitespace().enumerate() {
+                if let Some(dice) = token.strip_prefix('{').and_then(|t| t.strip_suffix('}')) {
+                    let dice: Vec<u8> = dice.split(',').map(|d| d.parse().unwrap()).collect();
+                    assert_eq!(replay.to_move(), side, "{line}");
+                    replay.roll(&dice).unwrap();
+                } else {
+                    // Petteia's second ply is the other side's, on the same line.
+                    let expected = if variant == Variant::Petteia6 && i == 1 {
+                        side.other()
+                    } else {
+                        side
+                    };
+                    assert_eq!(replay.to_move(), expected, "{line}");
+                    replay.play_text(token).unwrap();
+                }
+            }
+        }
+        assert_eq!(replay.position(), g.engine.position());
+        if variant == Variant::DuodecimScripta {
+            let bonus_lines = movetext.lines().filter(|l| !l.starts_with('{')).count();
+            assert!(bonus_lines > 0, "the game met bonus dice:\n{movetext}");
+        } else {
+            assert!(movetext.lines().count() > 5, "{movetext}");
+        }
+    }
+}
