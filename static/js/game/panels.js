@@ -266,3 +266,13 @@ export function bonusLabel(view) {
  * @param {GameView} view
  */
 export const computerLabel = (view) => (view.level ? t('game.computer_level', { level: view.level }) : t('game.computer'));
+
+/**
+ * The words of a button for one of several moves between the same two places: in the dice games
+ * they differ by their die, which the button names first ('Play the 5 (5:B11-O)').
+ * @param {string} move
+ */
+export function choiceLabel(move) {
+  const die = /^([1-6]):/.exec(move)?.[1];
+  return die ? t('game.play_die', { die, move }) : t('game.play', { move });
+}

@@ -18,7 +18,7 @@ import { clockReading, formatClock } from './clock.js';
 import { pairedTurns, diceTurns, turnText } from './moves.js';
 import { mountReview } from '../review.js';
 import {
-  NO_OFFERS, noteEvent, offerNote, statusText, endSummary, presence, spectatorText, pageTitle, unplayableRollText, bonusLabel, computerLabel,
+  NO_OFFERS, noteEvent, offerNote, statusText, endSummary, presence, spectatorText, pageTitle, unplayableRollText, bonusLabel, computerLabel, choiceLabel,
   playButtons, rematchButtons, mySide,
 } from './panels.js';
 import { invitePanel } from './invite.js';
@@ -477,7 +477,7 @@ class GameScreen {
       const special = /** @type {{ special?: string }} */ (m).special;
       if (special) buttons.push([m.move, special === 'decline' ? t('game.decline') : special === 'pass' ? t('game.pass', { move: m.move }) : m.move]);
     }
-    for (const [, moves] of destinations) if (moves.length > 1) for (const m of moves) buttons.push([m, t('game.play', { move: m })]);
+    for (const [, moves] of destinations) if (moves.length > 1) for (const m of moves) buttons.push([m, choiceLabel(m)]);
     replaceKeepingFocus(this.choices, buttons.map(([move, label]) => html('button', {
       type: 'button', class: 'move-choice', 'data-move': move, text: label, onclick: () => this.play(move),
     })));

@@ -432,6 +432,7 @@ export default {
   'game.decline': 'Decline the bonus dice',
   'game.pass': 'Pass ({move})',
   'game.play': 'Play {move}',
+  'game.play_die': 'Play the {die} ({move})',
   'game.watching': 'You are watching this game.',
   'game.sending': '{move} (sending)',
   'game.seed_revealed': 'Server seed, revealed: {seed}. The game record lets anyone re-derive every die.',

@@ -431,6 +431,7 @@ export default {
   'game.decline': 'Refuser les dés bonus',
   'game.pass': 'Passer ({move})',
   'game.play': 'Jouer {move}',
+  'game.play_die': 'Jouer le {die} ({move})',
   'game.watching': 'Vous regardez cette partie.',
   'game.sending': '{move} (envoi)',
   'game.seed_revealed': 'Graine du serveur, révélée : {seed}. La feuille de partie permet à chacun de retrouver chaque dé.',

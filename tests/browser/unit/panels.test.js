@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   NO_OFFERS, noteEvent, offerNote, statusText, endSummary, presence, pageTitle, playButtons, rematchButtons,
-  unplayableRollText, bonusLabel, computerLabel,
+  unplayableRollText, bonusLabel, computerLabel, choiceLabel,
 } from '../../../static/js/game/panels.js';
 
 const playing = {
@@ -114,4 +114,9 @@ test('Duodecim: a roll with no die to play is told, and bonus dice say whose the
 test('the computer opponent is named with its level', () => {
   assert.equal(computerLabel({ ...playing, mode: 'computer', level: 3 }), ' (computer, level 3)');
   assert.equal(computerLabel({ ...playing, mode: 'computer' }), ' (computer)');
+});
+
+test('a choice between moves of the same two places names its die first', () => {
+  assert.equal(choiceLabel('5:B11-O'), 'Play the 5 (5:B11-O)');
+  assert.equal(choiceLabel('A1-A2'), 'Play A1-A2');
 });
