@@ -329,6 +329,13 @@ test('the Duodecim Scripta screen: entering from reserve, bonus dice and decline
   assert.equal(await p.locator('.board-holder .board-duodecim [data-place^="M"]').count(), 12);
   // The rules of the game, beside its title, open in a tab of their own.
   assert.deepEqual(await p.$eval('#rules-link', (a) => [a.getAttribute('href'), a.target]), ['/rules/duodecim-scripta', '_blank']);
+  // Flipping draws the board and its clocks from the other side, and back.
+  assert.equal(await p.getAttribute('.board-holder', 'data-bottom'), 'white');
+  await p.check('#flip');
+  assert.equal(await p.getAttribute('.board-holder', 'data-bottom'), 'black');
+  assert.match(await p.textContent('.clock-bottom'), /^Black/);
+  await p.uncheck('#flip');
+  assert.equal(await p.getAttribute('.board-holder', 'data-bottom'), 'white');
   assert.equal(await p.getAttribute('.dice-row', 'data-dice'), '4,1,2');
   // Each face is offered by its short name, in the interface's language.
   assert.deepEqual(await p.$$eval('#face option', (os) => os.map((o) => o.textContent)), ['VIRTVS IMPERI', 'LEVATE DALOCV', 'Plain']);

@@ -180,6 +180,8 @@ class GameScreen {
     this.face = preference('face') || 'virtvs';
     this.message = '';
     this.rolling = false;
+    /** Whether the board is drawn from the other side than its own (the Flip option). */
+    this.flipped = false;
     /** @type {import('./panels.js').Roll | null} the latest roll, until a move of its side */
     this.latestRoll = null;
     /** A missed `clocks_paused` (the server restarted): said once the socket is back. */
@@ -278,7 +280,20 @@ class GameScreen {
   }
 
   /** The player's switches: threats, sound, the Duodecim board face, the seat link. */
+  /** The side drawn at the bottom: the seat's own (a spectator's, the first side), or the other one
+   * once the board is flipped. */
+  bottomSide() {
+    const v = this.view;
+    const own = v.seat ? v.seat.bottom : v.sides[0];
+    return this.flipped ? v.sides.find((s) => s !== own) || own : own;
+  }
+
   options() {
+    const flip = /** @type {HTMLInputElement} */ (html('input', { type: 'checkbox', id: 'flip' }));
+    flip.addEventListener('change', () => {
+      this.flipped = flip.checked;
+      this.draw();
+    });
     const threats = /** @type {HTMLInputElement} */ (html('input', { type: 'checkbox', id: 'threats' }));
     threats.addEventListener('change', () => {
       this.threatsOn = threats.checked;
@@ -290,6 +305,7 @@ class GameScreen {
       html('label', { for: 'threats', class: 'toggle' }, [threats, html('span', { text: t(threatTexts(this.view).label) })]),
       this.threatInfo,
       html('label', { for: 'sound', class: 'toggle' }, [sound, html('span', { text: t('game.sound') })]),
+      html('label', { for: 'flip', class: 'toggle' }, [flip, html('span', { text: t('game.flip') })]),
     ]);
     if ('FACES' in this.board) {
       const select = /** @type {HTMLSelectElement} */ (html('select', { id: 'face' },
@@ -372,7 +388,7 @@ class GameScreen {
     }
     const last = v.moves.length ? moveEnds(v.moves[v.moves.length - 1]) : null;
     const ctx = {
-      bottom: v.seat ? v.seat.bottom : v.sides[0],
+      bottom: this.bottomSide(),
       movable: new Set(legal.filter((m) => m.from).map((m) => m.from)),
       destinations,
       selected,
@@ -542,7 +558,7 @@ class GameScreen {
   /** Every tenth of a second: the clocks run down, the absence counts up, Claim appears on time. */
   tick() {
     const v = this.view;
-    const bottom = v.seat ? v.seat.bottom : v.sides[0];
+    const bottom = this.bottomSide();
     const top = v.sides.find((s) => s !== bottom) || v.sides[1];
     const me = mySide(v);
     const elapsed = performance.now() - this.receivedAt;

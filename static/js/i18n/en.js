@@ -415,6 +415,7 @@ export default {
   'game.show_threats': ' Show my threatened pieces',
   'game.show_threats_watching': ' Show the threatened pieces',
   'game.sound': ' Move sound',
+  'game.flip': ' Flip the board',
   'game.face': 'Board face ',
   'game.seat_link': 'Your seat link',
   'game.seat_link_text': 'This link opens your seat on another device. Keep it private: whoever has it can play for you.',

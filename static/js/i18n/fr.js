@@ -414,6 +414,7 @@ export default {
   'game.show_threats': ' Montrer mes pions menacés',
   'game.show_threats_watching': ' Montrer les pions menacés',
   'game.sound': ' Son des coups',
+  'game.flip': ' Retourner le plateau',
   'game.face': 'Face du plateau ',
   'game.seat_link': 'Le lien de votre place',
   'game.seat_link_text': 'Ce lien ouvre votre place sur un autre appareil. Gardez-le pour vous : qui l’a peut jouer à votre place.',
