@@ -1110,6 +1110,43 @@ async fn sign_ins_from_one_address_are_rate_limited(database: Database) {
     server.stop().await;
 }
 
+/// Deleting an account checks its password as signing in does, and costs the server as much: the
+/// checks count against the address's sign-in rate too (from a hostile-client audit, where a held
+/// token let one address run them without limit and fill both cores).
+async fn every_password_check_counts_against_the_sign_in_rate(database: Database) {
+    let server = TestServer::start_configured(database, |config| ServeConfig {
+        sign_in_per_minute: 2,
+        ..config
+    })
+    .await;
+    let token = player(&server, "leto").await; // the sign-up: one of the two
+    let delete = |password: &'static str| {
+        let request = reqwest::Client::new()
+            .delete(format!("{}/api/v1/account", server.base))
+            .bearer_auth(&token)
+            .json(&json!({ "password": password }));
+        async move {
+            let response = request.send().await.unwrap();
+            let status = response.status().as_u16();
+            (
+                status,
+                response.json::<Value>().await.unwrap_or(Value::Null),
+            )
+        }
+    };
+    assert_eq!(delete("not the password").await.0, 401);
+    let (status, limited) = delete("not the password").await;
+    assert_eq!(
+        (status, limited["error"]["code"].as_str()),
+        (429, Some("rate_limited"))
+    );
+    // Past the rate even the right password waits; the account is still there.
+    assert_eq!(delete("a good password").await.0, 429);
+    let (status, _) = server.api().get("/api/v1/players/leto", None).await;
+    assert_eq!(status, 200);
+    server.stop().await;
+}
+
 async fn the_session_cookie_is_secure_behind_https(database: Database) {
     let server = TestServer::start_configured(database, |config| ServeConfig {
         public_url: Some("https://ludus.example".into()),
@@ -1203,6 +1240,7 @@ on_both_databases!(
     the_bot_example_accepts_a_challenge_and_plays_it_to_the_end,
     bad_input_gets_a_clear_error_and_changes_nothing,
     sign_ins_from_one_address_are_rate_limited,
+    every_password_check_counts_against_the_sign_in_rate,
     the_session_cookie_is_secure_behind_https,
     an_account_plays_its_seats_on_any_device_without_their_tokens;
     paused: games_ended_in_one_millisecond_are_each_listed_once_across_pages,

@@ -190,8 +190,20 @@ fn check_credentials_rate(state: &AppState, address: std::net::IpAddr) -> Result
         .admit(address, state.registry.now_ms())
 }
 
-/// Runs Argon2 off the async threads (it takes tens of milliseconds on purpose).
+/// Password work running at once: one a core. Each Argon2 run takes tens of milliseconds and 19 MiB
+/// on purpose; more at once would only queue on the cores while holding their memory (the blocking
+/// pool runs up to 512), so the rest wait here, holding nothing.
+static PASSWORD_WORK: std::sync::LazyLock<tokio::sync::Semaphore> =
+    std::sync::LazyLock::new(|| {
+        tokio::sync::Semaphore::new(std::thread::available_parallelism().map_or(1, |n| n.get()))
+    });
+
+/// Runs Argon2 off the async threads, one run a core at most.
 async fn off_thread<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) -> T {
+    let _permit = PASSWORD_WORK
+        .acquire()
+        .await
+        .expect("the semaphore is never closed");
     tokio::task::spawn_blocking(work)
         .await
         .expect("password hashing does not panic")
@@ -236,9 +248,13 @@ pub async fn sign_up(
 /// Checks a password against the named live account, taking the same time whether or not it exists.
 async fn check_password(
     state: &AppState,
+    address: std::net::IpAddr,
     username: &str,
     password: String,
 ) -> Result<AccountRow, ApiError> {
+    // Every check counts against the address's sign-in rate, wherever it is asked for (signing
+    // in, deleting the account): each one costs the server what a guess would.
+    check_credentials_rate(state, address)?;
     let account = state
         .registry
         .store()
@@ -258,8 +274,7 @@ pub async fn sign_in(
     ClientAddress(address): ClientAddress,
     ApiJson(body): ApiJson<Credentials>,
 ) -> Result<Response, ApiError> {
-    check_credentials_rate(&state, address)?;
-    let account = check_password(&state, &body.username, body.password).await?;
+    let account = check_password(&state, address, &body.username, body.password).await?;
     signed_in(&state, &account, StatusCode::OK).await
 }
 
@@ -305,13 +320,15 @@ pub struct PasswordBody {
     password: String,
 }
 
-#[utoipa::path(delete, path = "/api/v1/account", tag = "players", request_body = PasswordBody, security(("bearer" = []), ("cookie" = [])), responses((status = 400, description = "a malformed body", body = super::docs::ErrorBody), (status = 204, description = "Deleted: tokens and sessions gone, games kept under \"deleted\""), (status = 401, body = super::docs::ErrorBody)))]
+#[utoipa::path(delete, path = "/api/v1/account", tag = "players", request_body = PasswordBody, security(("bearer" = []), ("cookie" = [])), responses((status = 400, description = "a malformed body", body = super::docs::ErrorBody), (status = 204, description = "Deleted: tokens and sessions gone, games kept under \"deleted\""), (status = 401, body = super::docs::ErrorBody), (status = 429, description = "the password checks of the client's address are over the sign-in rate", body = super::docs::ErrorBody)))]
 pub async fn delete_account(
     State(state): State<AppState>,
+    ClientAddress(address): ClientAddress,
     identity: Identity,
     ApiJson(body): ApiJson<PasswordBody>,
 ) -> Result<Response, ApiError> {
-    let account = check_password(&state, &identity.account.username, body.password).await?;
+    let account =
+        check_password(&state, address, &identity.account.username, body.password).await?;
     state.registry.store().delete_account(&account.id).await?;
     Ok(cleared_cookie(&state))
 }
