@@ -275,6 +275,59 @@ async fn nul_bytes_are_refused_before_the_database(database: Database) {
         )
         .await;
     assert_eq!(status, 200, "play goes on");
+    // The accounts' and players' routes too (from a hostile-client audit: on Postgres each was a
+    // 503 `unavailable` and an error in the log, as if the database had failed).
+    let token = ludus_tests::player(&server, "leto").await;
+    for (path, body) in [
+        (
+            "/api/v1/session",
+            json!({ "username": "le\u{0}to", "password": "whatever1" }),
+        ),
+        (
+            "/api/v1/account/tokens",
+            json!({ "description": "bot\u{0}" }),
+        ),
+        (
+            "/api/v1/challenges",
+            json!({ "username": "a\u{0}b", "variant": "petteia-6" }),
+        ),
+    ] {
+        bad_request(api.post(path, Some(&token), body).await);
+    }
+    for path in [
+        "/api/v1/players/a%00b",
+        "/api/v1/players/a%00b/games",
+        "/api/v1/challenges/a%00b/accept",
+        "/api/v1/account/tokens/a%00b",
+    ] {
+        for method in [
+            reqwest::Method::GET,
+            reqwest::Method::POST,
+            reqwest::Method::DELETE,
+        ] {
+            let response = reqwest::Client::new()
+                .request(method.clone(), format!("{}{path}", server.base))
+                .bearer_auth(&token)
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(response.status(), 404, "{method} {path}");
+        }
+    }
+    bad_request(
+        api.get("/api/v1/games?before_id=a%00b&before=1", None)
+            .await,
+    );
+    // An escaped backslash before u0000 is no NUL: that text is taken as written.
+    let (status, _) = api
+        .post(
+            "/api/v1/games",
+            None,
+            json!({ "variant": "petteia-6", "mode": "local", "entropy": "\\u0000" }),
+        )
+        .await;
+    assert_eq!(status, 201);
+    assert_eq!(api.get("/readyz", None).await.0, 200);
     server.stop().await;
 }
 

@@ -71,10 +71,7 @@ fn entropy(text: Option<String>) -> Result<String, ApiError> {
             "entropy has at most {MAX_ENTROPY} bytes"
         )));
     }
-    // Postgres text cannot hold a NUL byte: refused here, not by the database.
-    if text.contains('\0') {
-        return Err(ApiError::BadRequest("entropy holds no NUL byte".into()));
-    }
+    // A NUL byte, which Postgres text cannot hold, never gets this far (`ApiJson`).
     Ok(text)
 }
 
@@ -260,6 +257,7 @@ pub async fn join(
     let body: JoinBody = if body.iter().all(u8::is_ascii_whitespace) {
         JoinBody::default()
     } else {
+        super::refuse_nul(&body)?;
         serde_json::from_slice(&body)
             .map_err(|e| ApiError::BadRequest(format!("the join body: {e}")))?
     };

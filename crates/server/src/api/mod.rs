@@ -198,11 +198,14 @@ pub fn router(state: AppState) -> Router {
             "/api/{*path}",
             axum::routing::any(operations::api_not_found),
         )
+        .layer(axum::middleware::from_fn(refuse_nul_in_target))
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
         .with_state(state)
 }
 
-/// A JSON body whose rejections use the API's error shape (400, or 413 when too large).
+/// A JSON body whose rejections use the API's error shape (400, or 413 when too large). A body
+/// whose text holds a NUL character (`\u0000`, which Postgres text cannot hold) is a 400 before
+/// it is read into `T`: refused before the database, on either backend.
 #[derive(Debug)]
 pub struct ApiJson<T>(pub T);
 
@@ -210,11 +213,63 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for ApiJson<T> {
     type Rejection = ApiError;
 
     async fn from_request(request: Request, state: &S) -> Result<Self, ApiError> {
+        // The body is read as the router's limit allows (the request's own extensions carry it),
+        // then parsed from what was read, with the headers that say it is JSON.
+        let headers = request.headers().clone();
+        let bytes = axum::body::Bytes::from_request(request, state)
+            .await
+            .map_err(|rejection| match rejection.status() {
+                StatusCode::PAYLOAD_TOO_LARGE => ApiError::TooLarge {
+                    limit: MAX_BODY_BYTES,
+                },
+                _ => ApiError::BadRequest(rejection.body_text()),
+            })?;
+        refuse_nul(&bytes)?;
+        let mut request = Request::new(axum::body::Body::from(bytes));
+        *request.headers_mut() = headers;
         match axum::Json::<T>::from_request(request, state).await {
             Ok(axum::Json(value)) => Ok(ApiJson(value)),
             Err(rejection) => Err(json_rejection(rejection)),
         }
     }
+}
+
+/// Refuses a JSON text that holds a NUL character: the escape `\u0000` in a string (a raw NUL
+/// byte is no JSON at all, which the parser refuses), not an escaped backslash before `u0000`.
+pub(super) fn refuse_nul(json: &[u8]) -> Result<(), ApiError> {
+    let mut bytes = json.iter();
+    while let Some(&byte) = bytes.next() {
+        if byte == b'\\' {
+            match bytes.next() {
+                Some(b'u') if bytes.as_slice().starts_with(b"0000") => return Err(nul_refused()),
+                _ => continue,
+            }
+        }
+    }
+    Ok(())
+}
+
+fn nul_refused() -> ApiError {
+    ApiError::BadRequest("text holds no NUL character (\\u0000)".into())
+}
+
+/// Refuses, before any handler reads it, a request whose path or query holds a NUL byte (`%00`):
+/// no name, id or token holds one, and Postgres text cannot. A path names nothing then (404), a
+/// query is malformed (400).
+pub async fn refuse_nul_in_target(request: Request, next: Next) -> Response {
+    let has_nul = |text: &str| {
+        text.as_bytes()
+            .windows(3)
+            .any(|w| w.eq_ignore_ascii_case(b"%00"))
+    };
+    let uri = request.uri();
+    if has_nul(uri.path()) {
+        return ApiError::NotFound("resource".into()).into_response();
+    }
+    if uri.query().is_some_and(has_nul) {
+        return nul_refused().into_response();
+    }
+    next.run(request).await
 }
 
 fn json_rejection(rejection: JsonRejection) -> ApiError {
