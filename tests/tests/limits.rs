@@ -127,7 +127,7 @@ async fn a_flood_is_rate_limited_and_the_game_is_unharmed(database: Database) {
 }
 
 async fn a_flood_past_the_refusals_is_closed_and_hears_why(database: Database) {
-    let (server, _, mut flood) = flood_ready(database).await;
+    let (server, created, mut flood) = flood_ready(database).await;
     // Far past the burst and the refusals allowed: the server closes, and the client still
     // reads the refusals and the closing frame (closed with its data unread, the connection
     // was reset and both were lost).
@@ -142,6 +142,24 @@ async fn a_flood_past_the_refusals_is_closed_and_hears_why(database: Database) {
     }
     assert!(refused > 0, "the refusals arrive");
     assert_eq!(flood.close_code(), Some(1008), "the closing frame arrives");
+    // Every frame counts, whatever it is: a flood of binary frames, of messages over the size
+    // limit or of ping frames is closed alike (from a hostile-client audit: the first two were
+    // answered a million times in 2 s and never closed, since they were refused before the rate
+    // was asked).
+    let frames = [
+        ("binary", Message::binary(vec![1, 2, 3])),
+        ("too large", Message::text("x".repeat(5_000))),
+        ("ping frames", Message::Ping(Vec::new().into())),
+    ];
+    for (kind, frame) in frames {
+        let mut flood = Socket::connect(&server.base, game_id(&created), None, None).await;
+        flood.next_of("snapshot").await;
+        for _ in 0..200 {
+            flood.send_raw(frame.clone()).await;
+        }
+        while flood.next().await.is_some() {}
+        assert_eq!(flood.close_code(), Some(1008), "{kind}");
+    }
     server.stop().await;
 }
 

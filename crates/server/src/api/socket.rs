@@ -675,14 +675,9 @@ impl Session {
         let heard = tokio::time::Instant::now();
         self.heard = heard;
         let limit = self.state.limits.max_socket_message;
-        let message = match incoming {
-            Some(Ok(Message::Text(t))) => t,
-            Some(Ok(Message::Binary(_))) => {
-                let error = ApiError::BadRequest("messages are JSON text frames".into());
-                return self.send(error_message(None, &error)).await;
-            }
+        let frame = match incoming {
             Some(Ok(Message::Close(_))) | None => return ControlFlow::Break(()),
-            Some(Ok(_)) => return ControlFlow::Continue(()), // ping and pong frames
+            Some(Ok(frame)) => frame,
             Some(Err(error)) => {
                 // A message over the transport's limit ends up here; say so before closing.
                 if is_too_large(&error) {
@@ -692,25 +687,44 @@ impl Session {
                 return ControlFlow::Break(());
             }
         };
-        if message.len() > limit {
-            let id = salvaged_id(&message);
-            return self
-                .send(error_message(id.as_deref(), &ApiError::TooLarge { limit }))
-                .await;
-        }
+        // Every frame counts against the rate, whatever it is: refusing a binary or oversized
+        // message costs the server as answering one does, and ping frames are answered too.
+        let text = match &frame {
+            Message::Text(text) => Some(text.as_str()),
+            _ => None,
+        };
         if let Err(retry_after_ms) = self
             .bucket
             .take(self.rate, self.state.registry.ms_at(heard))
         {
             self.refusals += 1;
-            let id = salvaged_id(&message);
-            let refused = error_message(id.as_deref(), &ApiError::RateLimited { retry_after_ms });
-            self.send(refused).await?;
+            // A message is told why (with its id, read only from one within the size limit);
+            // a control frame is not answered.
+            if matches!(frame, Message::Text(_) | Message::Binary(_)) {
+                let id = text.filter(|t| t.len() <= limit).and_then(salvaged_id);
+                let refused =
+                    error_message(id.as_deref(), &ApiError::RateLimited { retry_after_ms });
+                self.send(refused).await?;
+            }
             if self.refusals > MAX_RATE_REFUSALS {
                 close(&mut self.socket, 1008, "too many messages").await;
                 return ControlFlow::Break(());
             }
             return ControlFlow::Continue(());
+        }
+        let message = match frame {
+            Message::Text(text) => text,
+            Message::Binary(_) => {
+                let error = ApiError::BadRequest("messages are JSON text frames".into());
+                return self.send(error_message(None, &error)).await;
+            }
+            _ => return ControlFlow::Continue(()), // ping and pong frames
+        };
+        if message.len() > limit {
+            let id = salvaged_id(&message);
+            return self
+                .send(error_message(id.as_deref(), &ApiError::TooLarge { limit }))
+                .await;
         }
         let reply = self.answer(&message).await;
         // An action's events are published before its answer comes back: they go out with the
