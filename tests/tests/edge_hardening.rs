@@ -361,8 +361,12 @@ async fn every_error_is_the_json_error_shape_with_a_4xx() {
         .await;
     let game = game_id(&created);
     let long = "a".repeat(300);
+    // Each name short enough, the whole past what the system opens (from a hostile-client audit:
+    // a 500 and an error in the log).
+    let deep = format!("/{}", vec!["b".repeat(200); 25].join("/"));
     let cases = [
         (format!("/{long}"), 404, "not_found"),
+        (deep, 404, "not_found"),
         (format!("/static/{long}.js"), 404, "not_found"),
         (
             format!("/api/v1/games/{game}/events?since=-1"),

@@ -493,15 +493,12 @@ pub async fn error_shape(request: Request, next: Next) -> Response {
     response
 }
 
-/// No file has a name of 256 bytes or more; the file server would answer such a path with a
-/// 500, so it is a 404 here.
+/// No file has a name of 256 bytes or more, nor a path of 1,024 (the client's longest is a
+/// tenth of that); the file server would answer such a path with a 500 (the system refuses to
+/// open it), so it is a 404 here.
 pub async fn refuse_unservable_paths(request: Request, next: Next) -> Response {
-    if request
-        .uri()
-        .path()
-        .split('/')
-        .any(|segment| segment.len() > 255)
-    {
+    let path = request.uri().path();
+    if path.len() >= 1024 || path.split('/').any(|segment| segment.len() > 255) {
         return ApiError::NotFound("file".into()).into_response();
     }
     next.run(request).await
