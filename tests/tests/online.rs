@@ -144,6 +144,17 @@ async fn every_error_code_is_provoked_and_shaped(database: Database) {
         "bad_request",
     );
     check(api.play(game, light, "Z9-Q1", v).await, 400, "bad_request");
+    // An unknown field is refused at any depth (the clock's was taken, from a hostile-client audit).
+    check(
+        api.post(
+            "/api/v1/games",
+            None,
+            json!({ "variant": "petteia-6", "mode": "online", "clock": { "initial_ms": 60_000, "increment_ms": 0, "x": 1 } }),
+        )
+        .await,
+        400,
+        "bad_request",
+    );
     // 401: a wrong token.
     check(
         api.play(game, "0123456789abcdefghijABCDEFGHIJ01", "A1-A2", v)
@@ -242,7 +253,9 @@ async fn a_resent_move_id_gets_the_first_answer_and_plays_once(database: Databas
         online_game(&api, json!({ "variant": "petteia-6", "mode": "online" })).await;
     let game = game_id(&created);
     let v = joined["game"]["version"].as_u64().unwrap();
-    let body = json!({ "move": "B1-B3", "version": v, "id": "client-1" });
+    // At most 64 characters, counted as characters: 64 of two bytes each are an id.
+    let id = "é".repeat(64);
+    let body = json!({ "move": "B1-B3", "version": v, "id": id });
     let path = format!("/api/v1/games/{game}/moves");
     let first = api
         .post(&path, Some(seat_token(&created)), body.clone())

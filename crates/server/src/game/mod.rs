@@ -27,6 +27,7 @@ use serde::{Deserialize, Serialize};
 
 /// Base time and increment, in milliseconds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
 pub struct ClockSettings {
     /// 1 s to 3 h.
     #[schema(minimum = 1000, maximum = 10800000)]

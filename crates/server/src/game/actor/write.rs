@@ -66,10 +66,9 @@ impl GameActor {
         let event = match action {
             Action::Move { text, version, id } => {
                 // Stored as text: Postgres text cannot hold a NUL byte, so none reaches it.
-                if id
-                    .as_ref()
-                    .is_some_and(|id| id.len() > MAX_MOVE_ID || id.chars().any(char::is_control))
-                {
+                if id.as_ref().is_some_and(|id| {
+                    id.chars().count() > MAX_MOVE_ID || id.chars().any(char::is_control)
+                }) {
                     return Err(Refusal::MalformedMoveId.into());
                 }
                 // Move ids are the client's: each seat has its own, so two players' "1" never collide.
