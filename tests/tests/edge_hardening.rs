@@ -383,6 +383,9 @@ async fn every_error_is_the_json_error_shape_with_a_4xx() {
         ("/api/v1/games?before=yesterday".into(), 400, "bad_request"),
         ("/api/v1/games/%FF%FE".into(), 404, "not_found"),
         ("/api/v1/games/%FF%FE/record".into(), 404, "not_found"),
+        // `/api` itself is under `/api` (from a hostile-client audit: the client's page).
+        ("/api".into(), 404, "not_found"),
+        ("/api/".into(), 404, "not_found"),
     ];
     for (path, status, code) in cases {
         let (got, body) = api.get(&path, None).await;
@@ -403,6 +406,19 @@ async fn every_error_is_the_json_error_shape_with_a_4xx() {
     assert!(wrong.headers().contains_key("allow"));
     let body: Value = wrong.json().await.unwrap();
     assert_eq!(body["error"]["code"], "method_not_allowed");
+    // The socket's route, asked with another method than its upgrade's GET, says which.
+    let head = reqwest::Client::new()
+        .head(format!("{}/api/v1/games/{game}/ws", server.base))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        (
+            head.status().as_u16(),
+            head.headers().get("allow").and_then(|a| a.to_str().ok())
+        ),
+        (405, Some("GET"))
+    );
     // Raw bytes that are not UTF-8 in the request line never reach the application: hyper's
     // parser refuses them with a bare 400 (the one error that cannot have the JSON shape).
     let (status, body) = raw(

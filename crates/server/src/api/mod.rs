@@ -193,7 +193,10 @@ pub fn router(state: AppState) -> Router {
         .split_for_parts();
     docs::add_identity_refusals(&mut openapi);
     let _ = docs::OPENAPI_JSON.set(openapi.to_json().expect("the document serialises"));
+    // Every unknown path under `/api` answers in the API's shape, `/api` itself included.
     router
+        .route("/api", axum::routing::any(operations::api_not_found))
+        .route("/api/", axum::routing::any(operations::api_not_found))
         .route(
             "/api/{*path}",
             axum::routing::any(operations::api_not_found),
@@ -487,6 +490,11 @@ pub async fn error_shape(request: Request, next: Next) -> Response {
         )))),
     };
     let mut response = error.into_response();
+    // A 405 says what is allowed. The one axum answers without saying is the WebSocket upgrade's
+    // to a method other than GET, the upgrade's one method.
+    let allow = allow.or_else(|| {
+        (status == StatusCode::METHOD_NOT_ALLOWED).then(|| header::HeaderValue::from_static("GET"))
+    });
     if let Some(allow) = allow {
         response.headers_mut().insert(header::ALLOW, allow);
     }
