@@ -90,7 +90,7 @@ pub async fn serve(
         } else {
             limits.per_address
         };
-        let Some(slot) = open.admit(peer.ip(), limit) else {
+        let Some(slot) = open.admit(crate::api::address::limited_as(peer.ip()), limit) else {
             tracing::debug!(address = %peer.ip(), "too many connections from one address");
             continue;
         };

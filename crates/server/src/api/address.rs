@@ -42,6 +42,19 @@ pub fn client_address(
         .unwrap_or(peer)
 }
 
+/// What the per-address limits count by: an IPv4 address, or the /64 network of an IPv6 one (one
+/// subscriber's usual share, from which a client may take any number of addresses: counted one by
+/// one, each would have its own limits). An IPv4 address written as IPv6 counts as itself.
+pub fn limited_as(address: IpAddr) -> IpAddr {
+    match address {
+        IpAddr::V4(_) => address,
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => IpAddr::V4(v4),
+            None => IpAddr::V6((u128::from(v6) & !u128::from(u64::MAX)).into()),
+        },
+    }
+}
+
 /// The addresses a request was forwarded for in `header`, first client first. Entries that are
 /// not addresses (`unknown`, obfuscated names) are skipped.
 fn forwarded_for(headers: &HeaderMap, header: ForwardingHeader) -> Vec<IpAddr> {
@@ -103,6 +116,16 @@ mod tests {
 
     fn trusted() -> Vec<IpNet> {
         vec!["10.0.0.0/8".parse().unwrap()]
+    }
+
+    #[test]
+    fn an_ipv6_client_is_limited_by_its_64_network() {
+        let network = limited_as(ip("2001:db8:1:2:aaaa:bbbb:cccc:dddd"));
+        assert_eq!(network, ip("2001:db8:1:2::"));
+        assert_eq!(limited_as(ip("2001:db8:1:2::9")), network);
+        assert_ne!(limited_as(ip("2001:db8:1:3::9")), network);
+        assert_eq!(limited_as(ip("::ffff:192.0.2.7")), ip("192.0.2.7"));
+        assert_eq!(limited_as(ip("192.0.2.7")), ip("192.0.2.7"));
     }
 
     #[test]

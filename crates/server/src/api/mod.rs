@@ -2,7 +2,7 @@
 //! values (refusing bad input with the one error shape), and the application state they share.
 
 mod accounts;
-mod address;
+pub(crate) mod address;
 mod challenges;
 pub mod docs;
 mod games;
@@ -438,7 +438,8 @@ fn presented_seat(token: &str) -> Result<Option<SeatToken>, ApiError> {
 }
 
 /// The client's address, for the per-address limits: the connection's (loopback when the server
-/// runs without connection info, as in tests), or the one a trusted proxy forwarded.
+/// runs without connection info, as in tests), or the one a trusted proxy forwarded; an IPv6 one
+/// as its /64 network (`address::limited_as`).
 #[derive(Debug, Clone, Copy)]
 pub struct ClientAddress(pub IpAddr);
 
@@ -450,12 +451,12 @@ impl FromRequestParts<AppState> for ClientAddress {
             .extensions
             .get::<axum::extract::ConnectInfo<SocketAddr>>()
             .map_or(IpAddr::from([127, 0, 0, 1]), |info| info.0.ip());
-        Ok(ClientAddress(address::client_address(
+        Ok(ClientAddress(address::limited_as(address::client_address(
             peer,
             &parts.headers,
             &state.limits.connections.trusted_proxies,
             state.limits.connections.forwarded_header,
-        )))
+        ))))
     }
 }
 
