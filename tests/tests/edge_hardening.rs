@@ -71,6 +71,23 @@ async fn slow_clients_cannot_starve_the_others() {
             "a client that never finishes its headers is disconnected"
         );
     }
+    // A request whose head is whole and whose body stalls is answered, and ends, too (from a
+    // hostile-client audit: it was held for good).
+    let mut stalled = TcpStream::connect(authority(&server)).await.unwrap();
+    stalled
+        .write_all(b"POST /api/v1/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"variant\":")
+        .await
+        .unwrap();
+    let mut answer = Vec::new();
+    tokio::time::timeout(PROMPTLY, stalled.read_to_end(&mut answer))
+        .await
+        .expect("a stalled body is cut")
+        .unwrap();
+    assert!(
+        String::from_utf8_lossy(&answer).starts_with("HTTP/1.1 400"),
+        "{}",
+        String::from_utf8_lossy(&answer)
+    );
     // And the address is served again once its connections are gone.
     let again = reqwest::get(format!("{}/healthz", server.base))
         .await

@@ -23,11 +23,13 @@ use std::task::{Context, Poll};
 use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::TcpListener;
+use tower_http::timeout::TimeoutBody;
 
 /// How connections are admitted.
 #[derive(Clone, Debug)]
 pub struct ConnectionLimits {
-    /// A client that has not sent its whole request head by then is disconnected.
+    /// A client that has not sent its whole request head by then is disconnected; one whose body
+    /// stalls that long between its parts is answered 400.
     pub header_read_timeout: Duration,
     /// A write to the client that makes no progress for this long fails, and the connection
     /// with it (see `WriteDeadline`).
@@ -99,9 +101,14 @@ pub async fn serve(
         if let Err(error) = stream.set_nodelay(true) {
             tracing::warn!(%error, "could not set TCP_NODELAY");
         }
+        // A request body that stops arriving gets as long between its parts as the head had
+        // (a client that sent its head and holds the body back would hold its connection and
+        // handler for good).
+        let body_timeout = limits.header_read_timeout;
         let service = tower::ServiceExt::map_request(
             app.clone(),
-            move |mut request: axum::http::Request<hyper::body::Incoming>| {
+            move |request: axum::http::Request<hyper::body::Incoming>| {
+                let mut request = request.map(|body| TimeoutBody::new(body_timeout, body));
                 request.extensions_mut().insert(ConnectInfo(peer));
                 request
             },
