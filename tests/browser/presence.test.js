@@ -6,7 +6,7 @@
 // after ten seconds here (`--invite-expiry-secs`): the waiting creator is told why the game ended.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { browserSuite, shot, view, waitStatus, startFromHome, LAPTOP, PHONE } from './support.js';
+import { browserSuite, shot, view, waitStatus, waitVersion, shown, clickMove, startFromHome, LAPTOP, PHONE } from './support.js';
 
 const CLAIM_AFTER_SECS = 2;
 const INVITE_EXPIRY_SECS = 10;
@@ -37,6 +37,11 @@ test('a spectator is counted; the opponent gone is counted and claimable without
   await spectator.close();
   await host.waitForFunction(() => document.querySelector('.spectators').textContent === '');
 
+  // A move each: a game that a side never moved in has no winner to claim (it would be aborted).
+  await clickMove(host, 'A1', 'A2');
+  await waitVersion(guest, (await shown(host)).version);
+  await clickMove(guest, 'A6', 'A5');
+  await waitVersion(host, (await shown(guest)).version);
   // The guest leaves once its socket is counted (see play.test.js on a guest gone before its hello).
   await guest.waitForSelector('.connection[data-state="connected"]');
   await guest.goto('/rules');
