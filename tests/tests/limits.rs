@@ -240,34 +240,41 @@ async fn a_client_that_stops_reading_is_dropped_and_counts_no_more(database: Dat
         .create(json!({ "variant": "petteia-8", "mode": "local" }))
         .await;
     let (game, token) = (game_id(&created), seat_token(&created));
-    // A long game makes every view long, and every view reaches every socket when a spectator
-    // comes or goes.
+    // A long game makes every view long, and a takeback sends every socket the whole view.
     let mut view = api.view(game, Some(token)).await;
     while view["moves"].as_array().unwrap().len() < 100 && view["status"] == "playing" {
         let version = view["version"].as_u64().unwrap();
-        let first = view["legal_moves"][0].as_str().unwrap().to_string();
-        assert_eq!(api.play(game, token, &first, version).await.0, 200);
+        // Spread over the legal moves (the first each time repeats a position within 30).
+        let legal = view["legal_moves"].as_array().unwrap();
+        let mv = legal[(version as usize * 7_919) % legal.len()]
+            .as_str()
+            .unwrap()
+            .to_string();
+        assert_eq!(api.play(game, token, &mv, version).await.0, 200);
         view = api.view(game, Some(token)).await;
     }
+    assert_eq!(view["status"], "playing", "{view}");
     let spectators = |view: Value| view["spectators"].as_u64().unwrap();
     let mut stalled = stalled_spectator(&server.base, game).await;
     while spectators(api.view(game, None).await) != 1 {
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
-    // Watchers come and go until the views the stalled one is sent fill the buffers and a write
-    // to it waits past the timeout: then it is dropped, and no longer counted.
-    let mut arrivals = 0;
+    // A move and its takeback, again and again, until the views the stalled one is sent fill the
+    // buffers and a write to it waits past the timeout: then it is dropped, and no longer counted.
+    let mut takebacks = 0;
     loop {
-        let mut watcher = Socket::connect(&server.base, game, None, None).await;
-        watcher.next_of("snapshot").await;
-        watcher.close().await;
-        arrivals += 1;
-        if arrivals % 25 == 0 && spectators(api.view(game, None).await) == 0 {
+        let view = api.view(game, Some(token)).await;
+        let version = view["version"].as_u64().unwrap();
+        let first = view["legal_moves"][0].as_str().unwrap().to_string();
+        assert_eq!(api.play(game, token, &first, version).await.0, 200);
+        assert_eq!(api.act(game, Some(token), "undo").await.0, 200);
+        takebacks += 1;
+        if takebacks % 25 == 0 && spectators(api.view(game, None).await) == 0 {
             break;
         }
         assert!(
-            arrivals < 5_000,
-            "a spectator that reads nothing is still counted after {arrivals} arrivals"
+            takebacks < 5_000,
+            "a spectator that reads nothing is still counted after {takebacks} takebacks"
         );
     }
     // The server closed its connection: what it had sent is read, then the end.
@@ -294,7 +301,45 @@ async fn a_client_that_stops_reading_is_dropped_and_counts_no_more(database: Dat
     server.stop().await;
 }
 
+/// Spectators reconnecting in a loop send the players no storm of views (from a hostile-client
+/// audit: each arrival and departure sent every socket a whole view, 2,300 a second to a player).
+async fn a_crowd_coming_and_going_is_told_at_most_once_a_second(database: Database) {
+    let server = TestServer::start(database).await;
+    let created = server
+        .api()
+        .create(json!({ "variant": "petteia-6", "mode": "local" }))
+        .await;
+    let game = game_id(&created);
+    let mut player = Socket::connect(&server.base, game, Some(seat_token(&created)), None).await;
+    player.next_of("snapshot").await;
+    let started = tokio::time::Instant::now();
+    for _ in 0..30 {
+        let mut watcher = Socket::connect(&server.base, game, None, None).await;
+        watcher.next_of("snapshot").await;
+        watcher.close().await;
+    }
+    let seconds = started.elapsed().as_secs() as usize;
+    let mut told = Vec::new();
+    while let Ok(Some(message)) =
+        tokio::time::timeout(Duration::from_millis(2_500), player.next()).await
+    {
+        if message["type"] == "snapshot" {
+            told.push(message["game"]["spectators"].clone());
+        }
+    }
+    // Sixty changes of the count: told once at once, then at most once a second, the last
+    // once the crowd is gone.
+    assert!(
+        told.len() <= seconds + 3,
+        "{} views in {seconds} s: {told:?}",
+        told.len()
+    );
+    assert_eq!(told.last(), Some(&json!(0)), "{told:?}");
+    server.stop().await;
+}
+
 on_both_databases!(
+    a_crowd_coming_and_going_is_told_at_most_once_a_second,
     bad_socket_messages_get_errors_and_change_nothing,
     a_client_that_stops_reading_is_dropped_and_counts_no_more,
     a_flood_is_rate_limited_and_the_game_is_unharmed,

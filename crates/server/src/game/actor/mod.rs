@@ -98,6 +98,11 @@ const FINISHED_IDLE_AFTER: Duration = Duration::from_secs(10);
 /// holds this many slots from the start, in every live game: 256 cost ~10 KB a game.
 pub const BROADCAST_CAPACITY: usize = 16;
 
+/// How often a change of the spectators' count alone is told to every socket: a crowd coming and
+/// going (or a client reconnecting in a loop) would otherwise send each socket a whole view at
+/// each arrival.
+const SPECTATORS_TOLD_EVERY: Duration = Duration::from_secs(1);
+
 /// Called once when an actor stops (the registry forgets its handle).
 pub type OnStop = Box<dyn FnOnce() + Send>;
 
@@ -122,6 +127,10 @@ pub struct GameActor {
     /// Who is connected through the other instances, by instance: the latest report's stamp
     /// and the report.
     remote_presence: HashMap<String, (u64, PresenceReport)>,
+    /// Spectators' comings and goings are told at most once a [`SPECTATORS_TOLD_EVERY`]: until
+    /// this instant a change of their count alone waits, and `spectators_untold` says one did.
+    spectators_quiet_until: Option<tokio::time::Instant>,
+    spectators_untold: bool,
     /// The version applied and published, or being committed, for the registry (shared with
     /// the game's slot): see `commit`.
     known_version: Arc<AtomicU64>,
@@ -171,6 +180,8 @@ impl GameActor {
             flag_not_before,
             leads: services_leads,
             remote_presence: HashMap::new(),
+            spectators_quiet_until: None,
+            spectators_untold: false,
             known_version,
         });
         tokio::spawn(async move {

@@ -175,8 +175,6 @@ impl GameActor {
     /// The views show the presence seen now, and every socket is told.
     pub(super) fn presence_changed(&mut self) {
         self.snapshot = self.snapshot.with_presence(self.seen());
-        self.publish(Published::Presence {
-            snapshot: self.snapshot.clone(),
-        });
+        self.tell_presence();
     }
 }

@@ -68,6 +68,10 @@ impl GameActor {
                 .then(|| (tokio::time::Instant::now(), Wake::Resume)),
             self.expiry_deadline().map(|at| (at, Wake::Expiry)),
             self.presence_deadline().map(|at| (at, Wake::Presence)),
+            self.spectators_untold
+                .then_some(self.spectators_quiet_until)
+                .flatten()
+                .map(|at| (at, Wake::Presence)),
             idle.map(|at| (at, Wake::Idle)),
         ]
         .into_iter()
@@ -195,10 +199,10 @@ impl GameActor {
             (Seat::Spectator, Touch::Request) | (Seat::Both, _) => return,
         }
         let seen = self.seen();
-        let changed = before.spectators != seen.spectators
-            || Player::BOTH
-                .iter()
-                .any(|&p| before.is_present(p, now) != seen.is_present(p, now));
+        let players_changed = Player::BOTH
+            .iter()
+            .any(|&p| before.is_present(p, now) != seen.is_present(p, now));
+        let changed = before.spectators != seen.spectators || players_changed;
         // The views read presence from the snapshot: refresh it when presence changes, or when
         // the last request it holds grows old against the window (not on every request: that
         // copy is not free).
@@ -222,11 +226,28 @@ impl GameActor {
                 self.report_presence();
             }
         }
-        if changed {
-            self.publish(Published::Presence {
-                snapshot: self.snapshot.clone(),
-            });
+        if players_changed {
+            self.tell_presence();
+        } else if changed {
+            // The spectators alone: told now, unless they were within the last second; then
+            // once that second is over, with whatever came and went meanwhile.
+            let instant = tokio::time::Instant::now();
+            match self.spectators_quiet_until {
+                Some(until) if until > instant => self.spectators_untold = true,
+                _ => self.tell_presence(),
+            }
         }
+    }
+
+    /// Sends every socket the snapshot as it stands; a change of the spectators alone is not
+    /// sent again for a while.
+    pub(super) fn tell_presence(&mut self) {
+        self.spectators_untold = false;
+        self.spectators_quiet_until =
+            Some(tokio::time::Instant::now() + super::SPECTATORS_TOLD_EVERY);
+        self.publish(Published::Presence {
+            snapshot: self.snapshot.clone(),
+        });
     }
 
     /// When a player present only by an old request becomes away.
@@ -382,7 +403,8 @@ enum Wake {
     Resume,
     /// The invite was not used in time.
     Expiry,
-    /// A player present only by an old request became away.
+    /// A player present only by an old request became away, or the spectators' count changed
+    /// while it was not to be told.
     Presence,
     /// Nobody watches and no clock runs: the actor stops.
     Idle,
