@@ -14,7 +14,7 @@ use ludus_ai::Level;
 use ludus_engine::{AnyGame, AnyMove, Player, Side};
 use ludus_store::{SecretHash, Store};
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::{OnceCell, oneshot};
@@ -49,6 +49,9 @@ pub struct Registry {
     services: Arc<Services>,
     /// A std mutex: it is held only to look up or insert a slot, never across an await.
     games: Games,
+    /// Set when the shutdown begins: no game is loaded from then on (the notification of the
+    /// shutdown's own pause would load a game again, and its clocks would resume).
+    closing: Arc<AtomicBool>,
 }
 
 /// What the creator receives.
@@ -76,6 +79,7 @@ impl Registry {
         Registry {
             services: Arc::new(Services::new(store, config, metrics)),
             games: Arc::default(),
+            closing: Arc::default(),
         }
     }
 
@@ -381,6 +385,9 @@ impl Registry {
     /// The game's running actor, started from the store if it has none.
     async fn handle(&self, game_id: &GameId, flag_not_before: i64) -> Result<Mailbox, GameError> {
         loop {
+            if self.closing.load(Ordering::Acquire) {
+                return Err(GameError::Stopped);
+            }
             let slot = {
                 let mut games = self.games.lock().expect("registry lock");
                 // Looked up before it is inserted: the key's copy is made only for a new slot.
@@ -529,6 +536,7 @@ impl Registry {
     /// Stops every actor after the commands already queued, and waits for them (bounded). When
     /// no other instance is alive to serve them, the games' clocks are paused as they stop.
     pub async fn shutdown(&self) {
+        self.closing.store(true, Ordering::Release);
         let pause_clocks = self.nobody_else_serves().await;
         let slots: Vec<Slot> = self
             .games
