@@ -491,11 +491,6 @@ pub async fn error_shape(request: Request, next: Next) -> Response {
         )))),
     };
     let mut response = error.into_response();
-    // A 405 says what is allowed. The one axum answers without saying is the WebSocket upgrade's
-    // to a method other than GET, the upgrade's one method.
-    let allow = allow.or_else(|| {
-        (status == StatusCode::METHOD_NOT_ALLOWED).then(|| header::HeaderValue::from_static("GET"))
-    });
     if let Some(allow) = allow {
         response.headers_mut().insert(header::ALLOW, allow);
     }

@@ -14,9 +14,11 @@ use crate::game::actor::{Action, Command, Mailbox, Published, Subscription};
 use crate::game::json;
 use crate::game::view::Snapshot;
 use crate::game::{GameId, Seat};
+use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
 use axum::extract::{Query, State};
-use axum::response::Response;
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
 use futures_util::SinkExt;
 use ludus_store::SecretHash;
 use serde::{Deserialize, Serialize};
@@ -232,8 +234,21 @@ pub async fn upgrade(
     GamePath(id): GamePath,
     upgrade_seat: GameSeat,
     Query(query): Query<SocketQuery>,
-    ws: WebSocketUpgrade,
+    ws: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Result<Response, ApiError> {
+    let ws = match ws {
+        Ok(ws) => ws,
+        // Asked with another method than GET (HEAD, say), the route says which it takes: its
+        // 405 comes from the upgrade, not the router, which would have said so itself.
+        Err(rejection) if rejection.status() == StatusCode::METHOD_NOT_ALLOWED => {
+            let mut refused = ApiError::MethodNotAllowed.into_response();
+            refused
+                .headers_mut()
+                .insert(header::ALLOW, HeaderValue::from_static("GET"));
+            return Ok(refused);
+        }
+        Err(rejection) => return Ok(rejection.into_response()),
+    };
     // Refuse an unknown game before upgrading, with a plain 404.
     state.registry.find(&id).await?;
     // The transport cuts off far beyond the protocol's limit, so that a message a little too
