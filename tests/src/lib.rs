@@ -627,6 +627,27 @@ impl Api {
         view
     }
 
+    /// A game's live event stream (NDJSON, `?{query}` such as `since=0`), as it is answered: the
+    /// caller reads its lines, or its status when it is refused.
+    pub async fn event_stream(
+        &self,
+        game_id: &str,
+        query: &str,
+        token: Option<&str>,
+    ) -> reqwest::Response {
+        let mut request = self
+            .http
+            .get(format!(
+                "{}/api/v1/games/{game_id}/events?{query}",
+                self.base
+            ))
+            .header("accept", "application/x-ndjson");
+        if let Some(token) = token {
+            request = request.bearer_auth(token);
+        }
+        request.send().await.expect("the server answers")
+    }
+
     /// A bodiless action of a game: resign, draw, undo, abort, claim, rematch, …
     pub async fn act(&self, game_id: &str, token: Option<&str>, action: &str) -> Reply {
         self.post(

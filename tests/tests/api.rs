@@ -39,12 +39,7 @@ async fn the_event_stream_sends_the_end_a_move_brings(database: Database) {
         .create(json!({ "variant": "petteia-6", "mode": "local" }))
         .await;
     let game = game_id(&created).to_string();
-    let stream = reqwest::Client::new()
-        .get(format!("{}/api/v1/games/{game}/events", server.base))
-        .header("accept", "application/x-ndjson")
-        .send()
-        .await
-        .unwrap();
+    let stream = api.event_stream(&game, "since=0", None).await;
     let end = play_first_moves(&api, &game, seat_token(&created), 5_000).await;
     assert_eq!(end["status"], "finished", "{end}");
     let streamed = tokio::time::timeout(std::time::Duration::from_secs(10), stream.text())
@@ -138,17 +133,10 @@ async fn the_event_stream_delivers_every_event_once_in_order_across_a_reconnect(
         .await;
     let game = game_id(&created).to_string();
     let token = seat_token(&created).to_string();
-    let client = reqwest::Client::new();
-    let stream_from = |since: u64| {
-        client
-            .get(format!(
-                "{}/api/v1/games/{game}/events?since={since}",
-                server.base
-            ))
-            .header("accept", "application/x-ndjson")
-            .send()
-    };
-    let mut first = stream_from(0).await.unwrap().bytes_stream();
+    let mut first = api
+        .event_stream(&game, "since=0", None)
+        .await
+        .bytes_stream();
     play_first_moves(&api, &game, &token, 3).await;
     let mut seen: Vec<u64> = Vec::new();
     let mut buffer = String::new();
@@ -172,7 +160,12 @@ async fn the_event_stream_delivers_every_event_once_in_order_across_a_reconnect(
     let last = *seen.last().unwrap();
     play_first_moves(&api, &game, &token, 2).await;
     api.act(&game, Some(&token), "resign").await;
-    let rest = stream_from(last).await.unwrap().text().await.unwrap();
+    let rest = api
+        .event_stream(&game, &format!("since={last}"), None)
+        .await
+        .text()
+        .await
+        .unwrap();
     for line in rest.lines().filter(|l| !l.trim().is_empty()) {
         seen.push(
             serde_json::from_str::<Value>(line).unwrap()["version"]
@@ -190,21 +183,17 @@ async fn the_event_stream_delivers_every_event_once_in_order_across_a_reconnect(
         .await;
     assert_eq!(array.as_array().unwrap().len(), seen.len());
     // A page's limit does not cut a stream short, and a limit out of range is refused alike.
-    let stream_with_limit = |limit: u32| {
-        client
-            .get(format!(
-                "{}/api/v1/games/{game}/events?since=0&limit={limit}",
-                server.base
-            ))
-            .header("accept", "application/x-ndjson")
-            .send()
-    };
-    let whole = stream_with_limit(1).await.unwrap().text().await.unwrap();
+    let whole = api
+        .event_stream(&game, "since=0&limit=1", None)
+        .await
+        .text()
+        .await
+        .unwrap();
     assert_eq!(
         whole.lines().filter(|l| !l.trim().is_empty()).count(),
         seen.len()
     );
-    let refused = stream_with_limit(0).await.unwrap();
+    let refused = api.event_stream(&game, "since=0&limit=0", None).await;
     assert_eq!(refused.status(), 400);
     assert_eq!(
         refused.json::<Value>().await.unwrap()["error"]["code"],

@@ -39,16 +39,10 @@ async fn joined_game(api: &Api, clock: Value) -> (String, String, String) {
 
 /// A seat's live event stream (NDJSON) of a game, open.
 async fn open_event_stream(server: &TestServer, game: &str, token: &str) -> reqwest::Response {
-    let stream = reqwest::Client::new()
-        .get(format!(
-            "{}/api/v1/games/{game}/events?since=0",
-            server.base
-        ))
-        .header("accept", "application/x-ndjson")
-        .bearer_auth(token)
-        .send()
-        .await
-        .expect("the stream opens");
+    let stream = server
+        .api()
+        .event_stream(game, "since=0", Some(token))
+        .await;
     assert_eq!(stream.status(), 200);
     stream
 }
