@@ -279,7 +279,6 @@ class GameScreen {
     }
   }
 
-  /** The player's switches: threats, sound, the Duodecim board face, the seat link. */
   /** The side drawn at the bottom: the seat's own (a spectator's, the first side), or the other one
    * once the board is flipped. */
   bottomSide() {
@@ -288,6 +287,7 @@ class GameScreen {
     return this.flipped ? v.sides.find((s) => s !== own) || own : own;
   }
 
+  /** The player's switches: threats, sound, the board's side, the Duodecim board face, the seat link. */
   options() {
     const flip = /** @type {HTMLInputElement} */ (html('input', { type: 'checkbox', id: 'flip' }));
     flip.addEventListener('change', () => {

@@ -704,19 +704,18 @@ impl Session {
         };
         // Every frame counts against the rate, whatever it is: refusing a binary or oversized
         // message costs the server as answering one does, and ping frames are answered too.
-        let text = match &frame {
-            Message::Text(text) => Some(text.as_str()),
-            _ => None,
-        };
         if let Err(retry_after_ms) = self
             .bucket
             .take(self.rate, self.state.registry.ms_at(heard))
         {
             self.refusals += 1;
-            // A message is told why (with its id, read only from one within the size limit);
-            // a control frame is not answered.
+            // A message is told why, with its id when it is text within the size limit; a control
+            // frame is not answered.
             if matches!(frame, Message::Text(_) | Message::Binary(_)) {
-                let id = text.filter(|t| t.len() <= limit).and_then(salvaged_id);
+                let id = match &frame {
+                    Message::Text(text) if text.len() <= limit => salvaged_id(text),
+                    _ => None,
+                };
                 let refused =
                     error_message(id.as_deref(), &ApiError::RateLimited { retry_after_ms });
                 self.send(refused).await?;

@@ -38,6 +38,17 @@ pub enum Action {
     },
 }
 
+impl Action {
+    /// Plays this action again on `engine` (a replay: the action was played once already).
+    fn replay_on(&self, engine: &mut AnyGame) -> Result<(), ReplayError> {
+        match self {
+            Action::Roll(dice) => engine.roll(dice)?,
+            Action::Move { mv, .. } => engine.play(*mv)?,
+        }
+        Ok(())
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GameResult {
     pub outcome: Outcome,
@@ -384,12 +395,9 @@ impl LiveGame {
         self.actions.clear();
         self.dice_thrown = 0;
         for action in kept {
-            match &action {
-                Action::Roll(dice) => {
-                    self.engine.roll(dice)?;
-                    self.dice_thrown += dice.len() as u64;
-                }
-                Action::Move { mv, .. } => self.engine.play(*mv)?,
+            action.replay_on(&mut self.engine)?;
+            if let Action::Roll(dice) = &action {
+                self.dice_thrown += dice.len() as u64;
             }
             self.actions.push(action);
         }
@@ -874,11 +882,7 @@ impl LiveGame {
                 starts.push(index);
             }
             previous = Some(mover);
-            let replayed = match action {
-                Action::Roll(dice) => replay.roll(dice).map_err(|_| ()),
-                Action::Move { mv, .. } => replay.play(*mv).map_err(|_| ()),
-            };
-            if replayed.is_err() {
+            if action.replay_on(&mut replay).is_err() {
                 return Vec::new();
             }
         }
