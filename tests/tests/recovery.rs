@@ -1,11 +1,13 @@
 //! Nothing lost: the server process is killed with SIGKILL while moves are in flight; after a
 //! restart on the same database every acknowledged move is there, and play goes on. And nothing
 //! shown that was not committed: a move the database refuses is neither acknowledged nor seen.
-//! An orderly restart charges its downtime to no one's clock.
+//! An orderly restart charges its downtime to no one's clock, and a database lost for a while
+//! refuses the moves sent meanwhile, which are played once when sent again.
 
+use ludus_store::testing::DatabaseProxy;
 use ludus_tests::{
     Api, Database, ServerProcess, Socket, TestDatabase, TestServer, game_id, on_both_databases,
-    seat_token, test_config,
+    postgres_url, seat_token, test_config,
 };
 use serde_json::{Value, json};
 use sqlx::Connection;
@@ -315,3 +317,70 @@ on_both_databases!(
     a_crash_charges_its_downtime_to_no_one,
     a_move_the_store_refuses_is_neither_acknowledged_nor_shown
 );
+
+/// Postgres's host is lost from the network in the middle of a game (SQLite, a file, has no host
+/// to lose): a move sent meanwhile is answered 503 `unavailable` once the pool gives up on a
+/// connection, and changes nothing; sent again with its id once the host is back, it is played,
+/// and only once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs TEST_DATABASE_URL (Postgres); run with -- --include-ignored"]
+async fn a_move_refused_while_the_database_is_lost_is_played_once_when_sent_again() {
+    let database = TestDatabase::create(Database::Postgres).await;
+    let proxy = DatabaseProxy::start(&postgres_url().expect("TEST_DATABASE_URL")).await;
+    let server = TestServer::start_with(test_config(proxy.route(database.url()))).await;
+    let api = server.api();
+    let created = api
+        .create(json!({ "variant": "petteia-8", "mode": "local" }))
+        .await;
+    let (game, token) = (game_id(&created), seat_token(&created));
+    let path = format!("/api/v1/games/{game}/moves");
+    let first = api.view(game, Some(token)).await;
+    let (status, played) = api
+        .post(
+            &path,
+            Some(token),
+            json!({ "move": first["legal_moves"][0], "version": first["version"], "id": "1" }),
+        )
+        .await;
+    assert_eq!(status, 200, "{played}");
+    let version = played["version"].as_u64().unwrap();
+    let second = json!({ "move": played["legal_moves"][0], "version": version, "id": "2" });
+
+    proxy.cut();
+    let (status, refused) = api.post(&path, Some(token), second.clone()).await;
+    assert_eq!(
+        (status, &refused["error"]["code"]),
+        (503, &json!("unavailable")),
+        "{refused}"
+    );
+
+    proxy.mend();
+    // The first answers after the host is back may still be the outage's (a connection that was
+    // being made through the lost host waits out the pool's timeout): the client sends again,
+    // with the same id, until the move is answered.
+    let mut answers = Vec::new();
+    let played = loop {
+        let (status, answer) = api.post(&path, Some(token), second.clone()).await;
+        if status == 200 {
+            break answer;
+        }
+        assert_eq!(
+            (status, &answer["error"]["code"]),
+            (503, &json!("unavailable")),
+            "{answer}"
+        );
+        answers.push(answer);
+        assert!(answers.len() < 30, "still refused: {answers:?}");
+        tokio::time::sleep(Duration::from_secs(1)).await;
+    };
+    assert_eq!(played["version"], version + 1, "{played}");
+    let (status, again) = api.post(&path, Some(token), second).await;
+    assert_eq!(
+        (status, &again["version"]),
+        (200, &json!(version + 1)),
+        "{again}"
+    );
+    let view = api.view(game, Some(token)).await;
+    assert_eq!(view["moves"].as_array().map(Vec::len), Some(2), "{view}");
+    server.stop().await;
+}

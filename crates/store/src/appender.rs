@@ -9,7 +9,7 @@
 //! writer holds a connection of its own (`held`) rather than taking one from the pool for each
 //! batch.
 
-use crate::held::{Connection, Held, next_batch};
+use crate::held::{Connection, Held, fail_all, next_batch};
 use crate::{Backend, EventRow, GameId, StatusChange, Store, StoreError};
 use std::sync::Arc;
 use tokio::sync::{Mutex, mpsc, oneshot};
@@ -83,7 +83,7 @@ impl Appender {
 /// append, and again.
 async fn write(store: Store, queue: Arc<Mutex<mpsc::Receiver<Append>>>) {
     let mut held = Held::new(store);
-    while let Some(mut batch) = held
+    while let Some(batch) = held
         .wait(async { next_batch(&mut *queue.lock().await, MAX_BATCH).await })
         .await
     {
@@ -97,16 +97,18 @@ async fn write(store: Store, queue: Arc<Mutex<mpsc::Receiver<Append>>>) {
                     let _ = append.done.send(Ok(()));
                 }
             }
-            Err(error) if batch.len() == 1 => {
-                let _ = batch.remove(0).done.send(Err(error));
-            }
-            Err(_) => {
+            // A statement the database refused: each append is tried alone, so that only the
+            // one at fault (a `Conflict`, say) sees an error.
+            Err(error) if batch.len() > 1 && error.is_the_statements() => {
                 for append in batch {
                     let one = [(&append.game_id, append.events.as_slice())];
                     let result = append_held(&mut held, &one).await;
                     let _ = append.done.send(result);
                 }
             }
+            // The database could not be reached: every append meets the same, answered at once
+            // (tried alone, the last would wait a pool's timeout for each before it).
+            Err(error) => fail_all(batch.into_iter().map(|a| a.done).collect(), error),
         }
     }
 }
@@ -115,7 +117,11 @@ async fn append_held(
     held: &mut Held,
     appends: &[(&GameId, &[EventRow])],
 ) -> Result<(), StoreError> {
-    let result = held.connection().await?.append_many(appends).await;
+    let was_held = held.holds();
+    let mut result = held.connection().await?.append_many(appends).await;
+    if held.retry_on_new(was_held, &result) {
+        result = held.connection().await?.append_many(appends).await;
+    }
     held.settle(result)
 }
 

@@ -7,6 +7,8 @@
 use crate::{Store, StoreError};
 use sqlx::pool::PoolConnection;
 use sqlx::{Postgres, Sqlite};
+use std::sync::Arc;
+use tokio::sync::oneshot;
 
 /// A connection taken from the store's pool and kept.
 #[derive(Debug)]
@@ -69,6 +71,27 @@ impl Held {
         Ok(self.connection.as_mut().expect("taken above"))
     }
 
+    /// Whether a connection is held (taken before, so perhaps stale).
+    pub(crate) fn holds(&self) -> bool {
+        self.connection.is_some()
+    }
+
+    /// Whether a statement that met `result` should run once more, on a new connection: the
+    /// connection was held from before (`was_held`) and failed other than by the statement's
+    /// fault, so it may only be stale (the database restarted since). The stale one is let go.
+    /// So a batch meets a broken connection once, and an unreachable database one pool's timeout.
+    pub(crate) fn retry_on_new<T>(
+        &mut self,
+        was_held: bool,
+        result: &Result<T, StoreError>,
+    ) -> bool {
+        let retry = was_held && result.as_ref().is_err_and(|e| !e.is_the_statements());
+        if retry {
+            self.connection = None;
+        }
+        retry
+    }
+
     /// Passes on the result of a statement on the held connection. A connection that failed
     /// other than by a conflict may be broken (the database restarted, say): it is let go, and
     /// the next statement takes another.
@@ -80,6 +103,22 @@ impl Held {
             self.connection = None;
         }
         result
+    }
+}
+
+/// Answers each waiter of a batch with the batch's error: as it is to one waiter, shared among
+/// several.
+pub(crate) fn fail_all<T>(
+    mut waiters: Vec<oneshot::Sender<Result<T, StoreError>>>,
+    error: StoreError,
+) {
+    if waiters.len() == 1 {
+        let _ = waiters.remove(0).send(Err(error));
+        return;
+    }
+    let error = Arc::new(error);
+    for waiter in waiters {
+        let _ = waiter.send(Err(StoreError::Shared(error.clone())));
     }
 }
 

@@ -26,6 +26,8 @@ pub use cluster::{ALIVE_FOR_MS, Appended, Listener, Notification};
 pub use model::{GameId, Malformed, Mode, PageAfter, SecretHash, Status, UnknownName, parse_name};
 pub use presence::PresenceSender;
 pub use reader::EventReader;
+#[cfg(feature = "testing")]
+pub mod testing;
 
 use ludus_engine::dice::{ServerSeed, from_hex, to_hex};
 use ludus_engine::{Player, Side, Termination, Variant};
@@ -45,6 +47,10 @@ pub const HELD_POSTGRES_CONNECTIONS: u32 = appender::POSTGRES_WRITERS + 3;
 /// else (a pool no larger than the held ones answers nothing, and one or two more stall under
 /// light load).
 pub const MIN_POSTGRES_CONNECTIONS: u32 = HELD_POSTGRES_CONNECTIONS + 3;
+
+/// The longest a statement waits for a Postgres connection from the pool, connecting included:
+/// while the database cannot be reached, how long a request takes to be answered 503.
+pub const POSTGRES_ACQUIRE_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// The longest a Postgres statement may run (`statement_timeout`).
 const STATEMENT_TIMEOUT: &str = "5s";
@@ -69,9 +75,26 @@ pub enum StoreError {
     /// Asked of SQLite what only Postgres does: serve several instances.
     #[error("several instances share only a Postgres database")]
     SingleInstance,
+    /// The failure of a batch of statements, met by each of them.
+    #[error(transparent)]
+    Shared(std::sync::Arc<StoreError>),
     /// The database did not answer within this time.
     #[error("the database did not answer within {0:?}")]
     TimedOut(std::time::Duration),
+}
+
+impl StoreError {
+    /// Whether the database answered the statement with this error (a conflict, a constraint, a
+    /// trigger): something about what was written, which another statement may not share. Any
+    /// other failure (no connection within the pool's timeout, a connection broken, the writers
+    /// stopped) is the database's as a whole, and every statement meets it alike.
+    pub fn is_the_statements(&self) -> bool {
+        match self {
+            StoreError::Conflict | StoreError::Database(sqlx::Error::Database(_)) => true,
+            StoreError::Shared(error) => error.is_the_statements(),
+            _ => false,
+        }
+    }
 }
 
 /// A column of a stored game that holds no value of its type.
@@ -407,7 +430,7 @@ impl Store {
             .await?;
             let pool = PgPoolOptions::new()
                 .max_connections(postgres_connections.max(MIN_POSTGRES_CONNECTIONS))
-                .acquire_timeout(Duration::from_secs(10))
+                .acquire_timeout(POSTGRES_ACQUIRE_TIMEOUT)
                 .connect_with(options)
                 .await?;
             POSTGRES_MIGRATIONS.run(&pool).await?;

@@ -4,7 +4,7 @@
 //! appended), so these reads are many and small; one statement answers whatever is waiting.
 //! Postgres only: on SQLite, which serves one instance, a read goes to the pool.
 
-use crate::held::{Connection, Held, next_batch};
+use crate::held::{Connection, Held, fail_all, next_batch};
 use crate::{EventRow, GameId, Store, StoreError};
 use tokio::sync::{mpsc, oneshot};
 
@@ -64,26 +64,27 @@ async fn read_all(store: Store, mut queue: mpsc::Receiver<Read>) {
     let mut held = Held::new(store.clone());
     while let Some(batch) = held.wait(next_batch(&mut queue, MAX_BATCH)).await {
         let wanted: Vec<(&GameId, i64)> = batch.iter().map(|r| (&r.game_id, r.since)).collect();
-        let read = match held.connection().await {
-            Ok(connection) => connection.events_since_many(&wanted).await,
-            Err(error) => Err(error),
-        };
-        match held.settle(read) {
+        match read_held(&mut held, &wanted).await {
             Ok(mut answers) => {
                 for read in batch.into_iter().rev() {
                     let _ = read.done.send(Ok(answers.pop().unwrap_or_default()));
                 }
             }
-            // The held connection may have been broken (the database restarted): each read is
-            // made again through the pool, which replaces broken connections before use.
-            Err(_) => {
-                for read in batch {
-                    let events = store.events_since(&read.game_id, read.since).await;
-                    let _ = read.done.send(events);
-                }
-            }
+            Err(error) => fail_all(batch.into_iter().map(|r| r.done).collect(), error),
         }
     }
+}
+
+async fn read_held(
+    held: &mut Held,
+    wanted: &[(&GameId, i64)],
+) -> Result<Vec<Vec<EventRow>>, StoreError> {
+    let was_held = held.holds();
+    let mut result = held.connection().await?.events_since_many(wanted).await;
+    if held.retry_on_new(was_held, &result) {
+        result = held.connection().await?.events_since_many(wanted).await;
+    }
+    held.settle(result)
 }
 
 impl Connection {

@@ -1127,3 +1127,79 @@ mod instances {
         database.remove().await;
     }
 }
+
+/// A database that cannot be reached: what waits on it is answered within the pool's timeout,
+/// whatever the size of its batch. Postgres only: SQLite is a file, with no host to lose.
+mod outage {
+    use super::{Appender, EventReader, Store, admin_execute, event, new_game, new_id, unique};
+    use ludus_store::POSTGRES_ACQUIRE_TIMEOUT;
+    use ludus_store::testing::DatabaseProxy;
+
+    #[tokio::test]
+    #[ignore = "needs TEST_DATABASE_URL (Postgres); run with -- --include-ignored"]
+    async fn a_lost_database_fails_each_batch_once_not_each_of_its_members_in_turn() {
+        let admin = std::env::var("TEST_DATABASE_URL").expect("TEST_DATABASE_URL");
+        let name = format!("ludus_test_{}_{}", std::process::id(), unique("outage"));
+        admin_execute(&admin, &format!("CREATE DATABASE {name}")).await;
+        let proxy = DatabaseProxy::start(&admin).await;
+        let base = admin
+            .rsplit_once('/')
+            .map_or(admin.as_str(), |(base, _)| base);
+        let store = Store::connect(&proxy.route(&format!("{base}/{name}")))
+            .await
+            .unwrap();
+        let appender = Appender::start(store.clone());
+        let reader = EventReader::start(store.clone());
+        let mut games = Vec::new();
+        for _ in 0..6 {
+            let id = new_id();
+            store
+                .create_game(&new_game(&id, None, 1), &[])
+                .await
+                .unwrap();
+            appender
+                .append(&id, vec![event(1, "{}", None)], None)
+                .await
+                .unwrap();
+            assert_eq!(reader.events_since(&id, 0).await.unwrap().len(), 1);
+            games.push(id);
+        }
+
+        proxy.cut();
+        // From here only the pool's timeouts move the clock: tokio's runs ahead to the next one
+        // whenever every task waits.
+        tokio::time::pause();
+        let started = tokio::time::Instant::now();
+        let appends = games.iter().map(|id| async {
+            let result = appender.append(id, vec![event(2, "{}", None)], None).await;
+            (result, started.elapsed())
+        });
+        let reads = games.iter().map(|id| async {
+            let result = reader.events_since(id, 0).await.map(|_| ());
+            (result, started.elapsed())
+        });
+        let (appended, read) = tokio::join!(
+            futures_util::future::join_all(appends),
+            futures_util::future::join_all(reads)
+        );
+        // Each batch meets its broken connection, then one timeout getting a new one; tried
+        // one by one, the sixth append or read would wait six.
+        for (what, answers) in [("append", appended), ("read", read)] {
+            for (result, waited) in answers {
+                assert!(
+                    matches!(result, Err(ref error) if !error.is_the_statements()),
+                    "{what}: {result:?}"
+                );
+                assert!(
+                    waited < 2 * POSTGRES_ACQUIRE_TIMEOUT,
+                    "an {what} answered after {waited:?} of the clock (the pool's timeout: {POSTGRES_ACQUIRE_TIMEOUT:?})"
+                );
+            }
+        }
+
+        tokio::time::resume();
+        drop((appender, reader));
+        let _ = tokio::time::timeout(std::time::Duration::from_secs(5), store.close()).await;
+        admin_execute(&admin, &format!("DROP DATABASE {name} WITH (FORCE)")).await;
+    }
+}

@@ -131,6 +131,9 @@ pub struct GameActor {
     /// this instant a change of their count alone waits, and `spectators_untold` says one did.
     spectators_quiet_until: Option<tokio::time::Instant>,
     spectators_untold: bool,
+    /// A commit failed in a way that may have landed all the same (its answer lost with the
+    /// connection): the actor looks at the log once the request has its answer (`run`).
+    log_unsure: bool,
     /// The version applied and published, or being committed, for the registry (shared with
     /// the game's slot): see `commit`.
     known_version: Arc<AtomicU64>,
@@ -182,6 +185,7 @@ impl GameActor {
             remote_presence: HashMap::new(),
             spectators_quiet_until: None,
             spectators_untold: false,
+            log_unsure: false,
             known_version,
         });
         tokio::spawn(async move {

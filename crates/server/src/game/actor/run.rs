@@ -47,6 +47,9 @@ impl GameActor {
                     Wake::Idle => break,
                 },
             }
+            if std::mem::take(&mut self.log_unsure) {
+                Box::pin(self.catch_up(None)).await;
+            }
         }
     }
 

@@ -149,10 +149,10 @@ impl GameActor {
                 other => {
                     // The commit may have landed though its answer was lost (the connection
                     // dropped after it): the notification that would have said so was taken
-                    // for this commit's, so look at the log.
-                    if self.services.instance.is_some() {
-                        Box::pin(self.catch_up(None)).await;
-                    }
+                    // for this commit's, so the log is looked at, once this request is
+                    // answered (while the database is unreachable that read waits as long as
+                    // the commit did).
+                    self.log_unsure = self.services.instance.is_some();
                     other.into()
                 }
             });
