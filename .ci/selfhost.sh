@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The docker-compose configuration, tested without Docker: the compose file parsed (the scaled
 # setup: instances without a published port behind the proxy, whose config passes WebSocket
-# upgrades, and the proxy's network trusted), then the server binary against the machine's
+# upgrades, and the proxy alone trusted), then the server binary against the machine's
 # Postgres with the environment docker-compose.yml sets, its health check, the third-party client
 # example playing a whole game through the API, a second instance on the same database playing
 # the same games, JSON logs, and a clean stop on SIGTERM.
@@ -23,9 +23,15 @@ ludus, proxy = services["ludus"], services["proxy"]
 assert "ports" not in ludus, "instances publish no port: --scale ludus=N would collide"
 assert any(str(p).endswith(":80") for p in proxy["ports"]), "the proxy publishes the site"
 assert "./deploy/nginx.conf:/etc/nginx/nginx.conf:ro" in proxy["volumes"]
-subnet = ipaddress.ip_network(compose["networks"]["default"]["ipam"]["config"][0]["subnet"])
+ipam = compose["networks"]["default"]["ipam"]["config"][0]
+subnet, others = ipaddress.ip_network(ipam["subnet"]), ipaddress.ip_network(ipam["ip_range"])
+proxy_address = ipaddress.ip_address(proxy["networks"]["default"]["ipv4_address"])
 trusted = ipaddress.ip_network(ludus["environment"]["LUDUS_TRUSTED_PROXIES"])
-assert trusted.subnet_of(subnet), "the trusted proxies are the compose network"
+# Only the proxy itself: the network's gateway is where Docker's port forwarding brings some
+# visitors from, and a trusted gateway would let them name any address.
+assert trusted == ipaddress.ip_network(f"{proxy_address}/32"), "only the proxy is trusted"
+assert proxy_address in subnet and proxy_address not in others, "no other container takes its address"
+assert others.subnet_of(subnet)
 assert ludus["environment"]["DATABASE_URL"].startswith("postgres://"), "several instances need Postgres"
 assert ludus["healthcheck"]["test"] == ["CMD", "ludus", "health"], "the check follows LUDUS_LISTEN"
 # The image's SQLite database lives in its home, which a named volume keeps across rebuilds.
@@ -35,7 +41,11 @@ volume = next(v for v in ludus["volumes"] if v.endswith(":/var/lib/ludus"))
 assert volume.split(":")[0] in compose["volumes"], "the SQLite folder is a named volume"
 conf = open("deploy/nginx.conf").read()
 for needle in ("proxy_set_header Upgrade $http_upgrade", "proxy_set_header Connection $connection_upgrade",
-               "server ludus:8080 resolve", "X-Forwarded-For", "proxy_http_version 1.1"):
+               "server ludus:8080 resolve", "X-Forwarded-For", "proxy_http_version 1.1",
+               # the port kept, for the Origin check of signed-in requests
+               "proxy_set_header Host $http_host;",
+               # the visitors' connections capped, the instances' metrics kept inside
+               "limit_conn per_visitor 64;", "location = /metrics {"):
     assert needle in conf, f"deploy/nginx.conf: {needle}"
 print("compose file: the scaled setup is consistent")
 PY
@@ -57,10 +67,10 @@ wait_ready() {
 DATABASE_URL="${ADMIN_URL%/*}/$DB" \
 LUDUS_LISTEN="127.0.0.1:$PORT" \
 LUDUS_PUBLIC_URL="http://127.0.0.1:$PORT" \
-LUDUS_TRUSTED_PROXIES=172.28.0.0/16 \
+LUDUS_TRUSTED_PROXIES=172.28.0.2/32 \
 LUDUS_DATABASE_CONNECTIONS=32 \
 LUDUS_LOG_FORMAT=json \
-RUST_LOG=info \
+RUST_LOG=info,sqlx=warn,tower_http=warn \
   "$BIN" >"$LOG" 2>&1 &
 SERVER=$!
 
@@ -79,8 +89,8 @@ done
 # A second instance on the same database, as `--scale ludus=2` runs it: a game created through
 # one is joined and played through the other.
 PORT2=$((PORT + 1))
-DATABASE_URL="${ADMIN_URL%/*}/$DB" LUDUS_LISTEN="127.0.0.1:$PORT2" LUDUS_TRUSTED_PROXIES=172.28.0.0/16 \
-LUDUS_DATABASE_CONNECTIONS=32 LUDUS_LOG_FORMAT=json RUST_LOG=info \
+DATABASE_URL="${ADMIN_URL%/*}/$DB" LUDUS_LISTEN="127.0.0.1:$PORT2" LUDUS_TRUSTED_PROXIES=172.28.0.2/32 \
+LUDUS_DATABASE_CONNECTIONS=32 LUDUS_LOG_FORMAT=json RUST_LOG=info,sqlx=warn,tower_http=warn \
   "$BIN" >"$LOG2" 2>&1 &
 SECOND=$!
 wait_ready "$PORT2"
