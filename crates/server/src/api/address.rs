@@ -21,13 +21,15 @@ pub enum ForwardingHeader {
 /// The client's address: the connection's own, or, when that is a trusted proxy, the last
 /// address in the forwarding chain (of `header`) that is not a trusted proxy (each proxy appends
 /// the address it received the request from, so the entries before an untrusted one could be
-/// forged).
+/// forged). An IPv4 address written as IPv6 (`::ffff:a.b.c.d`, as a dual-stack listener sees an
+/// IPv4 peer) is read as the IPv4 address it is.
 pub fn client_address(
     peer: IpAddr,
     headers: &HeaderMap,
     trusted: &[IpNet],
     header: ForwardingHeader,
 ) -> IpAddr {
+    let peer = peer.to_canonical();
     let is_trusted = |address: &IpAddr| trusted.iter().any(|net| net.contains(address));
     if !is_trusted(&peer) {
         return peer;
@@ -84,6 +86,10 @@ fn forwarded_for(headers: &HeaderMap, header: ForwardingHeader) -> Vec<IpAddr> {
 
 /// `192.0.2.1`, `192.0.2.1:4711`, `"[2001:db8::1]:4711"` or `2001:db8::1`.
 fn parse_node(node: &str) -> Option<IpAddr> {
+    parse_address(node).map(|address| address.to_canonical())
+}
+
+fn parse_address(node: &str) -> Option<IpAddr> {
     let node = node.trim().trim_matches('"');
     if let Ok(address) = node.parse() {
         return Some(address);
@@ -126,6 +132,21 @@ mod tests {
         assert_ne!(limited_as(ip("2001:db8:1:3::9")), network);
         assert_eq!(limited_as(ip("::ffff:192.0.2.7")), ip("192.0.2.7"));
         assert_eq!(limited_as(ip("192.0.2.7")), ip("192.0.2.7"));
+    }
+
+    #[test]
+    fn an_ipv4_proxy_seen_by_a_dual_stack_listener_is_trusted() {
+        let mapped = ip("::ffff:10.0.0.5");
+        let forwarded = headers(&[("x-forwarded-for", "198.51.100.9, ::ffff:10.0.0.6")]);
+        assert_eq!(
+            client_address(mapped, &forwarded, &trusted(), XFF),
+            ip("198.51.100.9")
+        );
+        let visitor = ip("::ffff:203.0.113.4");
+        assert_eq!(
+            client_address(visitor, &forwarded, &trusted(), XFF),
+            ip("203.0.113.4")
+        );
     }
 
     #[test]
