@@ -53,12 +53,28 @@ pub fn app(state: AppState, static_dir: &Path) -> Router {
                     .and_then(|v| v.to_str().ok())
                     .unwrap_or("-")
                     .to_string();
-                tracing::info_span!("request", method = %request.method(), path = %request.uri().path(), request_id = %id)
+                tracing::info_span!("request", method = %request.method(), path = %logged_path(request.uri().path()), request_id = %id)
             }),
         )
         .layer(axum::middleware::map_response(with_security_headers))
         .layer(tower_http::request_id::PropagateRequestIdLayer::x_request_id())
         .layer(tower_http::request_id::SetRequestIdLayer::x_request_id(tower_http::request_id::MakeRequestUuid))
+}
+
+/// A request's path as the log shows it: an invite's code, which seats whoever holds it, is left
+/// out (the page `/join/{invite}` and the API's `/api/v1/invites/{invite}/join`).
+fn logged_path(path: &str) -> std::borrow::Cow<'_, str> {
+    let hidden = |prefix: &str, rest: &str| {
+        let after = rest.find('/').map_or("", |slash| &rest[slash..]);
+        format!("{prefix}…{after}").into()
+    };
+    if let Some(rest) = path.strip_prefix("/join/") {
+        hidden("/join/", rest)
+    } else if let Some(rest) = path.strip_prefix("/api/v1/invites/") {
+        hidden("/api/v1/invites/", rest)
+    } else {
+        path.into()
+    }
 }
 
 /// What every response says to the browser: no page of the site runs inside another site's frame
@@ -86,4 +102,22 @@ async fn with_security_headers(mut response: Response) -> Response {
         headers.insert(name, value);
     }
     response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::logged_path;
+
+    #[test]
+    fn an_invites_code_is_not_logged() {
+        assert_eq!(
+            logged_path("/api/v1/invites/Xy7secret/join"),
+            "/api/v1/invites/…/join"
+        );
+        assert_eq!(logged_path("/join/Xy7secret"), "/join/…");
+        assert_eq!(
+            logged_path("/api/v1/games/g1/moves"),
+            "/api/v1/games/g1/moves"
+        );
+    }
 }
