@@ -26,6 +26,8 @@ pub struct ServeConfig {
     /// The browser client's files (default: ./static, else the one beside the source).
     #[arg(long, env = "LUDUS_STATIC_DIR")]
     pub static_dir: Option<PathBuf>,
+    /// How log lines are written: `text` for a terminal, `json` (one object a line) for a log
+    /// collector; which lines, `RUST_LOG` says.
     #[arg(long, env = "LUDUS_LOG_FORMAT", value_enum, default_value = "text")]
     pub log_format: LogFormat,
     /// Games one address may create per minute.
@@ -44,7 +46,8 @@ pub struct ServeConfig {
         value_parser = clap::value_parser!(u32).range(1..)
     )]
     pub join_per_minute: u32,
-    /// Sign-ups and sign-ins one address may attempt per minute.
+    /// Password checks one address may ask for per minute: sign-ups, sign-ins and account
+    /// deletions.
     #[arg(
         long,
         env = "LUDUS_SIGN_IN_PER_MINUTE",
@@ -60,15 +63,20 @@ pub struct ServeConfig {
         value_parser = clap::value_parser!(u32).range(1..)
     )]
     pub socket_messages_per_second: u32,
-    /// Milliseconds the computer waits before it moves.
-    #[arg(long, env = "LUDUS_COMPUTER_DELAY_MS", default_value_t = 400)]
+    /// Milliseconds the computer waits before it moves (at most an hour).
+    #[arg(
+        long,
+        env = "LUDUS_COMPUTER_DELAY_MS",
+        default_value_t = 400,
+        value_parser = clap::value_parser!(u64).range(..=3_600_000)
+    )]
     pub computer_delay_ms: u64,
     /// Seconds an opponent must be gone before the win can be claimed, in games with a clock.
     #[arg(
         long,
         env = "LUDUS_CLAIM_AFTER_TIMED_SECS",
         default_value_t = 60,
-        value_parser = clap::value_parser!(u64).range(1..)
+        value_parser = clap::value_parser!(u64).range(1..=MAX_SECS)
     )]
     pub claim_after_timed_secs: u64,
     /// The same for games without a clock.
@@ -76,7 +84,7 @@ pub struct ServeConfig {
         long,
         env = "LUDUS_CLAIM_AFTER_UNTIMED_SECS",
         default_value_t = 600,
-        value_parser = clap::value_parser!(u64).range(1..)
+        value_parser = clap::value_parser!(u64).range(1..=MAX_SECS)
     )]
     pub claim_after_untimed_secs: u64,
     /// Hints one seat may ask for per minute (one address: three times that).
@@ -92,7 +100,7 @@ pub struct ServeConfig {
         long,
         env = "LUDUS_INVITE_EXPIRY_SECS",
         default_value_t = 86_400,
-        value_parser = clap::value_parser!(u64).range(1..)
+        value_parser = clap::value_parser!(u64).range(1..=MAX_SECS)
     )]
     pub invite_expiry_secs: u64,
     /// Reverse proxies (CIDR, comma-separated, e.g. `127.0.0.1/32,10.0.0.0/8`) whose forwarding
@@ -118,7 +126,7 @@ pub struct ServeConfig {
         long,
         env = "LUDUS_HEADER_READ_TIMEOUT_SECS",
         default_value_t = 10,
-        value_parser = clap::value_parser!(u64).range(1..)
+        value_parser = clap::value_parser!(u64).range(1..=MAX_SECS)
     )]
     pub header_read_timeout_secs: u64,
     /// Seconds a write to a client may wait for it to read before the connection is dropped (a
@@ -127,7 +135,7 @@ pub struct ServeConfig {
         long,
         env = "LUDUS_WRITE_TIMEOUT_SECS",
         default_value_t = 10,
-        value_parser = clap::value_parser!(u64).range(1..)
+        value_parser = clap::value_parser!(u64).range(1..=MAX_SECS)
     )]
     pub write_timeout_secs: u64,
     /// Connections one address may hold open at once (trusted proxies are not limited).
@@ -151,17 +159,48 @@ pub struct ServeConfig {
     pub database_connections: u32,
 }
 
-/// The site's address as people open it: http:// or https://, a host, no query.
+/// The longest any setting in seconds may be: a year. Times are reckoned in milliseconds from
+/// the epoch, and a setting near `u64::MAX` seconds overflowed them (every invite expired at once,
+/// every connection's header deadline panicked).
+const MAX_SECS: u64 = 365 * 24 * 3600;
+
+/// The site's address as people open it: http:// or https://, a host and perhaps a port; no
+/// path (the pages link to absolute paths from the site's root), no query.
 fn parse_public_url(text: &str) -> Result<String, String> {
     let text = text.trim().trim_end_matches('/');
-    let host = text
+    let not_an_address = || {
+        format!(
+            "{text:?} is not an address such as https://ludus.example.org (a scheme, a host, \
+             perhaps a port; the site is served from the root, so no path)"
+        )
+    };
+    let authority = text
         .strip_prefix("https://")
         .or_else(|| text.strip_prefix("http://"))
-        .ok_or_else(|| format!("{text:?} is not an address such as https://ludus.example.org"))?;
-    if host.is_empty() || host.contains(['?', '#', ' ']) {
-        return Err(format!(
-            "{text:?} is not an address such as https://ludus.example.org"
-        ));
+        .ok_or_else(not_an_address)?;
+    let (host, port) = match authority.strip_prefix('[') {
+        Some(bracketed) => {
+            let (address, rest) = bracketed.split_once(']').ok_or_else(not_an_address)?;
+            address
+                .parse::<std::net::Ipv6Addr>()
+                .map_err(|_| not_an_address())?;
+            (
+                address,
+                rest.strip_prefix(':')
+                    .or(Some(rest).filter(|r| !r.is_empty())),
+            )
+        }
+        None => authority
+            .rsplit_once(':')
+            .map_or((authority, None), |(host, port)| (host, Some(port))),
+    };
+    let port_ok = port.is_none_or(|port| port.parse::<u16>().is_ok_and(|port| port > 0));
+    if host.is_empty()
+        || !port_ok
+        || authority.contains(['/', '?', '#', ' ', '@'])
+        || (!authority.starts_with('[') && host.contains(':'))
+    {
+        return Err(not_an_address());
     }
     Ok(text.to_string())
 }
@@ -232,6 +271,16 @@ mod tests {
             ["--database-connections", "5"],
             ["--public-url", "notaurl"],
             ["--public-url", "https://"],
+            ["--public-url", "https://ludus.example.org/sub/path"],
+            ["--public-url", "https://:::"],
+            ["--public-url", "https://ludus.example.org:99999"],
+            ["--public-url", "https://ludus.example.org:"],
+            ["--public-url", "https://[::1"],
+            ["--header-read-timeout-secs", "18446744073709551615"],
+            ["--write-timeout-secs", "31536001"],
+            ["--invite-expiry-secs", "9223372036854775"],
+            ["--claim-after-untimed-secs", "31536001"],
+            ["--computer-delay-ms", "3600001"],
         ] {
             let refused = parse(&args).expect_err(&format!("{args:?} is refused"));
             assert_eq!(refused.kind(), ErrorKind::ValueValidation, "{args:?}");
@@ -248,5 +297,15 @@ mod tests {
         assert_eq!(config.database_connections, 8);
         assert_eq!(config.connections_per_address, 1);
         assert_eq!(config.public_url(), "https://ludus.example.org");
+        for url in [
+            "http://127.0.0.1:8080",
+            "https://[2001:db8::1]:8443",
+            "http://[::1]",
+            "https://ludus.example.org:443/",
+        ] {
+            let config = parse(&["--public-url", url, "--invite-expiry-secs", "31536000"])
+                .unwrap_or_else(|e| panic!("{url}: {e}"));
+            assert_eq!(config.public_url(), url.trim_end_matches('/'));
+        }
     }
 }

@@ -29,6 +29,15 @@ struct Cli {
     serve: ServeConfig,
 }
 
+/// The command line of a tool alone, without the serving settings `Cli` reads beside it (see
+/// `command`).
+#[derive(Debug, Parser)]
+#[command(name = "ludus", version)]
+struct Tools {
+    #[command(subcommand)]
+    command: Command,
+}
+
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Serve the games and the browser client (the default). The serving settings belong to this
@@ -47,7 +56,8 @@ enum Command {
     },
     /// Exit 0 when the server at --url answers 200 (for container health checks; no curl needed).
     Health {
-        /// Default: `/readyz` on loopback at the port of LUDUS_LISTEN (8080 without it).
+        /// Default: `/readyz` at LUDUS_LISTEN's address (loopback for 0.0.0.0 or [::]; port 8080
+        /// without it).
         #[arg(long)]
         url: Option<String>,
     },
@@ -109,9 +119,21 @@ fn parse_dice(text: &str) -> Result<Vec<u8>, String> {
         .collect()
 }
 
-fn main() -> ExitCode {
+/// What to do. A tool's command line is read first on its own: the serving settings (and their
+/// `LUDUS_…` variables) are no business of `ludus perft`, and a value there that the server would
+/// refuse must not stop a tool.
+fn command() -> Command {
+    if let Ok(Tools { command }) = Tools::try_parse()
+        && !matches!(command, Command::Serve(_))
+    {
+        return command;
+    }
     let cli = Cli::parse();
-    let tool = match cli.command.unwrap_or(Command::Serve(Box::new(cli.serve))) {
+    cli.command.unwrap_or(Command::Serve(Box::new(cli.serve)))
+}
+
+fn main() -> ExitCode {
+    let tool = match command() {
         Command::Serve(config) => return serve(*config),
         Command::Verify { record } => return verify(&record),
         Command::Health { url } => return health(&url.unwrap_or_else(own_readiness_url)),
@@ -281,13 +303,20 @@ fn verify(path: &str) -> ExitCode {
     }
 }
 
-/// The readiness of the server this environment runs: loopback, at the port `LUDUS_LISTEN` names.
+/// The readiness of the server this environment runs, at the address `LUDUS_LISTEN` names (on
+/// loopback when it listens on every address).
 fn own_readiness_url() -> String {
-    let port = std::env::var("LUDUS_LISTEN")
+    use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
+    let listen = std::env::var("LUDUS_LISTEN")
         .ok()
-        .and_then(|listen| listen.parse::<std::net::SocketAddr>().ok())
-        .map_or(8080, |address| address.port());
-    format!("http://127.0.0.1:{port}/readyz")
+        .and_then(|listen| listen.parse::<SocketAddr>().ok())
+        .unwrap_or(SocketAddr::from((Ipv4Addr::LOCALHOST, 8080)));
+    let host = match listen.ip() {
+        IpAddr::V4(ip) if ip.is_unspecified() => IpAddr::V4(Ipv4Addr::LOCALHOST),
+        IpAddr::V6(ip) if ip.is_unspecified() => IpAddr::V6(Ipv6Addr::LOCALHOST),
+        ip => ip,
+    };
+    format!("http://{}/readyz", SocketAddr::new(host, listen.port()))
 }
 
 /// A plain HTTP/1.0 GET over TCP: the health check needs nothing but the standard library.

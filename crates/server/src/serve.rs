@@ -171,13 +171,28 @@ fn lock_sqlite_file(url: &str) -> Result<Option<std::fs::File>, String> {
         .open(&lock_path)
         .map_err(|e| format!("cannot open the lock file {lock_path}: {e}"))?;
     match file.try_lock() {
-        Ok(()) => Ok(Some(file)),
+        Ok(()) => {
+            create_private(path);
+            Ok(Some(file))
+        }
         Err(std::fs::TryLockError::WouldBlock) => Err(format!(
             "another ludus process is serving the SQLite database {path} (it holds {lock_path}): \
              SQLite serves one instance; to run several instances, use Postgres"
         )),
         Err(std::fs::TryLockError::Error(e)) => Err(format!("cannot lock {lock_path}: {e}")),
     }
+}
+
+/// Creates a new SQLite database file readable by its owner alone: it holds the dice seeds of
+/// the games in progress (secret until each ends) and the accounts' password hashes. SQLite gives
+/// its journal files the database's permissions. An existing file is left as it is; a path that
+/// cannot be created is left for the database to report.
+fn create_private(path: &str) {
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    let _ = options.open(path);
 }
 
 /// The file of a `sqlite:` URL as sqlx opens it: `sqlite://` then the path (so
@@ -190,15 +205,32 @@ fn sqlite_file(url: &str) -> Option<&str> {
     (!path.is_empty() && !path.contains(":memory:")).then_some(path)
 }
 
-/// A database URL without its password, for logs.
+/// A database URL without its password, for logs: the one after the user (`user:password@`) and
+/// one given as a parameter (`?password=…`, which Postgres's URLs take too).
 fn redact(url: &str) -> String {
-    match (url.find("://"), url.rfind('@')) {
-        (Some(scheme), Some(at)) if at > scheme => match url[scheme + 3..at].split_once(':') {
-            Some((user, _password)) => format!("{}://{user}:***{}", &url[..scheme], &url[at..]),
-            None => url.to_string(),
+    let (address, query) = url
+        .split_once('?')
+        .map_or((url, None), |(a, q)| (a, Some(q)));
+    let mut redacted = match (address.find("://"), address.rfind('@')) {
+        (Some(scheme), Some(at)) if at > scheme => match address[scheme + 3..at].split_once(':') {
+            Some((user, _password)) => {
+                format!("{}://{user}:***{}", &address[..scheme], &address[at..])
+            }
+            None => address.to_string(),
         },
-        _ => url.to_string(),
+        _ => address.to_string(),
+    };
+    if let Some(query) = query {
+        let parameters: Vec<String> = query
+            .split('&')
+            .map(|parameter| match parameter.split_once('=') {
+                Some((key, _)) if key.eq_ignore_ascii_case("password") => format!("{key}=***"),
+                _ => parameter.to_string(),
+            })
+            .collect();
+        redacted = format!("{redacted}?{}", parameters.join("&"));
     }
+    redacted
 }
 
 /// Serves `app` on `listener` until `shutdown` completes; then stops accepting, closes the sockets
@@ -288,5 +320,13 @@ mod tests {
             "postgres://ludus@db/ludus"
         );
         assert_eq!(redact("sqlite://ludus.db"), "sqlite://ludus.db");
+        assert_eq!(
+            redact("postgres://ludus@db/ludus?sslmode=require&password=secret"),
+            "postgres://ludus@db/ludus?sslmode=require&password=***"
+        );
+        assert_eq!(
+            redact("postgres://ludus:a@db/ludus?Password=b"),
+            "postgres://ludus:***@db/ludus?Password=***"
+        );
     }
 }

@@ -269,6 +269,17 @@ fn a_second_process_on_the_same_sqlite_file_refuses_to_start() {
         "it says why: {stderr}"
     );
 
+    // A new database is its owner's alone (it holds the dice seeds of games in progress).
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(dir.join("ludus.db"))
+            .unwrap()
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o077, 0, "the database file's mode is {mode:o}");
+    }
+
     // The lock goes with the process, even one killed: the next one starts.
     first.kill().unwrap();
     first.wait().unwrap();
@@ -295,4 +306,51 @@ fn each_command_lists_and_takes_only_its_own_settings() {
     let mixed = ludus(&["--listen", "127.0.0.1:9", "serve"]);
     assert_eq!(mixed.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&mixed.stderr).contains("cannot be used with"));
+
+    // The server's environment is the server's: a setting it would refuse stops the server,
+    // not a tool run beside it.
+    let with_refused_setting = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_ludus"))
+            .args(args)
+            .env("LUDUS_CREATE_PER_MINUTE", "0")
+            .output()
+            .expect("the binary runs")
+    };
+    let perft = with_refused_setting(&["perft", "--variant", "petteia-6", "--depth", "1"]);
+    assert!(perft.status.success(), "{perft:?}");
+    for server in [&["serve"][..], &[]] {
+        let refused = with_refused_setting(server);
+        assert_eq!(refused.status.code(), Some(2), "{server:?}");
+        assert!(String::from_utf8_lossy(&refused.stderr).contains("--create-per-minute"));
+    }
+}
+
+/// `ludus health` without `--url` checks the server `LUDUS_LISTEN` names, where it listens: an
+/// IPv6 loopback too (it checked 127.0.0.1 whatever the address).
+#[test]
+fn health_checks_the_server_at_its_listening_address() {
+    let listener = std::net::TcpListener::bind("[::1]:0").expect("IPv6 loopback");
+    let address = listener.local_addr().unwrap();
+    let server = std::thread::spawn(move || {
+        use std::io::{Read, Write};
+        let (mut connection, _) = listener.accept().unwrap();
+        let mut request = Vec::new();
+        let mut part = [0; 1024];
+        while !request.ends_with(b"\r\n\r\n") {
+            let read = connection.read(&mut part).unwrap();
+            assert!(read > 0, "the request ends with an empty line");
+            request.extend_from_slice(&part[..read]);
+        }
+        connection
+            .write_all(b"HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n")
+            .unwrap();
+        String::from_utf8_lossy(&request).into_owned()
+    });
+    let checked = Command::new(env!("CARGO_BIN_EXE_ludus"))
+        .arg("health")
+        .env("LUDUS_LISTEN", address.to_string())
+        .output()
+        .expect("the binary runs");
+    assert!(checked.status.success(), "{checked:?}");
+    assert!(server.join().unwrap().starts_with("GET /readyz "));
 }
