@@ -5,7 +5,7 @@ use futures_util::StreamExt;
 use ludus_server::config::ServeConfig;
 use ludus_tests::{
     Api, Database, Reply, Socket, TestServer, from_another_site, game_id, on_both_databases,
-    player, seat_token, sign_up, with_cookie,
+    personal_token, player, seat_token, sign_up, with_cookie,
 };
 use serde_json::{Value, json};
 use std::time::Duration;
@@ -445,6 +445,79 @@ async fn a_revoked_token_and_a_closed_session_are_refused(database: Database) {
     .await;
     assert_eq!(status, 401, "signed out");
     server.stop().await;
+}
+
+/// A player changes a password that may have leaked: the old one no longer signs in, every
+/// session of the account ends (another device's too) and this one begins anew; a bot's
+/// personal token goes on working.
+async fn a_changed_password_ends_every_session_but_the_new_one(database: Database) {
+    let server = TestServer::start(database).await;
+    let api = server.api();
+    let here = sign_up(&server, "pat").await;
+    let token = personal_token(&server, &here).await;
+    let elsewhere = sign_in(&server, "pat", "a good password").await;
+
+    let change = |password: &str, new_password: &str| {
+        let body = json!({ "password": password, "new_password": new_password });
+        with_cookie(
+            &server,
+            reqwest::Method::POST,
+            "/api/v1/account/password",
+            &here,
+            Some(body),
+        )
+    };
+    let (status, refused) = change("not my password", "a better password").await;
+    assert_eq!(
+        (status, &refused["error"]["code"]),
+        (401, &json!("unauthorized"))
+    );
+    let (status, refused) = change("a good password", "short").await;
+    assert_eq!(
+        (status, &refused["error"]["code"]),
+        (400, &json!("bad_request"))
+    );
+    let changed = reqwest::Client::new()
+        .post(format!("{}/api/v1/account/password", server.base))
+        .header("cookie", &here)
+        .json(&json!({ "password": "a good password", "new_password": "a better password" }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(changed.status(), 200);
+    let renewed = changed.headers()["set-cookie"].to_str().unwrap();
+    let renewed = renewed.split(';').next().unwrap().to_string();
+
+    let account = |cookie| {
+        with_cookie(
+            &server,
+            reqwest::Method::GET,
+            "/api/v1/account",
+            cookie,
+            None,
+        )
+    };
+    assert_eq!(account(&here).await.0, 401, "the old session ended");
+    assert_eq!(account(&elsewhere).await.0, 401, "another device's ended");
+    assert_eq!(account(&renewed).await.0, 200, "this one begins anew");
+    assert_eq!(api.get("/api/v1/account", Some(&token)).await.0, 200);
+    let old = json!({ "username": "pat", "password": "a good password" });
+    assert_eq!(api.post("/api/v1/session", None, old).await.0, 401);
+    sign_in(&server, "pat", "a better password").await;
+    server.stop().await;
+}
+
+/// Signs in; the session cookie.
+async fn sign_in(server: &TestServer, username: &str, password: &str) -> String {
+    let response = reqwest::Client::new()
+        .post(format!("{}/api/v1/session", server.base))
+        .json(&json!({ "username": username, "password": password }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    let cookie = response.headers()["set-cookie"].to_str().unwrap();
+    cookie.split(';').next().unwrap().to_string()
 }
 
 async fn a_deleted_account_keeps_its_games_under_deleted(database: Database) {
@@ -1235,6 +1308,7 @@ on_both_databases!(
     seats_played_before_signing_in_are_attached_to_the_account,
     a_revoked_token_and_a_closed_session_are_refused,
     a_deleted_account_keeps_its_games_under_deleted,
+    a_changed_password_ends_every_session_but_the_new_one,
     an_accepted_challenge_starts_a_rated_game_on_both_streams,
     an_unrated_challenge_is_played_unrated,
     the_bot_example_accepts_a_challenge_and_plays_it_to_the_end,

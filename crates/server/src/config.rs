@@ -46,8 +46,8 @@ pub struct ServeConfig {
         value_parser = clap::value_parser!(u32).range(1..)
     )]
     pub join_per_minute: u32,
-    /// Password checks one address may ask for per minute: sign-ups, sign-ins and account
-    /// deletions.
+    /// Password checks one address may ask for per minute: sign-ups, sign-ins, password changes
+    /// and account deletions.
     #[arg(
         long,
         env = "LUDUS_SIGN_IN_PER_MINUTE",

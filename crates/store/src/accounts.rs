@@ -150,8 +150,9 @@ pub struct SeatHolder {
     pub username: String,
     pub deleted: bool,
     pub rating: Option<f64>,
-    /// What the game's end did to the holder's rating, once it ended rated.
-    pub rating_change: Option<f64>,
+    /// The holder's rating before and after the game's end, once it ended rated.
+    pub rating_before: Option<f64>,
+    pub rating_after: Option<f64>,
 }
 
 /// A game seat a token opens (for attaching a browser's games to an account).
@@ -398,6 +399,26 @@ impl Store {
         Ok(deleted == 1)
     }
 
+    /// Changes a live account's password and ends every session of it (a password changed
+    /// because it leaked signs out whoever used it); its personal tokens stay, each revoked on
+    /// its own. Whether the account was live.
+    pub async fn change_password(
+        &self,
+        account_id: &str,
+        password_hash: &str,
+    ) -> Result<bool, StoreError> {
+        let changed = on_backend!(self, pool => {
+            let mut tx = pool.begin().await?;
+            let changed = sqlx::query("UPDATE accounts SET password_hash = $2 WHERE id = $1 AND NOT deleted")
+                .bind(account_id).bind(password_hash).execute(&mut *tx).await?.rows_affected();
+            sqlx::query("DELETE FROM sessions WHERE account_id = $1")
+                .bind(account_id).execute(&mut *tx).await?;
+            tx.commit().await?;
+            changed
+        });
+        Ok(changed == 1)
+    }
+
     /// Deletes an account: its sessions, tokens, ratings and pending challenges go; the row stays,
     /// marked deleted (its games keep their seats, shown as "deleted", and the name stays taken).
     pub async fn delete_account(&self, account_id: &str) -> Result<(), StoreError> {
@@ -476,7 +497,7 @@ impl Store {
         Ok(on_backend!(self, pool => {
             sqlx::query_as(
                 "SELECT seat_owners.side, accounts.username, accounts.deleted, ratings.rating, \
-                 changes.after - changes.before AS rating_change FROM seat_owners \
+                 changes.before AS rating_before, changes.after AS rating_after FROM seat_owners \
                  JOIN accounts ON accounts.id = seat_owners.account_id \
                  JOIN games ON games.id = seat_owners.game_id \
                  LEFT JOIN ratings ON ratings.account_id = accounts.id AND ratings.variant = games.variant \

@@ -335,6 +335,38 @@ pub async fn delete_account(
 
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
+pub struct PasswordChange {
+    /// The password now.
+    password: String,
+    /// 8 to 128 characters.
+    #[schema(min_length = 8, max_length = 128)]
+    new_password: String,
+}
+
+#[utoipa::path(post, path = "/api/v1/account/password", tag = "players", request_body = PasswordChange, security(("bearer" = []), ("cookie" = [])), responses((status = 200, description = "Changed: every session of the account ended, and this one begun anew (`{\"username\"}` and the session cookie); personal tokens stay"), (status = 400, description = "a malformed body, or a new password of fewer than 8 or more than 128 characters", body = super::docs::ErrorBody), (status = 401, description = "not signed in, or a wrong password", body = super::docs::ErrorBody), (status = 429, description = "the password checks of the client's address are over the sign-in rate", body = super::docs::ErrorBody)))]
+pub async fn change_password(
+    State(state): State<AppState>,
+    ClientAddress(address): ClientAddress,
+    identity: Identity,
+    ApiJson(body): ApiJson<PasswordChange>,
+) -> Result<Response, ApiError> {
+    let new_password: NewPassword = body.new_password.parse()?;
+    let account =
+        check_password(&state, address, &identity.account.username, body.password).await?;
+    let hash = off_thread(move || hash_password(&new_password)).await;
+    if !state
+        .registry
+        .store()
+        .change_password(&account.id, &hash)
+        .await?
+    {
+        return Err(ApiError::WrongCredentials);
+    }
+    signed_in(&state, &account, StatusCode::OK).await
+}
+
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
 pub struct TokenBody {
     description: String,
 }

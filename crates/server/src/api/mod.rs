@@ -169,6 +169,7 @@ pub fn router(state: AppState) -> Router {
         .routes(routes!(accounts::sign_up))
         .routes(routes!(accounts::sign_in, accounts::sign_out))
         .routes(routes!(accounts::account, accounts::delete_account))
+        .routes(routes!(accounts::change_password))
         .routes(routes!(accounts::create_token, accounts::list_tokens))
         .routes(routes!(accounts::revoke_token))
         .routes(routes!(players::attach_seats))

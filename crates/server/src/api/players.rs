@@ -214,10 +214,7 @@ pub async fn games(
         .map(|game| {
             let opponent = shown_name(game.opponent.clone(), game.opponent_deleted)
                 .or_else(|| (game.mode == Mode::Computer.name()).then(|| "computer".to_string()));
-            let rating_change = game
-                .rating_before
-                .zip(game.rating_after)
-                .map(|(before, after)| (after - before).round());
+            let rating_change = shown_change(game.rating_before, game.rating_after);
             PlayedGameSummary {
                 level: level_of(&game),
                 result: result_for(&game),
@@ -287,6 +284,14 @@ pub struct SeatHolder {
     rating_change: Option<f64>,
 }
 
+/// A rated game's change of rating as shown: the difference of the two ratings as they are shown
+/// (rounded), so that the three figures agree (1662.4 to 1576.5 is 1662 to 1577, −85 and not −86).
+fn shown_change(before: Option<f64>, after: Option<f64>) -> Option<f64> {
+    before
+        .zip(after)
+        .map(|(before, after)| after.round() - before.round())
+}
+
 #[utoipa::path(get, path = "/api/v1/games/{id}/players", tag = "players", params(super::GamePath), responses((status = 200, description = "Who holds each seat (\"deleted\" for a deleted account; seats without an account are left out)", body = Vec<SeatHolder>), (status = 404, body = super::docs::ErrorBody)))]
 pub async fn seat_holders(
     State(state): State<AppState>,
@@ -308,7 +313,7 @@ pub async fn seat_holders(
                     side: h.side,
                     username: h.username,
                     rating: h.rating.map(f64::round),
-                    rating_change: h.rating_change.map(f64::round),
+                    rating_change: shown_change(h.rating_before, h.rating_after),
                 }
             }
         })
@@ -427,4 +432,16 @@ pub async fn attach_seats(
         }
     }
     Ok(Json(Attached { attached }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shown_change;
+
+    #[test]
+    fn a_shown_change_agrees_with_the_shown_ratings() {
+        assert_eq!(shown_change(Some(1662.4), Some(1576.5)), Some(-85.0));
+        assert_eq!(shown_change(Some(1500.0), Some(1662.2)), Some(162.0));
+        assert_eq!(shown_change(Some(1500.0), None), None);
+    }
 }
