@@ -18,7 +18,12 @@ pub struct ServeConfig {
     #[arg(long, env = "LUDUS_LISTEN", default_value = "127.0.0.1:8080")]
     pub listen: SocketAddr,
     /// sqlite://FILE (created if missing) or postgres://…
-    #[arg(long, env = "DATABASE_URL", default_value = "sqlite://ludus.db")]
+    #[arg(
+        long,
+        env = "DATABASE_URL",
+        default_value = "sqlite://ludus.db",
+        value_parser = parse_database_url
+    )]
     pub database_url: String,
     /// The base of invite links, e.g. `https://ludus.example.org` (default: from the listen address).
     #[arg(long, env = "LUDUS_PUBLIC_URL", value_parser = parse_public_url)]
@@ -205,6 +210,22 @@ fn parse_public_url(text: &str) -> Result<String, String> {
     Ok(text.to_string())
 }
 
+/// A database URL; a SQLite one names its file (or `:memory:`): without one, each connection of
+/// the pool opened a database of its own, and the server stopped with "no such table".
+fn parse_database_url(text: &str) -> Result<String, String> {
+    if let Some(rest) = text.strip_prefix("sqlite:") {
+        let path = rest.strip_prefix("//").unwrap_or(rest);
+        let path = path.split('?').next().unwrap_or(path);
+        if path.is_empty() {
+            return Err(format!(
+                "{text:?} names no file: write sqlite://ludus.db (created if missing), or \
+                 sqlite::memory: for a database that lasts as long as the process"
+            ));
+        }
+    }
+    Ok(text.to_string())
+}
+
 /// A network in CIDR notation; a bare address is the network of that one address.
 fn parse_network(text: &str) -> Result<IpNet, String> {
     let text = text.trim();
@@ -276,6 +297,8 @@ mod tests {
             ["--public-url", "https://ludus.example.org:99999"],
             ["--public-url", "https://ludus.example.org:"],
             ["--public-url", "https://[::1"],
+            ["--database-url", "sqlite://"],
+            ["--database-url", "sqlite:?mode=memory"],
             ["--header-read-timeout-secs", "18446744073709551615"],
             ["--write-timeout-secs", "31536001"],
             ["--invite-expiry-secs", "9223372036854775"],

@@ -53,7 +53,7 @@ pub async fn run(
     let restored = registry
         .restore_in_progress()
         .await
-        .map_err(|e| format!("cannot rebuild the games in progress: {e}"))?;
+        .map_err(|e| format!("cannot rebuild the games in progress: {}", error_chain(&e)))?;
     let limits = ApiLimits {
         create_per_minute: config.create_per_minute,
         join_per_minute: config.join_per_minute,

@@ -419,7 +419,14 @@ impl Store {
             // the bound the statement fails and the request is answered 503. A URL that sets
             // its own (`?options=-c%20statement_timeout%3D…`) keeps it.
             let mut options = PgConnectOptions::from_str(url)?;
-            if !url.contains("statement_timeout") {
+            // Only `options=` reaches Postgres; sqlx ignores a bare `statement_timeout=` parameter
+            // (with a warning), which must not take the bound away.
+            let own_bound = url.split_once('?').is_some_and(|(_, query)| {
+                query
+                    .split('&')
+                    .any(|p| p.starts_with("options=") && p.contains("statement_timeout"))
+            });
+            if !own_bound {
                 options = options.options([("statement_timeout", STATEMENT_TIMEOUT)]);
             }
             // One connection first, alone: a pool that cannot connect says only that it timed

@@ -1128,6 +1128,39 @@ mod instances {
     }
 }
 
+/// Every Postgres statement is bounded (5 s, so that a lock held on a table cannot hang the
+/// moves) unless the URL sets its own bound through `options`; a bare `statement_timeout=`
+/// parameter, which sqlx ignores, leaves the bound in place (it took it away).
+#[tokio::test]
+#[ignore = "needs TEST_DATABASE_URL (Postgres); run with -- --include-ignored"]
+async fn every_postgres_statement_is_bounded_unless_the_url_sets_its_own_bound() {
+    let admin = std::env::var("TEST_DATABASE_URL").expect("TEST_DATABASE_URL");
+    let name = format!("ludus_test_{}_{}", std::process::id(), unique("bound"));
+    admin_execute(&admin, &format!("CREATE DATABASE {name}")).await;
+    let base = admin
+        .rsplit_once('/')
+        .map_or(admin.as_str(), |(base, _)| base);
+    for (parameters, bound) in [
+        ("", "5s"),
+        ("?statement_timeout=1000", "5s"),
+        ("?options=-c%20statement_timeout%3D7s", "7s"),
+    ] {
+        let store = Store::connect(&format!("{base}/{name}{parameters}"))
+            .await
+            .unwrap();
+        let Store::Postgres(pool) = &store else {
+            panic!("a Postgres store")
+        };
+        let shown: String = sqlx::query_scalar("SHOW statement_timeout")
+            .fetch_one(pool)
+            .await
+            .unwrap();
+        assert_eq!(shown, bound, "{parameters:?}");
+        store.close().await;
+    }
+    admin_execute(&admin, &format!("DROP DATABASE {name} WITH (FORCE)")).await;
+}
+
 /// A database that cannot be reached: what waits on it is answered within the pool's timeout,
 /// whatever the size of its batch. Postgres only: SQLite is a file, with no host to lose.
 mod outage {
