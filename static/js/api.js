@@ -215,12 +215,19 @@ export function saveToken(gameId, token) {
 }
 
 /**
- * Forgets this browser's seat in a game (its token, when it was opened, its invite).
- * @param {string} gameId
+ * Forgets every seat this browser holds: signing out or deleting the account leaves nothing of
+ * its games to whoever uses the browser next (a finished game's seat would still offer its
+ * rematch, as the account). The account opens its games again when signed in.
  */
-export function forgetSeat(gameId) {
+export function forgetAllSeats() {
   try {
-    for (const prefix of [TOKEN_PREFIX, OPENED_PREFIX, INVITE_PREFIX]) localStorage.removeItem(prefix + gameId);
+    const prefixes = [TOKEN_PREFIX, OPENED_PREFIX, INVITE_PREFIX];
+    const keys = [];
+    for (let i = 0; i < localStorage.length; i += 1) {
+      const key = localStorage.key(i);
+      if (key && prefixes.some((prefix) => key.startsWith(prefix))) keys.push(key);
+    }
+    keys.forEach((key) => localStorage.removeItem(key));
   } catch {
     // No storage: nothing was kept.
   }

@@ -191,14 +191,17 @@ export function reviewPanel({ gameId, view, bottom, ply = null, face = 'virtvs' 
     // A later step was asked for meanwhile: it draws, not this one.
     if (wanted !== current) return;
     const roll = rollOf(replay.plies, current);
-    status.textContent = (current === 0 ? t('review.ply0', { total }) : t('review.ply', { ply: current, total }))
+    status.textContent = (current === 0 ? t('review.ply0', { n: total }) : t('review.ply', { ply: current, total }))
       + (roll ? ` · ${t('review.dice', { dice: roll.join('·') })}` : '');
     const played = current > 0 ? [replay.plies[current - 1].move] : [];
     const board = diagramBoard(variant, position, { moves: played, bottom, face });
     boardHolder.replaceChildren(board);
     for (const item of /** @type {NodeListOf<HTMLElement>} */ (moves.querySelectorAll('button[data-ply]'))) {
-      if (Number(item.dataset.ply) === current) item.setAttribute('aria-current', 'step');
-      else item.removeAttribute('aria-current');
+      if (Number(item.dataset.ply) === current) {
+        item.setAttribute('aria-current', 'step');
+        // After the frame: the first step is drawn before the review is in the page.
+        requestAnimationFrame(() => keepInView(moves, item));
+      } else item.removeAttribute('aria-current');
     }
     const url = `/game/${encodeURIComponent(gameId)}?ply=${current}`;
     links.replaceChildren(
@@ -307,4 +310,16 @@ export function mountReview(app, { gameId, view, bottom }) {
   }
   app.append(holder);
   return { movesChanged: () => void panel?.refresh() };
+}
+
+/**
+ * Scrolls `list` (and nothing around it) just enough to show `item`: the move shown in a long
+ * game's list, which scrolls on its own.
+ * @param {HTMLElement} list
+ * @param {HTMLElement} item
+ */
+function keepInView(list, item) {
+  const [outer, inner] = [list.getBoundingClientRect(), item.getBoundingClientRect()];
+  if (inner.top < outer.top) list.scrollTop -= outer.top - inner.top;
+  else if (inner.bottom > outer.bottom) list.scrollTop += inner.bottom - outer.bottom;
 }

@@ -7,7 +7,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { browserSuite, shot, waitStatus, waitVersion, playAnyMove, startFromHome, callApi, createViaApi, pageWidth } from './support.js';
 
-const { server, page, assertNoProblems } = await browserSuite();
+// Every sign-up, sign-in and password change of the file comes from one address: more than the
+// default ten password checks a minute.
+const { server, page, assertNoProblems } = await browserSuite({ serverArgs: ['--sign-in-per-minute', '100'] });
 
 const SIZES = [['desktop', 1280, 800], ['laptop', 1366, 768], ['phone', 390, 844]];
 
@@ -192,8 +194,31 @@ test('the account page makes a token shown once and revokes it; games played bef
   await p.waitForFunction(() => document.querySelectorAll('.token-list li').length === 0);
   const revoked = await fetch(`${server.base}/api/v1/account`, { headers: { Authorization: `Bearer ${token}` } });
   assert.equal(revoked.status, 401);
+
+  // The password is changed on the same page: a wrong one is refused, the right one changes it
+  // and this browser stays signed in.
+  await p.fill('#current-password', 'not my password');
+  await p.fill('#new-password', 'a better password');
+  await p.click('button:has-text("Change the password")');
+  await p.waitForSelector('.account-page .error:has-text("Wrong password.")');
+  p.problems.length = 0; // the 401 is the point of this step
+  await p.fill('#current-password', 'a good password');
+  await p.fill('#new-password', 'a better password');
+  await p.click('button:has-text("Change the password")');
+  await p.waitForSelector('[role=status]:has-text("Password changed")');
+  const signIn = (password) => fetch(`${server.base}/api/v1/session`, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'iris', password }),
+  });
+  assert.equal((await signIn('a good password')).status, 401);
+  assert.equal((await signIn('a better password')).status, 200);
+  await p.reload();
+  await p.waitForSelector('h1:has-text("iris")');
   await p.click('button:has-text("Sign out")');
   await p.waitForFunction(() => document.querySelector('[data-account-link]')?.textContent === 'Sign in');
+  // The attached game is over, and still the account's: the next person on this browser finds no
+  // seat of it (its rematch would be the account's).
+  const seatsLeft = await p.evaluate(() => Object.keys(localStorage).filter((key) => key.startsWith('ludus.token.')));
+  assert.deepEqual(seatsLeft, []);
   assertNoProblems(p);
 });
 

@@ -143,7 +143,7 @@ for (const lang of ['en', 'fr']) {
     await p.fill('#analysis-dice', '3,7,6');
     await p.click('#analysis-show');
     await p.waitForSelector('.analysis .error:not(:empty)');
-    assert.match(await p.textContent('.analysis .error'), lang === 'fr' ? /pas « 3,7,6 »/ : /not “3,7,6”/);
+    assert.match(await p.textContent('.analysis .error'), lang === 'fr' ? /pas «\u00a03,7,6\u00a0»/ : /not “3,7,6”/);
     await p.fill('#analysis-dice', '3,1,6');
     await p.click('#analysis-show');
     await p.waitForSelector('.analysis-moves .move-button');
@@ -196,5 +196,33 @@ test('a dice game review shows each turn\'s roll, and a ply link scrolls to the 
   // The review is in the window, not below the live board.
   await p.waitForFunction(() => document.querySelector('#review').getBoundingClientRect().top < window.innerHeight / 2);
   await shot(p, 'learn-review-duodecim-phone-en', { fullPage: false });
+  assertNoProblems(p);
+});
+
+test('a long game\'s move list scrolls to the move shown', async () => {
+  const { body } = await createViaApi(server.base, { variant: 'petteia-6', mode: 'local', clock: null, side: 'first' });
+  const token = body.seat.token;
+  let view = await api('GET', `/api/v1/games/${body.game_id}`, undefined, token);
+  for (let i = 0; i < 160 && view.legal_moves && view.legal_moves.length; i += 1) {
+    view = await api('POST', `/api/v1/games/${body.game_id}/moves`, { move: view.legal_moves[i % view.legal_moves.length], version: view.version }, token);
+  }
+  if (view.status === 'playing') await api('POST', `/api/v1/games/${body.game_id}/resign`, {}, token);
+  const total = view.moves.length;
+  assert.ok(total >= 60, `a long game: ${total} moves`);
+  const p = await page('phone');
+  const shown = (n) => p.evaluate((ply) => {
+    const list = document.querySelector('.review-moves').getBoundingClientRect();
+    const item = document.querySelector(`.review-moves button[data-ply="${ply}"]`).getBoundingClientRect();
+    return item.top >= list.top - 1 && item.bottom <= list.bottom + 1;
+  }, n);
+  await p.goto(`/game/${body.game_id}?ply=${total}&lang=en`);
+  await atPly(p, total);
+  assert.ok(await p.evaluate(() => { const l = document.querySelector('.review-moves'); return l.scrollHeight > l.clientHeight; }), 'the list scrolls');
+  assert.ok(await shown(total), 'the last move is in view');
+  await p.click('#review-first');
+  await atPly(p, 0);
+  await p.click('#review-next');
+  await atPly(p, 1);
+  assert.ok(await shown(1), 'the first move is in view again');
   assertNoProblems(p);
 });

@@ -157,7 +157,21 @@ test('both catalogues have the same keys, each error code included, and French w
     assert.ok(CATALOGUES.en[`error.${code}`] && CATALOGUES.fr[`error.${code}`], code);
     assert.notEqual(CATALOGUES.fr[`error.${code}`], CATALOGUES.en[`error.${code}`], code);
   }
-  assert.equal(t('rules.title', { name: 'Petteia' }, 'fr'), 'Règles : Petteia');
+  assert.equal(t('rules.title', { name: 'Petteia' }, 'fr'), 'Règles\u00a0: Petteia');
+});
+
+test('French keeps its signs with their words and its singular for 0 and 1', () => {
+  // A space before : ; ? ! » or after « is a non-breaking one: the sign never starts a line.
+  for (const [key, entry] of Object.entries(CATALOGUES.fr)) {
+    const texts = typeof entry === 'function' ? [0, 1, 2].map((n) => entry({ n })) : [entry];
+    for (const text of texts) assert.doesNotMatch(String(text), / [:;?!»]|« /, key);
+  }
+  assert.equal(t('review.ply0', { n: 0 }, 'fr'), 'Début de la partie (0 coup)');
+  assert.equal(t('review.ply0', { n: 1 }, 'fr'), 'Début de la partie (1 coup)');
+  assert.equal(t('review.ply0', { n: 2 }, 'fr'), 'Début de la partie (2 coups)');
+  assert.equal(t('account.attached', { n: 0 }, 'fr'), '0 place ajoutée à votre compte.');
+  assert.equal(t('review.ply0', { n: 1 }, 'en'), 'Start of the game (1 move)');
+  assert.equal(t('review.ply0', { n: 0 }, 'en'), 'Start of the game (0 moves)');
 });
 
 test('the events read into moves, each with the roll that came before it, undone moves dropped', () => {

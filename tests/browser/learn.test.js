@@ -30,7 +30,7 @@ test('the header switch chooses French, is remembered, and sets <html lang>', as
   assert.equal(await p.getAttribute('html', 'lang'), 'fr');
   await p.goto('/rules/petteia-6');
   await p.waitForSelector('.worked-example svg');
-  assert.match(await p.textContent('h1'), /^Règles : Petteia/);
+  assert.match(await p.textContent('h1'), /^Règles\u00a0: Petteia/);
   assert.equal(await p.textContent('header nav a[href="/"]'), 'Nouvelle partie');
   // A French browser gets French without asking.
   const q = await page('desktop', { locale: 'fr-FR' });

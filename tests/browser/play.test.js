@@ -212,7 +212,7 @@ test('a refusal is told in the player\'s language: the rule it breaks, in French
   await guest.click('.board-holder [data-place="B6"]');
   await guest.click('.board-holder [data-place="B4"].dest');
   await guest.waitForSelector('.refusal:has-text("Refusé")');
-  assert.equal(await guest.textContent('.refusal'), 'Refusé : Vous n’avez pas de coup à reprendre.');
+  assert.equal(await guest.textContent('.refusal'), 'Refusé\u00a0: Vous n’avez pas de coup à reprendre.');
   assert.equal((await shown(guest)).moves, 1, 'nothing was played');
   await shot(guest, 'play-04f-refusal-in-french-phone', { fullPage: false });
   assertNoProblems(host, guest);

@@ -20,7 +20,7 @@ test('an invite nobody used expires, and the creator waiting on the page is told
   await waitStatus(creator, 'waiting');
   await waitStatus(creator, 'aborted', { timeout: (INVITE_EXPIRY_SECS + 20) * 1000 });
   await creator.waitForSelector('.end-panel:not([hidden])');
-  assert.equal(await creator.textContent('.end-panel .how'), 'Personne n’a utilisé l’invitation à temps : elle a expiré.');
+  assert.equal(await creator.textContent('.end-panel .how'), 'Personne n’a utilisé l’invitation à temps\u00a0: elle a expiré.');
   await shot(creator, 'presence-00-invite-expired-fr-laptop', { fullPage: false });
   assertNoProblems(creator);
 });

@@ -1,9 +1,9 @@
 // @ts-check
-// The account page: personal API tokens (each shown once, when made), signing out, and deleting
-// the account with its password (its games stay, shown under "deleted").
+// The account page: personal API tokens (each shown once, when made), signing out, changing the
+// password, and deleting the account with its password (its games stay, shown under "deleted").
 import { html } from '../svg.js';
 import { navigate } from '../router.js';
-import { currentAccount, tokens, createToken, revokeToken, signOut, deleteAccount } from './api.js';
+import { currentAccount, tokens, createToken, revokeToken, signOut, changePassword, deleteAccount } from './api.js';
 import { refreshAccountLink } from './header.js';
 import { refusal } from './forms.js';
 import { t, language } from '../i18n.js';
@@ -37,6 +37,27 @@ export async function showAccount(app) {
     made.replaceChildren(t('account.new_token'), html('code', { class: 'new-token', text: token }));
     await drawTokens();
   });
+  const current = html('input', { id: 'current-password', type: 'password', required: true, autocomplete: 'current-password' });
+  const next = html('input', { id: 'new-password', type: 'password', required: true, minlength: '8', maxlength: '128', autocomplete: 'new-password' });
+  const passwordNote = html('p', { role: 'status' });
+  const passwordForm = html('form', { class: 'account-form' }, [
+    html('label', { for: 'current-password', text: t('account.current_password') }), current,
+    html('label', { for: 'new-password', text: t('account.new_password') }), next,
+    html('p', { class: 'hint', text: t('account.password_hint') }),
+    html('button', { type: 'submit', text: t('account.change_password') }), passwordNote,
+  ]);
+  passwordForm.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    try {
+      await changePassword(/** @type {HTMLInputElement} */ (current).value, /** @type {HTMLInputElement} */ (next).value);
+      /** @type {HTMLFormElement} */ (passwordForm).reset();
+      passwordNote.className = 'notice';
+      passwordNote.textContent = t('account.password_changed');
+    } catch (e) {
+      passwordNote.className = 'error';
+      passwordNote.textContent = refusal(e, { unauthorized: 'account.wrong_password' });
+    }
+  });
   const password = html('input', { id: 'delete-password', type: 'password', autocomplete: 'current-password' });
   const deleteError = html('p', { class: 'error', role: 'alert' });
   const deleteForm = html('form', { class: 'choice-row' }, [
@@ -63,6 +84,8 @@ export async function showAccount(app) {
     html('h2', { text: t('account.tokens') }),
     html('p', { text: t('account.tokens_text') }),
     tokenForm, made, list,
+    html('h2', { text: t('account.password_title') }),
+    passwordForm,
     html('h2', { text: t('account.delete_title') }),
     html('p', { text: t('account.delete_text') }),
     deleteForm,

@@ -1,7 +1,8 @@
 // @ts-check
 // The players' part of the API (docs/API.md "Players and bots") as the pages call it. The session
 // is an HttpOnly cookie the browser sends by itself: no secret of it is ever in the page.
-import { request, preference, setPreference, forgetSeat } from '../api.js';
+import { request, preference, setPreference, forgetAllSeats } from '../api.js';
+import { t } from '../i18n.js';
 
 /**
  * @typedef {{ username: string, created_at: number }} Account
@@ -37,14 +38,14 @@ export const signUp = (username, password) => remember(request('POST', '/api/v1/
 export const signIn = (username, password) => remember(request('POST', '/api/v1/session', { body: { username, password } }));
 
 /**
- * Signs out, and forgets this browser's seats in the account's games in play: on a shared
- * computer the next person must not find them (the account opens them again when signed in).
+ * Signs out, and forgets every seat this browser holds: on a shared computer the next person must
+ * find none of the account's games, finished ones included (a rematch from one would be the
+ * account's). The account opens its games again when signed in.
  */
 export async function signOut() {
-  const held = await accountGames();
   await request('DELETE', '/api/v1/session');
   setPreference(SIGNED_IN, '');
-  held.forEach(forgetSeat);
+  forgetAllSeats();
 }
 
 /**
@@ -70,10 +71,19 @@ export async function accountGames() {
   return games.map((game) => game.game_id);
 }
 
+/**
+ * Changes the password: every session of the account ends, this one begins anew.
+ * @param {string} password
+ * @param {string} newPassword
+ */
+export const changePassword = (password, newPassword) =>
+  request('POST', '/api/v1/account/password', { body: { password, new_password: newPassword } });
+
 /** @param {string} password */
 export async function deleteAccount(password) {
   await request('DELETE', '/api/v1/account', { body: { password } });
   setPreference(SIGNED_IN, '');
+  forgetAllSeats();
 }
 
 /** @returns {Promise<{ id: string, description: string, created_at: number }[]>} */
@@ -119,9 +129,11 @@ export const leaderboard = (variant) => request('GET', `/api/v1/leaderboard/${en
  * @returns {string}
  */
 export function seatLabel({ username, rating, rating_change: change }) {
-  if (rating === null) return username;
-  if (change === null || change === undefined) return `${username} (${rating})`;
-  return `${username} (${rating}, ${change > 0 ? '+' : change < 0 ? '−' : '±'}${Math.abs(change)})`;
+  // A deleted account's seats keep the reserved name `deleted`: shown in the page's words.
+  const name = username === 'deleted' ? t('profile.opponent.deleted') : username;
+  if (rating === null) return name;
+  if (change === null || change === undefined) return `${name} (${rating})`;
+  return `${name} (${rating}, ${change > 0 ? '+' : change < 0 ? '−' : '±'}${Math.abs(change)})`;
 }
 
 /**

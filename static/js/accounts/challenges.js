@@ -8,7 +8,8 @@ import { sideName } from '../boards/index.js';
 import { navigate } from '../router.js';
 import { CLOCKS } from '../home.js';
 import { currentAccount, challenges, challenge, answerChallenge, accountEvents } from './api.js';
-import { t } from '../i18n.js';
+import { t, language } from '../i18n.js';
+import { formatElapsed } from '../game/clock.js';
 import { refusal } from './forms.js';
 
 /** A challenge unanswered this long lapses (the server's rule, docs/API.md). */
@@ -16,9 +17,20 @@ const LAPSES_AFTER_MS = 10 * 60 * 1000;
 
 /** @typedef {import('./api.js').Challenge} Challenge */
 
+/**
+ * A clock as its players name it, minutes and seconds added a move (`10+5`); a time that is not
+ * whole minutes as the clock shows it (`0:20+1.5`), in the page's numbers.
+ * @param {{ initial_ms: number, increment_ms: number }} clock
+ */
+export function clockTerms({ initial_ms: initial, increment_ms: increment }) {
+  const number = (/** @type {number} */ n) => n.toLocaleString(language(), { maximumFractionDigits: 3 });
+  const time = initial % 60000 === 0 ? number(initial / 60000) : formatElapsed(initial);
+  return `${time}+${number(increment / 1000)}`;
+}
+
 /** @param {Challenge} c */
 function terms(c) {
-  const clock = c.clock ? `${c.clock.initial_ms / 60000}+${c.clock.increment_ms / 1000}` : t('home.no_clock');
+  const clock = c.clock ? clockTerms(c.clock) : t('challenges.no_clock');
   return t('challenges.terms', {
     variant: t(`variant.${c.variant}`),
     clock,

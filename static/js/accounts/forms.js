@@ -73,7 +73,7 @@ function showSignedIn(app, username) {
           /** @type {HTMLButtonElement} */ (event.currentTarget).disabled = true;
           try {
             const { attached } = await attachSeats(seats.map((s) => s.token));
-            note.textContent = attached === 1 ? t('account.attached_one') : t('account.attached_n', { n: attached });
+            note.textContent = t('account.attached', { n: attached });
           } catch (e) {
             note.textContent = errorMessage(e);
           }

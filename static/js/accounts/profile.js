@@ -75,15 +75,15 @@ export async function showProfile(app, username) {
     html('p', { class: 'muted', text: t('profile.since', { date: new Date(player.created_at).toLocaleDateString(language()) }) }),
     html('h2', { text: t('profile.results') }),
     resultRows.length
-      ? html('table', { class: 'results' }, [
+      ? html('table', { class: 'results', tabindex: '0' }, [
         html('thead', {}, [html('tr', {}, ['variant', 'games', 'won', 'drawn', 'lost', 'rating'].map((key) => html('th', { scope: 'col', text: t(`profile.${key}`) })))]),
         html('tbody', {}, resultRows),
       ])
       : html('p', { text: t('profile.no_online') }),
     computerRows.length ? html('h2', { text: t('profile.computer') }) : null,
     computerRows.length
-      ? html('table', { class: 'results' }, [
-        html('thead', {}, [html('tr', {}, ['', t('profile.won'), t('profile.drawn'), t('profile.lost')].map((heading) => html('th', { scope: 'col', text: heading })))]),
+      ? html('table', { class: 'results', tabindex: '0' }, [
+        html('thead', {}, [html('tr', {}, [t('profile.variant'), t('profile.won'), t('profile.drawn'), t('profile.lost')].map((heading) => html('th', { scope: 'col', text: heading })))]),
         html('tbody', {}, computerRows),
       ])
       : null,

@@ -30,8 +30,8 @@ for (const [language, words] of Object.entries(CATALOGUES)) {
 
 test('words that follow a count agree with it', () => {
   const tray = { side: 'Noir', tray: 'réserve' };
-  assert.equal(t('place.tray', { ...tray, n: 1 }, 'fr'), 'Noir, réserve : 1 pion');
-  assert.equal(t('place.tray', { ...tray, n: 12 }, 'fr'), 'Noir, réserve : 12 pions');
+  assert.equal(t('place.tray', { ...tray, n: 1 }, 'fr'), 'Noir, réserve\u00a0: 1 pion');
+  assert.equal(t('place.tray', { ...tray, n: 12 }, 'fr'), 'Noir, réserve\u00a0: 12 pions');
   assert.equal(t('place.white', { place: 'M3', n: 2 }, 'fr'), 'M3, 2 blancs');
   assert.equal(t('place.tray', { side: 'Black', tray: 'reserve', n: 1 }, 'en'), 'Black reserve, 1 piece');
 });
