@@ -42,6 +42,26 @@ pub struct ConnectionLimits {
     pub forwarded_header: ForwardingHeader,
 }
 
+impl ConnectionLimits {
+    /// The client of a request (its connection's peer, or behind a trusted proxy the address the
+    /// proxy names), from the request's extensions and headers.
+    pub fn client(
+        &self,
+        extensions: &axum::http::Extensions,
+        headers: &axum::http::HeaderMap,
+    ) -> std::net::IpAddr {
+        let peer = extensions
+            .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
+            .map_or(std::net::IpAddr::from([127, 0, 0, 1]), |info| info.0.ip());
+        crate::api::address::client_address(
+            peer,
+            headers,
+            &self.trusted_proxies,
+            self.forwarded_header,
+        )
+    }
+}
+
 impl Default for ConnectionLimits {
     fn default() -> ConnectionLimits {
         ConnectionLimits {

@@ -108,6 +108,13 @@ impl ApiError {
     /// The error object: code, message and the fields its code promises. Every error reaches a
     /// client through here (HTTP and WebSocket), so a fault of the server is logged here, once.
     pub fn object(&self) -> ErrorObject {
+        // What a self-hoster's ban list (fail2ban, say) reads: a wrong password and a client over
+        // a limit, each on a line with the request's client address (its span's `client`).
+        match self {
+            ApiError::WrongCredentials => tracing::info!("refused: a wrong password"),
+            ApiError::RateLimited { .. } => tracing::info!("refused: over a rate limit"),
+            _ => {}
+        }
         if let ApiError::Unavailable(cause) = self {
             tracing::error!(cause = %error_chain(cause.as_ref()), "answered unavailable");
         }

@@ -40,20 +40,24 @@ pub fn app(state: AppState, static_dir: &Path) -> Router {
         .nest_service("/signup", index.clone())
         .fallback_service(ServeDir::new(static_dir).not_found_service(index))
         .layer(axum::middleware::from_fn(api::refuse_unservable_paths));
+    // Each request's log lines name its client, as the limits see it (behind a trusted proxy,
+    // the address the proxy names).
+    let connections = state.limits.connections.clone();
     // The error shape is the API's: the client's pages (the not-found page is index.html with a
     // 404) stay pages.
     api::router(state)
         .layer(axum::middleware::from_fn(api::error_shape))
         .fallback_service(client)
         .layer(
-            TraceLayer::new_for_http().make_span_with(|request: &axum::http::Request<_>| {
+            TraceLayer::new_for_http().make_span_with(move |request: &axum::http::Request<_>| {
                 let id = request
                     .headers()
                     .get("x-request-id")
                     .and_then(|v| v.to_str().ok())
                     .unwrap_or("-")
                     .to_string();
-                tracing::info_span!("request", method = %request.method(), path = %logged_path(request.uri().path()), request_id = %id)
+                let client = connections.client(request.extensions(), request.headers());
+                tracing::info_span!("request", method = %request.method(), path = %logged_path(request.uri().path()), client = %client, request_id = %id)
             }),
         )
         .layer(axum::middleware::map_response(with_security_headers))

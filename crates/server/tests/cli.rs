@@ -354,3 +354,71 @@ fn health_checks_the_server_at_its_listening_address() {
     assert!(checked.status.success(), "{checked:?}");
     assert!(server.join().unwrap().starts_with("GET /readyz "));
 }
+
+/// What a self-hoster's ban list reads: a wrong password and a request over a limit are each
+/// logged with the client's address, and an invite's code is not.
+#[test]
+fn the_log_names_the_client_of_a_refusal_and_hides_invites() {
+    use std::io::{BufRead, BufReader, Read, Write};
+    let dir = std::env::temp_dir().join(format!("ludus-cli-log-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let database = format!("sqlite://{}", dir.join("ludus.db").display());
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ludus"))
+        .args([
+            "serve",
+            "--listen",
+            "127.0.0.1:0",
+            "--database-url",
+            &database,
+        ])
+        .args(["--log-format", "json", "--sign-in-per-minute", "1"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("the binary runs");
+    let mut stdout = BufReader::new(child.stdout.take().expect("piped"));
+    let mut line = String::new();
+    let address = loop {
+        line.clear();
+        assert!(
+            stdout.read_line(&mut line).unwrap_or(0) > 0,
+            "the server exited"
+        );
+        // The JSON log's first line says where it listens (no plain line in that format).
+        if let Some(rest) = line.split(r#""address":""#).nth(1) {
+            break rest.split('"').next().unwrap().to_string();
+        }
+    };
+    let post = |path: &str, body: &str| {
+        let mut connection = std::net::TcpStream::connect(&address).unwrap();
+        write!(
+            connection,
+            "POST {path} HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/json\r\n\
+             Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        )
+        .unwrap();
+        let mut answer = String::new();
+        connection.read_to_string(&mut answer).unwrap();
+        answer
+    };
+    let guess = r#"{"username": "nobody", "password": "a wrong guess"}"#;
+    assert!(post("/api/v1/session", guess).starts_with("HTTP/1.1 401"));
+    assert!(post("/api/v1/session", guess).starts_with("HTTP/1.1 429"));
+    assert!(post("/api/v1/invites/Secret0Code/join", "{}").starts_with("HTTP/1.1 404"));
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let mut log = String::new();
+    stdout.read_to_string(&mut log).unwrap();
+    let logged = |needle: &str| {
+        log.lines()
+            .find(|l| l.contains(needle))
+            .unwrap_or_else(|| panic!("no line says {needle:?}: {log}"))
+            .to_string()
+    };
+    for refusal in ["refused: a wrong password", "refused: over a rate limit"] {
+        assert!(logged(refusal).contains(r#""client":"127.0.0.1""#), "{log}");
+    }
+    assert!(!log.contains("Secret0Code"), "{log}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

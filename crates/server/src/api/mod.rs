@@ -32,7 +32,7 @@ use axum::response::{IntoResponse, Response};
 use limits::{AddressLimiter, Limiter, Rate};
 use ludus_store::SecretHash;
 use serde::de::DeserializeOwned;
-use std::net::{IpAddr, SocketAddr};
+use std::net::IpAddr;
 use std::sync::Arc;
 use tokio::sync::watch;
 use utoipa::OpenApi;
@@ -448,16 +448,11 @@ impl FromRequestParts<AppState> for ClientAddress {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
-        let peer = parts
-            .extensions
-            .get::<axum::extract::ConnectInfo<SocketAddr>>()
-            .map_or(IpAddr::from([127, 0, 0, 1]), |info| info.0.ip());
-        Ok(ClientAddress(address::limited_as(address::client_address(
-            peer,
-            &parts.headers,
-            &state.limits.connections.trusted_proxies,
-            state.limits.connections.forwarded_header,
-        ))))
+        let client = state
+            .limits
+            .connections
+            .client(&parts.extensions, &parts.headers);
+        Ok(ClientAddress(address::limited_as(client)))
     }
 }
 
