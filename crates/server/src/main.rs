@@ -56,7 +56,7 @@ enum Command {
     },
     /// Exit 0 when the server at --url answers 200 (for container health checks; no curl needed).
     Health {
-        /// Default: `/readyz` at LUDUS_LISTEN's address (loopback for 0.0.0.0 or [::]; port 8080
+        /// Default: `/readyz` at LUDUS_LISTEN's address (loopback for `0.0.0.0` or `[::]`; port 8080
         /// without it).
         #[arg(long)]
         url: Option<String>,
