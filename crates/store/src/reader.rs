@@ -61,7 +61,7 @@ impl EventReader {
 }
 
 async fn read_all(store: Store, mut queue: mpsc::Receiver<Read>) {
-    let mut held = Held::new(store.clone());
+    let mut held = Held::new(store);
     while let Some(batch) = held.wait(next_batch(&mut queue, MAX_BATCH)).await {
         let wanted: Vec<(&GameId, i64)> = batch.iter().map(|r| (&r.game_id, r.since)).collect();
         match read_held(&mut held, &wanted).await {
