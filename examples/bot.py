@@ -12,6 +12,7 @@ With --games N it stops after N games have ended (as CI runs it).
 """
 import json
 import random
+import secrets
 import sys
 import threading
 import time
@@ -92,7 +93,9 @@ def main():
         if kind == "challenge":
             answer = "accept" if notice["variant"] in variants else "decline"
             log(f"{answer} {notice['variant']} from {notice['challenger']}")
-            call(base, "POST", f"/api/v1/challenges/{notice['challenge_id']}/{answer}", token, {})
+            # Accepting adds the bot's own entropy to a dice game's seed, after its commitment.
+            body = {"entropy": secrets.token_hex(16)} if answer == "accept" else {}
+            call(base, "POST", f"/api/v1/challenges/{notice['challenge_id']}/{answer}", token, body)
         elif kind == "game_start":
             log(f"game {notice['game_id']} starts, playing {notice['seat']['side']}")
             player = threading.Thread(target=play, args=(base, notice["game_id"], notice["seat"], log))

@@ -815,6 +815,56 @@ async fn an_unrated_challenge_is_played_unrated(database: Database) {
     server.stop().await;
 }
 
+/// A dice game from a challenge is as fair as one from an invite: the challenge commits to the
+/// game's seed, and the challenged player's entropy, given when accepting, is mixed in after it
+/// (the server cannot choose its seed knowing it), beside the challenger's.
+async fn a_dice_challenge_commits_to_its_seed_before_the_accept_adds_entropy(database: Database) {
+    let server = TestServer::start(database).await;
+    let api = server.api();
+    let (ida, jon) = (player(&server, "ida").await, player(&server, "jon").await);
+    let terms = json!({ "username": "jon", "variant": "duodecim-scripta", "entropy": "ida's own" });
+    let (status, made) = api.post("/api/v1/challenges", Some(&ida), terms).await;
+    assert_eq!(status, 201, "{made}");
+    let (_, pending) = api.get("/api/v1/challenges", Some(&jon)).await;
+    let commitment = pending["incoming"][0]["commitment"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert_eq!(commitment.len(), 64, "{pending}");
+    let challenge = made["challenge_id"].as_str().unwrap();
+    let (status, accepted) = api
+        .post(
+            &format!("/api/v1/challenges/{challenge}/accept"),
+            Some(&jon),
+            json!({ "entropy": "jon's own" }),
+        )
+        .await;
+    assert_eq!(status, 200, "{accepted}");
+    let game = accepted["game_id"].as_str().unwrap();
+    let record = reqwest::get(format!("{}/api/v1/games/{game}/record", server.base))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    for tag in [
+        format!("[Commitment \"{commitment}\"]"),
+        "[CreatorEntropy \"ida's own\"]".to_string(),
+        "[JoinerEntropy \"jon's own\"]".to_string(),
+    ] {
+        assert!(record.contains(&tag), "{tag} in {record}");
+    }
+    // A game without dice has no seed to commit to.
+    let terms = json!({ "username": "jon", "variant": "petteia-6" });
+    api.post("/api/v1/challenges", Some(&ida), terms).await;
+    let (_, pending) = api.get("/api/v1/challenges", Some(&jon)).await;
+    assert!(
+        pending["incoming"][0].get("commitment").is_none(),
+        "{pending}"
+    );
+    server.stop().await;
+}
+
 async fn an_accepted_challenge_starts_a_rated_game_on_both_streams(database: Database) {
     let server = TestServer::start(database).await;
     let api = server.api();
@@ -1310,6 +1360,7 @@ on_both_databases!(
     a_deleted_account_keeps_its_games_under_deleted,
     a_changed_password_ends_every_session_but_the_new_one,
     an_accepted_challenge_starts_a_rated_game_on_both_streams,
+    a_dice_challenge_commits_to_its_seed_before_the_accept_adds_entropy,
     an_unrated_challenge_is_played_unrated,
     the_bot_example_accepts_a_challenge_and_plays_it_to_the_end,
     bad_input_gets_a_clear_error_and_changes_nothing,

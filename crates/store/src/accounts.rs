@@ -177,6 +177,11 @@ pub struct ChallengeRow {
     pub status: String,
     pub created_at: i64,
     pub game_id: Option<String>,
+    /// Dice variants: the game's server seed, drawn with the challenge (hex; empty for a
+    /// challenge made before migration 0007).
+    pub server_seed: String,
+    /// The challenger's entropy for the game's seed.
+    pub entropy: String,
 }
 
 /// The result of a finished game for the first seat's holder, or `None` when it was not decided
@@ -585,11 +590,12 @@ impl Store {
     pub async fn create_challenge(&self, challenge: &ChallengeRow) -> Result<(), StoreError> {
         on_backend!(self, pool => {
             sqlx::query(
-                "INSERT INTO challenges (id, challenger_id, challenged_id, variant, terms, status, created_at) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                "INSERT INTO challenges (id, challenger_id, challenged_id, variant, terms, status, created_at, server_seed, entropy) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
             )
             .bind(&challenge.id).bind(&challenge.challenger_id).bind(&challenge.challenged_id)
             .bind(&challenge.variant).bind(&challenge.terms).bind(&challenge.status).bind(challenge.created_at)
+            .bind(&challenge.server_seed).bind(&challenge.entropy)
             .execute(pool).await?;
         });
         Ok(())
@@ -598,7 +604,7 @@ impl Store {
     pub async fn load_challenge(&self, id: &str) -> Result<Option<ChallengeRow>, StoreError> {
         Ok(on_backend!(self, pool => {
             sqlx::query_as(
-                "SELECT id, challenger_id, challenged_id, variant, terms, status, created_at, game_id FROM challenges WHERE id = $1",
+                "SELECT id, challenger_id, challenged_id, variant, terms, status, created_at, game_id, server_seed, entropy FROM challenges WHERE id = $1",
             )
             .bind(id).fetch_optional(pool).await?
         }))
@@ -613,7 +619,7 @@ impl Store {
     ) -> Result<Vec<ChallengeRow>, StoreError> {
         Ok(on_backend!(self, pool => {
             sqlx::query_as(
-                "SELECT id, challenger_id, challenged_id, variant, terms, status, created_at, game_id FROM challenges \
+                "SELECT id, challenger_id, challenged_id, variant, terms, status, created_at, game_id, server_seed, entropy FROM challenges \
                  WHERE (challenged_id = $1 OR challenger_id = $1) AND status = 'pending' AND created_at > $2 \
                  ORDER BY created_at, id",
             )

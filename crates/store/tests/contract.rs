@@ -823,11 +823,13 @@ mod accounts {
             id: unique("c"),
             challenger_id: ann.id.clone(),
             challenged_id: bob.id.clone(),
-            variant: "petteia-6".into(),
+            variant: "duodecim-scripta".into(),
             terms: "{}".into(),
             status: "pending".into(),
             created_at: 1_000,
             game_id: None,
+            server_seed: "ab".repeat(32),
+            entropy: "ann's".into(),
         };
         store.create_challenge(&challenge).await.unwrap();
         for party in [&bob, &ann] {

@@ -1,7 +1,7 @@
 // @ts-check
 // The players' part of the API (docs/API.md "Players and bots") as the pages call it. The session
 // is an HttpOnly cookie the browser sends by itself: no secret of it is ever in the page.
-import { request, preference, setPreference, forgetAllSeats } from '../api.js';
+import { request, preference, setPreference, forgetAllSeats, entropy } from '../api.js';
 import { t } from '../i18n.js';
 
 /**
@@ -158,18 +158,21 @@ export async function seatLabels(gameId) {
 export const challenges = () => request('GET', '/api/v1/challenges');
 
 /**
+ * Challenges a player, with this browser's entropy for a dice game's seed.
  * @param {{ username: string, variant: string, clock: { initial_ms: number, increment_ms: number } | null, side: string, rated: boolean }} body
  * @returns {Promise<{ challenge_id: string }>}
  */
-export const challenge = (body) => request('POST', '/api/v1/challenges', { body });
+export const challenge = (body) => request('POST', '/api/v1/challenges', { body: { ...body, entropy: entropy() } });
 
 /**
- * Accepts (the game's id and this player's seat), declines or cancels a challenge.
+ * Accepts (the game's id and this player's seat; this browser's entropy is mixed into a dice
+ * game's seed after the challenge's commitment), declines or cancels a challenge.
  * @param {string} id
  * @param {'accept' | 'decline' | 'cancel'} answer
  * @returns {Promise<any>}
  */
-export const answerChallenge = (id, answer) => request('POST', `/api/v1/challenges/${encodeURIComponent(id)}/${answer}`);
+export const answerChallenge = (id, answer) => request('POST', `/api/v1/challenges/${encodeURIComponent(id)}/${answer}`,
+  answer === 'accept' ? { body: { entropy: entropy() } } : {});
 
 /** How long the event stream waits before it opens again after the server closed it. */
 const RECONNECT_MS = 3000;

@@ -113,7 +113,11 @@ export function render(model, ctx) {
       const g = svg('g', place ? placeAttrs('H', ctx, t('place.holy', { side: sideLabel(side), n: holy[side] })) : { class: 'tray' });
       const box = { x: x - holyHalfWidth, y: y - 17, width: 2 * holyHalfWidth, height: 34 };
       g.append(svg('rect', { ...box, rx: 17, class: 'holy' }));
-      g.append(svg('text', { x: x - 20, y: y + 5, class: 'tray-label', 'text-anchor': 'middle' }, t('board.holy')));
+      // The word has some 38 units left of the count: a longer one than "holy" (French "sainte")
+      // is narrowed to them rather than run out of its box.
+      const label = t('board.holy');
+      const fit = label.length > 4 ? { textLength: 38, lengthAdjust: 'spacingAndGlyphs' } : {};
+      g.append(svg('text', { x: x - 18, y: y + 5, class: 'tray-label', 'text-anchor': 'middle', ...fit }, label));
       g.append(stack(x + 22, y, 14, side, holy[side]) || svg('text', { x: x + 22, y: y + 5, 'text-anchor': 'middle', class: 'tray-label' }, '0'));
       if (place) g.append(svg('rect', { ...box, class: 'hit' }));
       root.append(g);

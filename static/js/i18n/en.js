@@ -520,7 +520,7 @@ export default {
   'account.change_password': 'Change the password',
   'account.password_changed': 'Password changed: you stay signed in here, and every other device is signed out.',
   'account.delete_title': 'Delete the account',
-  'account.delete_text': 'Your tokens go; your games stay, shown under “deleted”.',
+  'account.delete_text': 'Your sessions, tokens, ratings and profile go, and the name stays taken; your games stay, shown under “deleted”.',
   'account.delete': 'Delete my account',
   'leaderboard.title': 'leaderboard',
   'leaderboard.heading': 'Leaderboard',

@@ -519,7 +519,7 @@ export default {
   'account.change_password': 'Changer le mot de passe',
   'account.password_changed': 'Mot de passe changé : vous restez connecté ici, et tout autre appareil est déconnecté.',
   'account.delete_title': 'Supprimer le compte',
-  'account.delete_text': 'Vos jetons disparaissent\u00a0; vos parties restent, au nom d’un compte supprimé.',
+  'account.delete_text': 'Vos sessions, jetons, classements et profil disparaissent, et le nom reste pris\u00a0; vos parties restent, au nom d’un compte supprimé.',
   'account.delete': 'Supprimer mon compte',
   'leaderboard.title': 'classement',
   'leaderboard.heading': 'Classement',

@@ -4,7 +4,9 @@
 //! `game_start` with their own seat token. A challenge unanswered for 10 minutes lapses.
 
 use super::accounts::Identity;
-use super::games::{CreateBody, async_stream, line, ndjson_response, validate};
+use super::games::{
+    CreateBody, async_stream, entropy, entropy_of, line, ndjson_response, validate,
+};
 use super::{ApiJson, AppState};
 use crate::error::ApiError;
 use crate::players::credentials::new_id;
@@ -13,6 +15,8 @@ use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
+use ludus_engine::Variant;
+use ludus_engine::dice::{self, ServerSeed};
 use ludus_store::{ChallengeAnswer, ChallengeRow};
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -42,6 +46,11 @@ pub struct ChallengeBody {
     side: Option<String>,
     #[serde(default)]
     rated: Option<bool>,
+    /// Mixed into a dice game's seed (docs/RULES.md §4), as a game's creator gives it: at most
+    /// 256 bytes.
+    #[serde(default)]
+    #[schema(max_length = 256)]
+    entropy: Option<String>,
 }
 
 /// The terms as a game's creation body (validated by the games' own rules).
@@ -80,6 +89,9 @@ pub async fn create(
     if challenged.id == identity.account.id {
         return Err(ApiError::BadRequest("you cannot challenge yourself".into()));
     }
+    // A dice game's seed is drawn now, so that the challenged player sees its commitment before
+    // adding their entropy at the accept: the server cannot choose it knowing theirs.
+    let server_seed = ServerSeed(rand::random());
     let challenge = ChallengeRow {
         id: new_id(),
         challenger_id: identity.account.id.clone(),
@@ -89,6 +101,8 @@ pub async fn create(
         status: "pending".into(),
         created_at: state.registry.now_ms(),
         game_id: None,
+        server_seed: dice::to_hex(&server_seed.0),
+        entropy: entropy(body.entropy)?,
     };
     store.create_challenge(&challenge).await?;
     state.notifier.notify(
@@ -105,13 +119,26 @@ pub async fn create(
 }
 
 /// `{"type": "challenge", "challenge_id", "challenger", "challenged", "variant", "clock", "side",
-/// "rated", "created_at"}`.
+/// "rated", "created_at", "commitment"?}`: a dice game's commitment to its seed, which the
+/// accept's entropy is added to.
 fn challenge_notice(challenge: &ChallengeRow) -> Value {
     let mut notice: Value = serde_json::from_str(&challenge.terms).unwrap_or_else(|_| json!({}));
     notice["type"] = json!("challenge");
     notice["challenge_id"] = json!(challenge.id);
     notice["created_at"] = json!(challenge.created_at);
+    if let Some(seed) = seed_of(challenge) {
+        notice["commitment"] = json!(dice::to_hex(&seed.commitment()));
+    }
     notice
+}
+
+/// A dice game's seed drawn with the challenge (none for other variants, and for a challenge
+/// made before seeds were drawn with them).
+fn seed_of(challenge: &ChallengeRow) -> Option<ServerSeed> {
+    let variant: Variant = challenge.variant.parse().ok()?;
+    (variant.dice_per_roll() > 0)
+        .then(|| dice::from_hex(&challenge.server_seed).map(ServerSeed))
+        .flatten()
 }
 
 #[utoipa::path(get, path = "/api/v1/challenges", tag = "players", security(("bearer" = []), ("cookie" = [])), responses((status = 200, description = "`{\"incoming\": [challenge], \"outgoing\": [challenge]}`: the pending challenges to and from the account, oldest first, each as the stream's `challenge` notice"), (status = 401, body = super::docs::ErrorBody)))]
@@ -217,20 +244,25 @@ async fn answer(
     }
 }
 
-#[utoipa::path(post, path = "/api/v1/challenges/{id}/accept", tag = "players", params(("id" = String, Path)), security(("bearer" = []), ("cookie" = [])), responses((status = 200, description = "`{\"game_id\", \"seat\": {\"side\", \"token\"}}`"), (status = 401, body = super::docs::ErrorBody), (status = 403, description = "not your challenge to accept", body = super::docs::ErrorBody), (status = 404, body = super::docs::ErrorBody), (status = 409, description = "answered, canceled or lapsed", body = super::docs::ErrorBody)))]
+#[utoipa::path(post, path = "/api/v1/challenges/{id}/accept", tag = "players", params(("id" = String, Path)), request_body(content = Option<super::games::JoinBody>, description = "Optional: the accepting player's entropy, mixed into a dice game's seed after its commitment (the challenge's `commitment`)"), security(("bearer" = []), ("cookie" = [])), responses((status = 400, description = "a malformed body", body = super::docs::ErrorBody), (status = 200, description = "`{\"game_id\", \"seat\": {\"side\", \"token\"}}`"), (status = 401, body = super::docs::ErrorBody), (status = 403, description = "not your challenge to accept", body = super::docs::ErrorBody), (status = 404, body = super::docs::ErrorBody), (status = 409, description = "answered, canceled or lapsed", body = super::docs::ErrorBody)))]
 pub async fn accept(
     State(state): State<AppState>,
     identity: Identity,
     Path(id): Path<String>,
+    body: Bytes,
 ) -> Result<Json<Value>, ApiError> {
+    let joiner_entropy = entropy_of(&body, "the accept body")?;
     let challenge = challenge_for(&state, &id, &identity, Answer::Accept).await?;
     answer(&state, &challenge, Answer::Accept).await?;
     let terms: Value = serde_json::from_str(&challenge.terms).unwrap_or_else(|_| json!({}));
-    // The challenger holds the creator's seat, the challenged takes the other by the invite.
-    let request = validate(
+    // The challenger holds the creator's seat, the challenged takes the other by the invite; the
+    // game's seed is the one the challenge committed to.
+    let mut request = validate(
         creation(&challenge.variant, &terms)?,
         Some(&challenge.challenger_id),
     )?;
+    request.entropy = challenge.entropy.clone();
+    request.server_seed = seed_of(&challenge);
     let variant = request.variant;
     let registry = &state.registry;
     let created = registry.create(request).await?;
@@ -240,7 +272,7 @@ pub async fn accept(
         .as_ref()
         .expect("an online game has an invite");
     let joined = registry
-        .join(invite, None, String::new(), Some(&challenge.challenged_id))
+        .join(invite, None, joiner_entropy, Some(&challenge.challenged_id))
         .await?;
     let joiner = variant
         .player(joined.side)

@@ -64,7 +64,7 @@ pub(super) enum SideChoice {
     Random,
 }
 
-fn entropy(text: Option<String>) -> Result<String, ApiError> {
+pub(super) fn entropy(text: Option<String>) -> Result<String, ApiError> {
     let text = text.unwrap_or_default();
     if text.len() > MAX_ENTROPY {
         return Err(ApiError::BadRequest(format!(
@@ -130,6 +130,7 @@ pub(super) fn validate(
             creator: PlayerIndex(creator),
         },
         entropy: entropy(body.entropy)?,
+        server_seed: None,
         listed: body.listed,
         holders: Holders::New {
             creator: account.map(|account_id| AccountSeat {
@@ -235,9 +236,21 @@ pub async fn create(
     ))
 }
 
+/// The optional body `{"entropy"}` of a join or of a challenge's acceptance (an empty body is
+/// fine): the entropy, checked.
+pub(super) fn entropy_of(body: &[u8], what: &str) -> Result<String, ApiError> {
+    let body: JoinBody = if body.iter().all(u8::is_ascii_whitespace) {
+        JoinBody::default()
+    } else {
+        super::refuse_nul(body)?;
+        serde_json::from_slice(body).map_err(|e| ApiError::BadRequest(format!("{what}: {e}")))?
+    };
+    entropy(body.entropy)
+}
+
 #[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
-struct JoinBody {
+pub(super) struct JoinBody {
     /// Mixed into the game's seed (docs/RULES.md §4): at most 256 bytes.
     #[serde(default)]
     #[schema(max_length = 256)]
@@ -254,18 +267,12 @@ pub async fn join(
     body: Bytes,
 ) -> Result<Json<Joined>, ApiError> {
     state.join_limiter.admit(address, state.registry.now_ms())?;
-    let body: JoinBody = if body.iter().all(u8::is_ascii_whitespace) {
-        JoinBody::default()
-    } else {
-        super::refuse_nul(&body)?;
-        serde_json::from_slice(&body)
-            .map_err(|e| ApiError::BadRequest(format!("the join body: {e}")))?
-    };
+    let entropy = entropy_of(&body, "the join body")?;
     let invite = InviteCode::parse(&invite).ok_or_else(|| ApiError::NotFound("invite".into()))?;
     let account = identity.as_ref().map(|i| i.account.id.as_str());
     let joined = state
         .registry
-        .join(&invite, presented.as_ref(), entropy(body.entropy)?, account)
+        .join(&invite, presented.as_ref(), entropy, account)
         .await?;
     let view = state
         .registry

@@ -61,6 +61,8 @@ pub struct NewGameRequest {
     pub mode: Mode,
     pub settings: Settings,
     pub entropy: String,
+    /// A seed drawn and committed to before the game is made (a challenge's); drawn now if none.
+    pub server_seed: Option<ServerSeed>,
     /// Whether the game is listed for anyone to watch while it is live.
     pub listed: bool,
     /// The accounts holding its seats from the start, and whether it is rated.
@@ -197,7 +199,9 @@ impl Services {
         invite: Option<SecretHash>,
     ) -> Result<StoredGame, GameError> {
         let now = self.clock.now_ms();
-        let server_seed = ServerSeed(rand::random());
+        let server_seed = request
+            .server_seed
+            .unwrap_or_else(|| ServerSeed(rand::random()));
         let id = token::new_game_id();
         let mut game = LiveGame::new(Creation {
             id: id.clone(),
@@ -278,6 +282,7 @@ impl Services {
             mode: game.mode,
             settings,
             entropy: String::new(),
+            server_seed: None,
             // The players choose again whether a new game is watched.
             listed: false,
             holders: Holders::RematchOf(game.id.clone()),
