@@ -151,6 +151,9 @@ test('two signed-in players play a rated game; the game shows names and the prof
   assert.match(cells[4], /^1[6-9]\d\d ±\d+$/, `a rating above 1500: ${cells[4]}`);
   assert.equal(await host.locator('svg.rating-chart polyline').count(), 1, 'the rating history is drawn');
   assert.match(await host.textContent('.recent-games'), /win against zeus/);
+  // Each game with its day, its variant opening its review.
+  assert.match(await host.textContent('.recent-games li'), /^\d{1,2}\/\d{1,2}\/\d{4} · /);
+  assert.match(await host.getAttribute('.recent-games li a', 'href'), /^\/game\//);
   for (const [name, width, height] of SIZES) {
     await host.setViewportSize({ width, height });
     await shot(host, `accounts-profile-${name}`);

@@ -44,13 +44,16 @@ export async function showProfile(app, username) {
   ])));
   const chart = ratingChart(player.history, label);
   /** @param {import('./api.js').PlayedGame} g */
+  // Each game with its day, and whether it was rated (a game between two accounts that was not
+  // says so; the computer's and guests' games never are).
   const gameRow = (g) => html('li', { class: `played ${g.result}` }, [
-    html('a', { href: `/api/v1/games/${encodeURIComponent(g.game_id)}/record`, target: '_blank', text: `${label(g.variant)}` }),
+    `${new Date(g.finished_at).toLocaleDateString(language())} · `,
+    html('a', { href: `/game/${encodeURIComponent(g.game_id)}`, text: `${label(g.variant)}` }),
     t('profile.played', { result: t(`profile.result.${g.result}`), opponent: opponentName(g.opponent) }),
     g.level ? t('profile.level', { level: g.level }) : '',
     `, ${terminationLabel(g.termination)}`,
-    g.rating_change === null ? '' : ` (${g.rating_change >= 0 ? '+' : ''}${g.rating_change})`,
-    ' · ', html('a', { href: `/game/${encodeURIComponent(g.game_id)}`, text: t('profile.replay') }),
+    g.rating_change !== null ? ` (${g.rating_change >= 0 ? '+' : ''}${g.rating_change})`
+      : g.mode === 'online' && g.opponent && g.opponent !== 'deleted' ? ` (${t('profile.unrated')})` : '',
   ]);
   const list = html('ol', { class: 'recent-games' }, games.map(gameRow));
   // A full page may have more after it: the next page starts after its last game.

@@ -554,7 +554,7 @@ export default {
   'profile.guest': 'a guest',
   'profile.opponent.computer': 'computer',
   'profile.opponent.deleted': 'deleted',
-  'profile.replay': 'replay',
+  'profile.unrated': 'unrated',
   'account.your_challenges': 'Challenges',
   'profile.challenge': 'Challenge',
   'challenges.title': 'challenges',

@@ -553,7 +553,7 @@ export default {
   'profile.guest': 'un invité',
   'profile.opponent.computer': 'l’ordinateur',
   'profile.opponent.deleted': 'un compte supprimé',
-  'profile.replay': 'revoir',
+  'profile.unrated': 'non classée',
   'account.your_challenges': 'Défis',
   'profile.challenge': 'Défier',
   'challenges.title': 'défis',
