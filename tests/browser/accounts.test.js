@@ -150,6 +150,8 @@ test('two signed-in players play a rated game; the game shows names and the prof
   assert.deepEqual(cells.slice(0, 4), ['1', '1', '0', '0'], 'one game, won');
   assert.match(cells[4], /^1[6-9]\d\d ±\d+$/, `a rating above 1500: ${cells[4]}`);
   assert.equal(await host.locator('svg.rating-chart polyline').count(), 1, 'the rating history is drawn');
+  // Its legend is the page's text, beside the chart rather than over its lines.
+  assert.match(await host.textContent('.chart-legend li'), /^Petteia 6×6: \d+$/);
   assert.match(await host.textContent('.recent-games'), /win against zeus/);
   // Each game with its day, its variant opening its review.
   assert.match(await host.textContent('.recent-games li'), /^\d{1,2}\/\d{1,2}\/\d{4} · /);

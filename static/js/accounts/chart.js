@@ -1,18 +1,21 @@
 // @ts-check
-// A rating history as an SVG line chart: time across, rating up, one line per variant. Pure: it
-// takes the points and returns the drawing.
-import { svg } from '../svg.js';
+// A rating history as an SVG line chart: time across, rating up, one line per variant, with its
+// legend below it in the page's text (inside the drawing it crossed the lines, and on a phone it
+// shrank with it to 7 px). Pure: it takes the points and returns the drawing.
+import { svg, html } from '../svg.js';
 import { t } from '../i18n.js';
 
 const WIDTH = 600;
 const HEIGHT = 220;
 const PAD = 36;
-const COLOURS = ['#1f6f9f', '#a13d00', '#4d7c0f', '#7c3aed', '#b45309', '#0f766e'];
+// Okabe and Ito's colours, told apart by every kind of colour vision (the earlier set had two
+// near oranges).
+const COLOURS = ['#0072b2', '#d55e00', '#009e73', '#cc79a7', '#e69f00', '#56b4e9'];
 
 /**
  * @param {Record<string, { at: number, rating: number }[]>} history points per variant, oldest first
  * @param {(variant: string) => string} label
- * @returns {SVGElement | null} null without any point
+ * @returns {HTMLElement | null} null without any point
  */
 export function ratingChart(history, label) {
   const lines = Object.entries(history).filter(([, points]) => points.length);
@@ -27,16 +30,20 @@ export function ratingChart(history, label) {
   const y = (/** @type {number} */ r) => HEIGHT - PAD - ((r - low) / (high - low)) * (HEIGHT - 2 * PAD);
   const paths = lines.map(([variant, points], n) => {
     const coordinates = [[x(0), y(1500)], ...points.map((p, i) => [x(i + 1), y(p.rating)])];
-    return svg('g', { 'data-variant': variant }, [
-      svg('polyline', { points: coordinates.map((c) => c.join(',')).join(' '), fill: 'none', stroke: COLOURS[n % COLOURS.length], 'stroke-width': 2.5 }),
-      svg('text', { x: WIDTH - PAD, y: 16 + 16 * n, 'text-anchor': 'end', fill: COLOURS[n % COLOURS.length], 'font-size': 13 }, `${label(variant)}: ${points[points.length - 1].rating}`),
-    ]);
+    return svg('polyline', { 'data-variant': variant, points: coordinates.map((c) => c.join(',')).join(' '), fill: 'none', stroke: COLOURS[n % COLOURS.length], 'stroke-width': 2.5 });
   });
-  return svg('svg', { class: 'rating-chart', viewBox: `0 0 ${WIDTH} ${HEIGHT}`, role: 'img', 'aria-label': t('profile.history') }, [
-    svg('line', { x1: PAD, y1: HEIGHT - PAD, x2: WIDTH - PAD, y2: HEIGHT - PAD, stroke: '#bbb' }),
-    svg('text', { x: 4, y: y(high - 20) + 4, 'font-size': 12, fill: '#555' }, String(Math.round(high - 20))),
-    svg('text', { x: 4, y: y(low + 20) + 4, 'font-size': 12, fill: '#555' }, String(Math.round(low + 20))),
-    svg('text', { x: WIDTH / 2, y: HEIGHT - 8, 'text-anchor': 'middle', 'font-size': 12, fill: '#555' }, t('profile.rated_games')),
-    ...paths,
+  const legend = lines.map(([variant, points], n) => html('li', {}, [
+    html('span', { class: 'swatch', style: `background: ${COLOURS[n % COLOURS.length]}`, 'aria-hidden': 'true' }),
+    `${label(variant)}: ${points[points.length - 1].rating}`,
+  ]));
+  return html('figure', { class: 'rating-figure' }, [
+    svg('svg', { class: 'rating-chart', viewBox: `0 0 ${WIDTH} ${HEIGHT}`, role: 'img', 'aria-label': t('profile.history') }, [
+      svg('line', { x1: PAD, y1: HEIGHT - PAD, x2: WIDTH - PAD, y2: HEIGHT - PAD, stroke: '#bbb' }),
+      svg('text', { x: 4, y: y(high - 20) + 4, 'font-size': 12, fill: '#555' }, String(Math.round(high - 20))),
+      svg('text', { x: 4, y: y(low + 20) + 4, 'font-size': 12, fill: '#555' }, String(Math.round(low + 20))),
+      svg('text', { x: WIDTH / 2, y: HEIGHT - 8, 'text-anchor': 'middle', 'font-size': 12, fill: '#555' }, t('profile.rated_games')),
+      ...paths,
+    ]),
+    html('ul', { class: 'chart-legend' }, legend),
   ]);
 }
