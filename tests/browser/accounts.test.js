@@ -236,6 +236,11 @@ test('a challenge from a profile reaches the other player live; declined, then a
   await challenged.waitForSelector('.challenge-list.incoming li:has-text("None")');
 
   // From the challenged player's profile: the Challenge button fills in the name.
+  // Oneself is not a player to challenge: the page says so in its words, and sends nothing.
+  await challenger.goto('/challenges');
+  await challenger.fill('#challenge-username', 'Theseus ');
+  await challenger.click('.challenge-form button[type=submit]');
+  await challenger.waitForSelector('.challenge-note:has-text("You cannot challenge yourself")');
   await challenger.goto('/@/ariadne');
   await challenger.click('a.challenge-link');
   await challenger.waitForSelector('#challenge-username');

@@ -139,6 +139,11 @@ export async function showChallenges(app, query, signal) {
     event.preventDefault();
     const data = new FormData(/** @type {HTMLFormElement} */ (form));
     const chosenClock = (CLOCKS.find(([value]) => value === data.get('clock')) || CLOCKS[0])[2];
+    // Refused by the server too; said here in the page's words.
+    if (String(data.get('username')).trim().toLowerCase() === account.username.toLowerCase()) {
+      note.textContent = t('challenges.yourself');
+      return;
+    }
     try {
       const made = await challenge({
         username: String(data.get('username')).trim(),

@@ -572,6 +572,7 @@ export default {
   'challenges.none': 'None.',
   'challenges.from': 'From {name}: ',
   'challenges.to': 'To {name}: ',
+  'challenges.yourself': 'You cannot challenge yourself: name another player.',
   'challenges.no_clock': 'no clock',
   'challenges.terms': '{variant}, {clock}, {rated}',
   'challenges.rated': 'rated',

@@ -33,7 +33,8 @@ export default {
   'error.conflict': 'Déjà fait ou déjà pris\u00a0: {detail}',
   'error.method_not_allowed': 'Le serveur ne prend pas cette requête ici.',
   'error.too_large': 'La requête est trop grande.',
-  'error.illegal_move': 'Coup interdit {move}\u00a0: {detail}',
+  // The reason is the engine's, in English: a French page says which move, not why.
+  'error.illegal_move': 'Coup interdit\u00a0: {move}.',
   'error.rate_limited': 'Trop de requêtes\u00a0; réessayez dans un instant.',
   'error.unavailable': 'Le serveur est occupé ou sa base de données ne répond pas\u00a0; réessayez bientôt.',
   'error.network': 'Le serveur n’a pas répondu\u00a0: {detail}',
@@ -571,6 +572,7 @@ export default {
   'challenges.none': 'Aucun.',
   'challenges.from': 'De {name}\u00a0: ',
   'challenges.to': 'À {name}\u00a0: ',
+  'challenges.yourself': 'Vous ne pouvez pas vous défier vous-même\u00a0: nommez un autre joueur.',
   'challenges.no_clock': 'sans pendule',
   'challenges.terms': '{variant}, {clock}, {rated}',
   'challenges.rated': 'classée',
