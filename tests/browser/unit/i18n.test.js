@@ -35,3 +35,10 @@ test('words that follow a count agree with it', () => {
   assert.equal(t('place.white', { place: 'M3', n: 2 }, 'fr'), 'M3, 2 blancs');
   assert.equal(t('place.tray', { side: 'Black', tray: 'reserve', n: 1 }, 'en'), 'Black reserve, 1 piece');
 });
+
+test('a challenge\'s clock reads as its players name it, in the page\'s numbers', async () => {
+  const { clockTerms } = await import('../../../static/js/accounts/challenges.js');
+  assert.equal(clockTerms({ initial_ms: 600000, increment_ms: 5000 }), '10+5');
+  // Not whole minutes: as the clock shows it (it read 0.3333333333333333+1.5).
+  assert.equal(clockTerms({ initial_ms: 20000, increment_ms: 1500 }), '0:20+1.5');
+});
