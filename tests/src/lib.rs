@@ -403,10 +403,29 @@ pub async fn sign_up(server: &TestServer, username: &str) -> String {
         "{cookie}"
     );
     assert!(!cookie.contains("Secure"), "plain http: no Secure flag");
+    let session = session_cookie(&response);
     assert_eq!(
         response.json::<Value>().await.unwrap()["username"],
         username
     );
+    session
+}
+
+/// Signs in an account through the API; the session cookie.
+pub async fn sign_in(server: &TestServer, username: &str, password: &str) -> String {
+    let response = reqwest::Client::new()
+        .post(format!("{}/api/v1/session", server.base))
+        .json(&json!({ "username": username, "password": password }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    session_cookie(&response)
+}
+
+/// The session a response's `set-cookie` opens, as a `cookie` header sends it back.
+pub fn session_cookie(response: &reqwest::Response) -> String {
+    let cookie = response.headers()["set-cookie"].to_str().unwrap();
     cookie.split(';').next().unwrap().to_string()
 }
 

@@ -5,7 +5,7 @@ use futures_util::StreamExt;
 use ludus_server::config::ServeConfig;
 use ludus_tests::{
     Api, Database, Reply, Socket, TestServer, from_another_site, game_id, on_both_databases,
-    personal_token, player, seat_token, sign_up, with_cookie,
+    personal_token, player, seat_token, session_cookie, sign_in, sign_up, with_cookie,
 };
 use serde_json::{Value, json};
 use std::time::Duration;
@@ -485,8 +485,7 @@ async fn a_changed_password_ends_every_session_but_the_new_one(database: Databas
         .await
         .unwrap();
     assert_eq!(changed.status(), 200);
-    let renewed = changed.headers()["set-cookie"].to_str().unwrap();
-    let renewed = renewed.split(';').next().unwrap().to_string();
+    let renewed = session_cookie(&changed);
 
     let account = |cookie| {
         with_cookie(
@@ -505,19 +504,6 @@ async fn a_changed_password_ends_every_session_but_the_new_one(database: Databas
     assert_eq!(api.post("/api/v1/session", None, old).await.0, 401);
     sign_in(&server, "pat", "a better password").await;
     server.stop().await;
-}
-
-/// Signs in; the session cookie.
-async fn sign_in(server: &TestServer, username: &str, password: &str) -> String {
-    let response = reqwest::Client::new()
-        .post(format!("{}/api/v1/session", server.base))
-        .json(&json!({ "username": username, "password": password }))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), 200);
-    let cookie = response.headers()["set-cookie"].to_str().unwrap();
-    cookie.split(';').next().unwrap().to_string()
 }
 
 async fn a_deleted_account_keeps_its_games_under_deleted(database: Database) {

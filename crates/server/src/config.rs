@@ -213,17 +213,21 @@ fn parse_public_url(text: &str) -> Result<String, String> {
 /// A database URL; a SQLite one names its file (or `:memory:`): without one, each connection of
 /// the pool opened a database of its own, and the server stopped with "no such table".
 fn parse_database_url(text: &str) -> Result<String, String> {
-    if let Some(rest) = text.strip_prefix("sqlite:") {
-        let path = rest.strip_prefix("//").unwrap_or(rest);
-        let path = path.split('?').next().unwrap_or(path);
-        if path.is_empty() {
-            return Err(format!(
-                "{text:?} names no file: write sqlite://ludus.db (created if missing), or \
-                 sqlite::memory: for a database that lasts as long as the process"
-            ));
-        }
+    if sqlite_path(text).is_some_and(str::is_empty) {
+        return Err(format!(
+            "{text:?} names no file: write sqlite://ludus.db (created if missing), or \
+             sqlite::memory: for a database that lasts as long as the process"
+        ));
     }
     Ok(text.to_string())
+}
+
+/// The path of a `sqlite:` URL as sqlx reads it: `sqlite://` then the path, or `sqlite:` then the
+/// path, without the query (perhaps empty, perhaps `:memory:`); none for another database.
+pub(crate) fn sqlite_path(url: &str) -> Option<&str> {
+    let rest = url.strip_prefix("sqlite:")?;
+    let path = rest.strip_prefix("//").unwrap_or(rest);
+    Some(path.split('?').next().unwrap_or(path))
 }
 
 /// A network in CIDR notation; a bare address is the network of that one address.

@@ -24,6 +24,9 @@ pub async fn run(
 ) -> Result<(), String> {
     // Held until the server stops: a second process on the same SQLite file refuses to start.
     let _sqlite_lock = lock_sqlite_file(&config.database_url)?;
+    if let Some(path) = sqlite_file(&config.database_url) {
+        create_private(path);
+    }
     // Without the client there is no site to open: better not to start than to answer 404s.
     let static_dir = config.static_dir();
     if !static_dir.join("index.html").is_file() {
@@ -171,10 +174,7 @@ fn lock_sqlite_file(url: &str) -> Result<Option<std::fs::File>, String> {
         .open(&lock_path)
         .map_err(|e| format!("cannot open the lock file {lock_path}: {e}"))?;
     match file.try_lock() {
-        Ok(()) => {
-            create_private(path);
-            Ok(Some(file))
-        }
+        Ok(()) => Ok(Some(file)),
         Err(std::fs::TryLockError::WouldBlock) => Err(format!(
             "another ludus process is serving the SQLite database {path} (it holds {lock_path}): \
              SQLite serves one instance; to run several instances, use Postgres"
@@ -199,10 +199,7 @@ fn create_private(path: &str) {
 /// `sqlite:////srv/x.db` is `/srv/x.db` and `sqlite://x.db` is relative), or `sqlite:` then the
 /// path; none for another database or one in memory.
 fn sqlite_file(url: &str) -> Option<&str> {
-    let rest = url.strip_prefix("sqlite:")?;
-    let path = rest.strip_prefix("//").unwrap_or(rest);
-    let path = path.split('?').next().unwrap_or(path);
-    (!path.is_empty() && !path.contains(":memory:")).then_some(path)
+    crate::config::sqlite_path(url).filter(|path| !path.is_empty() && !path.contains(":memory:"))
 }
 
 /// A database URL without its password, for logs: the one after the user (`user:password@`) and

@@ -220,9 +220,14 @@ fn verify_accepts_a_true_record_and_names_the_first_altered_die() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// `ludus serve` on a SQLite file, until it says it is running (or exits).
-fn serve_sqlite(database: &str) -> std::process::Child {
-    use std::io::{BufRead, BufReader};
+/// `ludus serve` on a SQLite file and a free loopback port, with more `settings`; its output.
+fn spawn_serve(
+    database: &str,
+    settings: &[&str],
+) -> (
+    std::process::Child,
+    std::io::BufReader<std::process::ChildStdout>,
+) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_ludus"))
         .args([
             "serve",
@@ -231,19 +236,27 @@ fn serve_sqlite(database: &str) -> std::process::Child {
             "--database-url",
             database,
         ])
+        .args(settings)
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::null())
         .spawn()
         .expect("the binary runs");
-    let mut stdout = BufReader::new(child.stdout.take().expect("piped"));
+    let stdout = std::io::BufReader::new(child.stdout.take().expect("piped"));
+    (child, stdout)
+}
+
+/// The next line the server writes; panics once it has exited.
+fn next_line(stdout: &mut std::io::BufReader<std::process::ChildStdout>) -> String {
     let mut line = String::new();
-    while !line.contains("Ludus is running") {
-        line.clear();
-        assert!(
-            stdout.read_line(&mut line).unwrap_or(0) > 0,
-            "the server exited before listening"
-        );
-    }
+    let read = std::io::BufRead::read_line(stdout, &mut line).unwrap_or(0);
+    assert!(read > 0, "the server exited");
+    line
+}
+
+/// `ludus serve` on a SQLite file, until it says it is running (or exits).
+fn serve_sqlite(database: &str) -> std::process::Child {
+    let (child, mut stdout) = spawn_serve(database, &[]);
+    while !next_line(&mut stdout).contains("Ludus is running") {}
     child
 }
 
@@ -359,33 +372,17 @@ fn health_checks_the_server_at_its_listening_address() {
 /// logged with the client's address, and an invite's code is not.
 #[test]
 fn the_log_names_the_client_of_a_refusal_and_hides_invites() {
-    use std::io::{BufRead, BufReader, Read, Write};
+    use std::io::{Read, Write};
     let dir = std::env::temp_dir().join(format!("ludus-cli-log-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let database = format!("sqlite://{}", dir.join("ludus.db").display());
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ludus"))
-        .args([
-            "serve",
-            "--listen",
-            "127.0.0.1:0",
-            "--database-url",
-            &database,
-        ])
-        .args(["--log-format", "json", "--sign-in-per-minute", "1"])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .expect("the binary runs");
-    let mut stdout = BufReader::new(child.stdout.take().expect("piped"));
-    let mut line = String::new();
+    let (mut child, mut stdout) = spawn_serve(
+        &database,
+        &["--log-format", "json", "--sign-in-per-minute", "1"],
+    );
     let address = loop {
-        line.clear();
-        assert!(
-            stdout.read_line(&mut line).unwrap_or(0) > 0,
-            "the server exited"
-        );
         // The JSON log's first line says where it listens (no plain line in that format).
-        if let Some(rest) = line.split(r#""address":""#).nth(1) {
+        if let Some(rest) = next_line(&mut stdout).split(r#""address":""#).nth(1) {
             break rest.split('"').next().unwrap().to_string();
         }
     };

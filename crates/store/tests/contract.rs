@@ -53,34 +53,48 @@ impl TestStore {
     }
 
     async fn postgres() -> TestStore {
-        let admin = std::env::var("TEST_DATABASE_URL")
-            .ok()
-            .filter(|url| !url.is_empty())
-            .expect("TEST_DATABASE_URL is not set: the Postgres tests need a Postgres database");
-        let name = format!(
-            "ludus_test_{}_{}",
-            std::process::id(),
-            unique("store").replace('-', "_")
-        );
-        admin_execute(&admin, &format!("CREATE DATABASE {name}")).await;
-        let base = admin
-            .rsplit_once('/')
-            .map_or(admin.as_str(), |(base, _)| base);
+        let (url, remove) = fresh_postgres().await;
         TestStore {
-            store: Store::connect(&format!("{base}/{name}")).await.unwrap(),
-            remove: Removal::PostgresDatabase { admin, name },
+            store: Store::connect(&url).await.unwrap(),
+            remove,
         }
     }
 
     async fn remove(self) {
         self.store.close().await;
-        match self.remove {
+        self.remove.run().await;
+    }
+}
+
+impl Removal {
+    async fn run(self) {
+        match self {
             Removal::Folder(dir) => std::fs::remove_dir_all(dir).unwrap(),
             Removal::PostgresDatabase { admin, name } => {
                 admin_execute(&admin, &format!("DROP DATABASE {name} WITH (FORCE)")).await;
             }
         }
     }
+}
+
+/// A new database on `TEST_DATABASE_URL`'s server (named like the black-box tests' databases,
+/// whose harness sweeps away those a failed run left behind): its URL, and its removal.
+async fn fresh_postgres() -> (String, Removal) {
+    let admin = std::env::var("TEST_DATABASE_URL")
+        .ok()
+        .filter(|url| !url.is_empty())
+        .expect("TEST_DATABASE_URL is not set: the Postgres tests need a Postgres database");
+    let name = format!(
+        "ludus_test_{}_{}",
+        std::process::id(),
+        unique("store").replace('-', "_")
+    );
+    admin_execute(&admin, &format!("CREATE DATABASE {name}")).await;
+    let base = admin
+        .rsplit_once('/')
+        .map_or(admin.as_str(), |(base, _)| base);
+    let url = format!("{base}/{name}");
+    (url, Removal::PostgresDatabase { admin, name })
 }
 
 async fn admin_execute(admin: &str, statement: &str) {
@@ -1136,20 +1150,13 @@ mod instances {
 #[tokio::test]
 #[ignore = "needs TEST_DATABASE_URL (Postgres); run with -- --include-ignored"]
 async fn every_postgres_statement_is_bounded_unless_the_url_sets_its_own_bound() {
-    let admin = std::env::var("TEST_DATABASE_URL").expect("TEST_DATABASE_URL");
-    let name = format!("ludus_test_{}_{}", std::process::id(), unique("bound"));
-    admin_execute(&admin, &format!("CREATE DATABASE {name}")).await;
-    let base = admin
-        .rsplit_once('/')
-        .map_or(admin.as_str(), |(base, _)| base);
+    let (url, removal) = fresh_postgres().await;
     for (parameters, bound) in [
         ("", "5s"),
         ("?statement_timeout=1000", "5s"),
         ("?options=-c%20statement_timeout%3D7s", "7s"),
     ] {
-        let store = Store::connect(&format!("{base}/{name}{parameters}"))
-            .await
-            .unwrap();
+        let store = Store::connect(&format!("{url}{parameters}")).await.unwrap();
         let Store::Postgres(pool) = &store else {
             panic!("a Postgres store")
         };
@@ -1160,29 +1167,22 @@ async fn every_postgres_statement_is_bounded_unless_the_url_sets_its_own_bound()
         assert_eq!(shown, bound, "{parameters:?}");
         store.close().await;
     }
-    admin_execute(&admin, &format!("DROP DATABASE {name} WITH (FORCE)")).await;
+    removal.run().await;
 }
 
 /// A database that cannot be reached: what waits on it is answered within the pool's timeout,
 /// whatever the size of its batch. Postgres only: SQLite is a file, with no host to lose.
 mod outage {
-    use super::{Appender, EventReader, Store, admin_execute, event, new_game, new_id, unique};
+    use super::{Appender, EventReader, Store, event, fresh_postgres, new_game, new_id};
     use ludus_store::POSTGRES_ACQUIRE_TIMEOUT;
     use ludus_store::testing::DatabaseProxy;
 
     #[tokio::test]
     #[ignore = "needs TEST_DATABASE_URL (Postgres); run with -- --include-ignored"]
     async fn a_lost_database_fails_each_batch_once_not_each_of_its_members_in_turn() {
-        let admin = std::env::var("TEST_DATABASE_URL").expect("TEST_DATABASE_URL");
-        let name = format!("ludus_test_{}_{}", std::process::id(), unique("outage"));
-        admin_execute(&admin, &format!("CREATE DATABASE {name}")).await;
-        let proxy = DatabaseProxy::start(&admin).await;
-        let base = admin
-            .rsplit_once('/')
-            .map_or(admin.as_str(), |(base, _)| base);
-        let store = Store::connect(&proxy.route(&format!("{base}/{name}")))
-            .await
-            .unwrap();
+        let (url, removal) = fresh_postgres().await;
+        let proxy = DatabaseProxy::start(&url).await;
+        let store = Store::connect(&proxy.route(&url)).await.unwrap();
         let appender = Appender::start(store.clone());
         let reader = EventReader::start(store.clone());
         let mut games = Vec::new();
@@ -1235,6 +1235,6 @@ mod outage {
         tokio::time::resume();
         drop((appender, reader));
         let _ = tokio::time::timeout(std::time::Duration::from_secs(5), store.close()).await;
-        admin_execute(&admin, &format!("DROP DATABASE {name} WITH (FORCE)")).await;
+        removal.run().await;
     }
 }
