@@ -129,13 +129,15 @@ export const gameHint = (id, token) => request('GET', `${gamePath(id)}/hint`, { 
 
 /**
  * resign, draw, draw/decline, undo, undo/accept, undo/decline, abort, claim, rematch,
- * rematch/decline: each answers with the game view.
+ * rematch/decline: each answers with the game view. A rematch carries this player's entropy
+ * (docs/RULES.md §4): a dice rematch's seed mixes in the offerer's and the accepter's.
  * @param {string} id
  * @param {string | null} token
  * @param {string} action
  * @returns {Promise<GameView>}
  */
-export const gameAction = (id, token, action) => request('POST', `${gamePath(id)}/${action}`, { token, body: {} });
+export const gameAction = (id, token, action) =>
+  request('POST', `${gamePath(id)}/${action}`, { token, body: action === 'rematch' ? { entropy: entropy() } : {} });
 
 /**
  * A body with the dice added when there are any.

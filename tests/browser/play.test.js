@@ -577,6 +577,30 @@ test('presence: the absence counts, Claim appears when allowed without a reload,
   assertNoProblems(p);
 });
 
+// A dice game's rematch is dealt as fairly as an invite's game: the offer commits to the rematch's
+// seed, and the page adds its player's entropy to the offer and to the accept (docs/RULES.md §4).
+test('a dice rematch between two browsers: the offer commits to its seed, each player adds entropy', async () => {
+  const { host, guest } = await onlineGame({ host: LAPTOP, guest: PHONE, variant: 'duodecim-scripta', clock: 'none' });
+  const firstGame = (await shown(host)).gameId;
+  await guest.click('#resign');
+  await guest.click('#resign');
+  await waitStatus(host, 'finished');
+  await host.click('#rematch');
+  await guest.click('.end-panel #rematch-accept', { timeout: 10000 });
+  await guest.waitForFunction((id) => document.querySelector('section.game')?.dataset.gameId !== id, firstGame);
+  await waitStatus(guest, 'playing');
+  const rematch = (await shown(guest)).gameId;
+  const events = await (await fetch(`${server.base}/api/v1/games/${firstGame}/events?since=0`)).json();
+  const offer = events.find((e) => e.kind === 'rematch_offered');
+  assert.match(offer.commitment ?? '', /^[0-9a-f]{64}$/, JSON.stringify(offer));
+  assert.equal(await commitmentShown(guest), offer.commitment, 'the rematch shows the seed its offer committed to');
+  const record = await (await fetch(`${server.base}/api/v1/games/${rematch}/record`)).text();
+  for (const tag of ['CreatorEntropy', 'JoinerEntropy']) {
+    assert.match(record, new RegExp(`\\[${tag} "[0-9a-f]{32}"\\]`), record);
+  }
+  assertNoProblems(host, guest);
+});
+
 test('takeback and rematch by consent: offers shown with Accept and Decline, answers told to the asker', async () => {
   const p = await page();
   const actions = [];

@@ -569,6 +569,14 @@ impl Api {
             .await
     }
 
+    /// A game's text record (docs/RULES.md §4).
+    pub async fn record(&self, game_id: &str) -> String {
+        let url = format!("{}/api/v1/games/{game_id}/record", self.base);
+        let response = self.http.get(url).send().await.expect("the record answers");
+        assert_eq!(response.status(), 200, "the record of {game_id}");
+        response.text().await.expect("the record's text")
+    }
+
     pub async fn post(&self, path: &str, token: Option<&str>, body: Value) -> Reply {
         self.send(
             self.http.post(format!("{}{path}", self.base)).json(&body),

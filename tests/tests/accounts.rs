@@ -827,12 +827,7 @@ async fn a_dice_challenge_commits_to_its_seed_before_the_accept_adds_entropy(dat
         .await;
     assert_eq!(status, 200, "{accepted}");
     let game = accepted["game_id"].as_str().unwrap();
-    let record = reqwest::get(format!("{}/api/v1/games/{game}/record", server.base))
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let record = api.record(game).await;
     for tag in [
         format!("[Commitment \"{commitment}\"]"),
         "[CreatorEntropy \"ida's own\"]".to_string(),

@@ -76,12 +76,7 @@ async fn a_finished_dice_game_record_verifies_and_an_altered_die_fails(database:
     // Two moves cannot end a game (gathering five counters takes at least six).
     let view = play_first_moves(&api, game, token, 2).await;
     assert_eq!(view["status"], "playing");
-    let ongoing = reqwest::get(format!("{}/api/v1/games/{game}/record", server.base))
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let ongoing = api.record(game).await;
     assert!(
         !ongoing.contains("ServerSeed"),
         "the seed stays secret while the game goes on:\n{ongoing}"
@@ -91,12 +86,7 @@ async fn a_finished_dice_game_record_verifies_and_an_altered_die_fails(database:
         let (status, resigned) = api.act(game, Some(token), "resign").await;
         assert_eq!(status, 200, "{resigned}");
     }
-    let text = reqwest::get(format!("{}/api/v1/games/{game}/record", server.base))
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let text = api.record(game).await;
     let record: Record = text.parse().expect("the record parses");
     assert_eq!(record.tag("Commitment"), Some(commitment.as_str()));
     let verified = record.verify().unwrap_or_else(|e| panic!("{e}\n{text}"));

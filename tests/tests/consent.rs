@@ -2,9 +2,11 @@
 //! claims, takeback and rematch by consent, a declined draw told to the one who offered, and the
 //! same actions over the WebSocket. Every scenario runs on SQLite and, when configured, Postgres.
 
+use ludus_engine::dice::{ServerSeed, from_hex, to_hex};
 use ludus_server::config::ServeConfig;
 use ludus_tests::{
-    Api, Database, Reply, Socket, TestServer, game_id, on_both_databases, seat_token,
+    Api, Database, Reply, Socket, TestDatabase, TestServer, game_id, on_both_databases, seat_token,
+    test_config,
 };
 use serde_json::{Value, json};
 use std::time::Duration;
@@ -402,6 +404,82 @@ async fn a_rematch_is_made_when_both_want_it(database: Database) {
     server.stop().await;
 }
 
+/// A dice game's rematch is as fair as a game from an invite (docs/RULES.md §4): the offer
+/// publishes the rematch's commitment, and the accepting player's entropy, given with the accept,
+/// is mixed in after it (the server cannot choose the seed knowing it), beside the offerer's. The
+/// rematch keeps its seed across a restart.
+async fn a_dice_rematch_commits_to_its_seed_before_the_accept_adds_entropy(database: Database) {
+    let database = TestDatabase::create(database).await;
+    let first = TestServer::start_with(test_config(database.url().to_string())).await;
+    let api = first.api();
+    let created = api
+        .create(json!({ "variant": "duodecim-scripta", "mode": "online" }))
+        .await;
+    let joined = api.join(&created).await;
+    let (game, creator, joiner) = (game_id(&created), seat_token(&created), seat_token(&joined));
+    api.act(game, Some(joiner), "resign").await;
+    let mut creator_socket = Socket::connect(&first.base, game, Some(creator), None).await;
+    creator_socket.next_of("snapshot").await;
+    let rematch_path = format!("/api/v1/games/{game}/rematch");
+    let offer = json!({ "entropy": "the offerer's" });
+    let (status, offered) = api.post(&rematch_path, Some(joiner), offer).await;
+    assert_eq!(status, 200, "{offered}");
+    let offered = next_event(&mut creator_socket, "rematch_offered").await;
+    let commitment = offered["commitment"]
+        .as_str()
+        .expect("the offer's commitment");
+    assert_eq!(commitment.len(), 64, "{offered}");
+    // An entropy Postgres could not store is refused, and accepts nothing.
+    creator_socket
+        .send(json!({ "type": "rematch", "id": "nul", "entropy": "a\u{0}b" }))
+        .await;
+    let refused = creator_socket.next_of("error").await;
+    assert_eq!(
+        (&refused["id"], &refused["code"]),
+        (&json!("nul"), &json!("bad_request")),
+        "{refused}"
+    );
+    creator_socket
+        .send(json!({ "type": "rematch", "id": "r1", "entropy": "the accepter's" }))
+        .await;
+    assert_eq!(creator_socket.next_of("ack").await["id"], "r1");
+    let made = next_event(&mut creator_socket, "rematch").await;
+    let rematch = made["game_id"].as_str().expect("the rematch's id");
+    assert_eq!(api.view(rematch, None).await["commitment"], commitment);
+    first.stop().await;
+
+    let second = TestServer::start_with(test_config(database.url().to_string())).await;
+    let api = second.api();
+    let (status, _) = api.act(rematch, Some(creator), "resign").await;
+    assert_eq!(status, 200);
+    let record = api.record(rematch).await;
+    let tag = |name: &str| {
+        let start = format!("[{name} \"");
+        let from = record
+            .find(&start)
+            .unwrap_or_else(|| panic!("{name} in {record}"));
+        let value = &record[from + start.len()..];
+        value[..value.find('"').unwrap()].to_string()
+    };
+    assert_eq!(
+        (tag("CreatorEntropy"), tag("JoinerEntropy")),
+        ("the offerer's".to_string(), "the accepter's".to_string())
+    );
+    let server_seed = ServerSeed(from_hex(&tag("ServerSeed")).expect("the revealed seed"));
+    assert_eq!(to_hex(&server_seed.commitment()), commitment);
+    let seed = server_seed.game_seed("the offerer's", "the accepter's");
+    assert_eq!(tag("Seed"), to_hex(&seed.0), "{record}");
+    // A game without dice has no seed to commit to.
+    let (game, light, dark) = joined_game(&api, json!(null)).await;
+    api.act(&game, Some(&dark), "resign").await;
+    let mut light_socket = Socket::connect(&second.base, &game, Some(&light), None).await;
+    light_socket.next_of("snapshot").await;
+    api.act(&game, Some(&dark), "rematch").await;
+    let offered = next_event(&mut light_socket, "rematch_offered").await;
+    assert!(offered.get("commitment").is_none(), "{offered}");
+    second.stop().await;
+}
+
 async fn a_declined_draw_is_told_to_the_one_who_offered(database: Database) {
     let server = server(database).await;
     let api = server.api();
@@ -476,6 +554,7 @@ on_both_databases!(
     opening_an_invite_with_a_seat_token_returns_that_seat,
     online_takeback_asks_the_opponent,
     a_rematch_is_made_when_both_want_it,
+    a_dice_rematch_commits_to_its_seed_before_the_accept_adds_entropy,
     a_declined_draw_is_told_to_the_one_who_offered,
     takeback_answers_work_over_the_socket;
     paused:

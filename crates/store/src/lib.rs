@@ -144,6 +144,9 @@ pub struct NewGame {
     /// Whether the game throws dice: only then is the commitment published.
     pub dice: bool,
     pub creator_entropy: String,
+    /// Known at creation only when both seats are filled after a commitment was published (a
+    /// rematch's accepter, docs/RULES.md §4); else empty until the join.
+    pub joiner_entropy: String,
     pub created_at: i64,
     /// Whether anyone may find the game in the listing while it is live.
     pub listed: bool,
@@ -173,6 +176,15 @@ pub enum Holders {
 pub struct AccountSeat {
     pub account_id: String,
     pub player: Player,
+}
+
+/// A rematch's seed, drawn when the rematch was offered so that the offer could publish its
+/// commitment before the other player's entropy (docs/RULES.md §4): secret until the rematch ends.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OfferedSeed {
+    pub server_seed: ServerSeed,
+    /// The offerer's entropy: the rematch's creator entropy.
+    pub entropy: String,
 }
 
 /// A game as stored.
@@ -491,8 +503,8 @@ impl Store {
             let mut tx = pool.begin().await?;
             sqlx::query(
                 "INSERT INTO games (id, variant, mode, status, settings, seat0_hash, seat1_hash, invite_hash, \
-                 server_seed, commitment, creator_entropy, created_at, listed, owner) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)",
+                 server_seed, commitment, creator_entropy, joiner_entropy, created_at, listed, owner) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)",
             )
             .bind(game.id.as_str())
             .bind(game.variant.id())
@@ -505,6 +517,7 @@ impl Store {
             .bind(to_hex(&game.server_seed.0))
             .bind(game.dice.then(|| to_hex(&game.server_seed.commitment())))
             .bind(&game.creator_entropy)
+            .bind(&game.joiner_entropy)
             .bind(game.created_at)
             .bind(game.listed)
             .bind(&game.owner)
@@ -675,6 +688,34 @@ impl Store {
     /// [`Appender`] writes a batch this way, on a connection each of its writers holds.
     pub async fn append_many(&self, appends: &[(&GameId, &[EventRow])]) -> Result<(), StoreError> {
         self.connection().await?.append_many(appends).await
+    }
+
+    /// Keeps the seed that `game_id`'s rematch offer drew, in place of an earlier offer's.
+    pub async fn offer_rematch_seed(
+        &self,
+        game_id: &GameId,
+        offered: &OfferedSeed,
+    ) -> Result<(), StoreError> {
+        on_backend!(self, pool => {
+            sqlx::query("UPDATE games SET rematch_server_seed = $1, rematch_entropy = $2 WHERE id = $3")
+                .bind(to_hex(&offered.server_seed.0)).bind(&offered.entropy).bind(game_id.as_str())
+                .execute(pool).await?;
+        });
+        Ok(())
+    }
+
+    /// The seed that `game_id`'s last rematch offer drew, if one did.
+    pub async fn rematch_seed(&self, game_id: &GameId) -> Result<Option<OfferedSeed>, StoreError> {
+        let row: Option<(String, String)> = on_backend!(self, pool => {
+            sqlx::query_as("SELECT rematch_server_seed, rematch_entropy FROM games WHERE id = $1")
+                .bind(game_id.as_str()).fetch_optional(pool).await?
+        });
+        Ok(row.and_then(|(seed, entropy)| {
+            Some(OfferedSeed {
+                server_seed: ServerSeed(from_hex(&seed)?),
+                entropy,
+            })
+        }))
     }
 
     pub async fn load_game(&self, game_id: &GameId) -> Result<Option<GameRow>, StoreError> {

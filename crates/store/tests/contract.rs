@@ -151,6 +151,7 @@ fn new_game(id: &GameId, invite: Option<&SecretHash>, created_at: i64) -> NewGam
         server_seed: ServerSeed([0; 32]),
         dice: false,
         creator_entropy: "alice".into(),
+        joiner_entropy: String::new(),
         created_at,
         listed: false,
         owner: None,

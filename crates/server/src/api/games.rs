@@ -71,7 +71,10 @@ pub(super) fn entropy(text: Option<String>) -> Result<String, ApiError> {
             "entropy has at most {MAX_ENTROPY} bytes"
         )));
     }
-    // A NUL byte, which Postgres text cannot hold, never gets this far (`ApiJson`).
+    // Postgres text cannot hold a NUL (a socket's message may carry one).
+    if text.contains('\0') {
+        return Err(ApiError::BadRequest("entropy holds a NUL character".into()));
+    }
     Ok(text)
 }
 
@@ -130,6 +133,7 @@ pub(super) fn validate(
             creator: PlayerIndex(creator),
         },
         entropy: entropy(body.entropy)?,
+        joiner_entropy: String::new(),
         server_seed: None,
         listed: body.listed,
         holders: Holders::New {
@@ -399,8 +403,24 @@ action_endpoint! {
     undo_decline => Action::UndoDecline, "/api/v1/games/{id}/undo/decline", "Decline the opponent's takeback request (event undo_declined).";
     abort => Action::Abort, "/api/v1/games/{id}/abort", "Abort before the first move.";
     claim => Action::Claim, "/api/v1/games/{id}/claim", "Claim the win when the opponent has been gone long enough.";
-    rematch => Action::Rematch, "/api/v1/games/{id}/rematch", "Online, the first asks (event rematch_offered) and the opponent's accepts; then a new game with the sides swapped, for the same seats (event rematch).";
     rematch_decline => Action::RematchDecline, "/api/v1/games/{id}/rematch/decline", "Decline the opponent's rematch offer (event rematch_declined).";
+}
+
+/// Online, the first asks (event rematch_offered, with a dice game's commitment) and the opponent's
+/// accepts; then a new game with the sides swapped, for the same seats (event rematch).
+#[utoipa::path(post, path = "/api/v1/games/{id}/rematch", tag = "games", params(super::GamePath), request_body(content = Option<JoinBody>, description = "Optional: the asker's entropy, mixed into a dice rematch's seed (docs/RULES.md §4): an offer's as the creator's, an accept's as the joiner's, after the offer's commitment"), security(("bearer" = []), ("cookie" = [])),
+    responses((status = 200, body = GameView), (status = 400, body = ErrorBody),
+        (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
+        (status = 404, body = ErrorBody), (status = 409, description = "game_over", body = ErrorBody)))]
+pub async fn rematch(
+    State(state): State<AppState>,
+    GamePath(id): GamePath,
+    seat: GameSeat,
+    body: Bytes,
+) -> Result<ViewJson, ApiError> {
+    let entropy = entropy_of(&body, "the rematch body")?;
+    let acted = run_action(&state, &id, &seat.required()?, Action::Rematch { entropy }).await?;
+    Ok(ViewJson(acted.view(state.registry.now_ms())))
 }
 
 /// A suggested move for the seat to move, from the computer at level 5 (computer and local games).

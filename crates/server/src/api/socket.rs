@@ -106,6 +106,9 @@ enum ClientMessage {
     Rematch {
         #[serde(default)]
         id: Option<String>,
+        /// Mixed into a dice rematch's seed (docs/RULES.md §4).
+        #[serde(default)]
+        entropy: Option<String>,
     },
     Ping,
 }
@@ -872,7 +875,10 @@ impl Session {
             ClientMessage::RematchDecline { id } => (Action::RematchDecline, id),
             ClientMessage::Abort { id } => (Action::Abort, id),
             ClientMessage::Claim { id } => (Action::Claim, id),
-            ClientMessage::Rematch { id } => (Action::Rematch, id),
+            ClientMessage::Rematch { id, entropy } => match super::games::entropy(entropy) {
+                Ok(entropy) => (Action::Rematch { entropy }, id),
+                Err(refused) => return error_message(id.as_deref(), &refused),
+            },
         };
         let Some(token) = &self.token_hash else {
             return error_message(id.as_deref(), &ApiError::Unauthorized);

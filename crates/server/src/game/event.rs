@@ -91,10 +91,14 @@ pub enum GameEvent {
         #[schema(value_type = Option<String>)]
         side: Option<Side>,
     },
-    /// Online, after the end: `side` offers a rematch; the opponent's rematch accepts it.
+    /// Online, after the end: `side` offers a rematch; the opponent's rematch accepts it. A dice
+    /// game's offer carries the rematch's commitment, published before the accept adds the other
+    /// player's entropy (docs/RULES.md §4); none in offers made before it did.
     RematchOffered {
         #[schema(value_type = String)]
         side: Side,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        commitment: Option<String>,
     },
     RematchDeclined {
         #[schema(value_type = String)]

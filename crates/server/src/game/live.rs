@@ -19,8 +19,8 @@ use std::sync::Arc;
 /// What a rematch request leads to.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RematchStep {
-    /// Online, the first request: this offer is recorded.
-    Offer(GameEvent),
+    /// Online, the first request: this side's offer is recorded.
+    Offer(Side),
     /// The rematch is created now (accepted, or a game without an opponent to ask).
     Create,
     /// Nothing more to do: the rematch exists, or this player's offer stands.
@@ -64,6 +64,9 @@ pub struct Creation {
     pub settings: Settings,
     pub server_seed: ServerSeed,
     pub creator_entropy: String,
+    /// Given before the game is made only when both seats are filled at creation after a
+    /// commitment (a rematch's accepter); else empty, until an invite's join gives it.
+    pub joiner_entropy: String,
     pub created_at: i64,
     /// Both seats are filled at creation (computer and local games, rematches): play starts now.
     pub seated: bool,
@@ -113,6 +116,7 @@ impl LiveGame {
             settings,
             server_seed,
             creator_entropy,
+            joiner_entropy,
             created_at,
             seated,
         } = creation;
@@ -126,7 +130,7 @@ impl LiveGame {
             created_at,
             server_seed,
             creator_entropy: creator_entropy.into(),
-            joiner_entropy: Arc::default(),
+            joiner_entropy: joiner_entropy.into(),
             seed: None,
             engine: AnyGame::new(variant, Player::First),
             actions: Vec::new(),
@@ -140,18 +144,18 @@ impl LiveGame {
             version: 0,
         };
         if seated {
-            game.start(Arc::default());
+            game.start();
         }
         game
     }
 
-    /// Both seats are filled: the seed and the first player are known and play begins.
-    fn start(&mut self, joiner_entropy: Arc<str>) {
+    /// Both seats are filled, and both entropies known: the seed and the first player are known
+    /// and play begins.
+    fn start(&mut self) {
         self.status = Status::Playing;
         let seed = self
             .server_seed
-            .game_seed(&self.creator_entropy, &joiner_entropy);
-        self.joiner_entropy = joiner_entropy;
+            .game_seed(&self.creator_entropy, &self.joiner_entropy);
         let first = match self.variant.first_player() {
             FirstPlayer::Fixed(player) => player,
             FirstPlayer::DrawnFromSeed => seed.first_player(),
@@ -272,9 +276,7 @@ impl LiveGame {
     /// Applies one event of the log (replay and live play alike).
     pub fn apply(&mut self, event: &GameEvent, at: i64) -> Result<(), ReplayError> {
         match event {
-            GameEvent::Joined { .. } => {
-                self.start(self.joiner_entropy.clone());
-            }
+            GameEvent::Joined { .. } => self.start(),
             GameEvent::ClockStarted { clocks } => {
                 if let Some(c) = &mut self.clocks {
                     c.running = Some(self.engine.to_move());
@@ -328,7 +330,9 @@ impl LiveGame {
             }
             GameEvent::UndoOffered { side } => self.undo_offer = Some(self.player_of(*side)?),
             GameEvent::UndoDeclined { .. } => self.undo_offer = None,
-            GameEvent::RematchOffered { side } => self.rematch_offer = Some(self.player_of(*side)?),
+            GameEvent::RematchOffered { side, .. } => {
+                self.rematch_offer = Some(self.player_of(*side)?)
+            }
             GameEvent::RematchDeclined { .. } => self.rematch_offer = None,
             GameEvent::DrawOffered { side } => {
                 let player = self.player_of(*side)?;
@@ -705,9 +709,7 @@ impl LiveGame {
             return Ok(RematchStep::Create);
         };
         match (self.mode, self.rematch_offer) {
-            (Mode::Online, None) => Ok(RematchStep::Offer(GameEvent::RematchOffered {
-                side: self.variant.side(player),
-            })),
+            (Mode::Online, None) => Ok(RematchStep::Offer(self.variant.side(player))),
             (Mode::Online, Some(offerer)) if offerer == player => Ok(RematchStep::AlreadyDone),
             _ => Ok(RematchStep::Create),
         }
@@ -911,6 +913,7 @@ impl LiveGame {
             },
             server_seed: ServerSeed([7; 32]),
             creator_entropy: "alice".into(),
+            joiner_entropy: String::new(),
             created_at: 0,
             seated: mode != Mode::Online,
         })

@@ -48,14 +48,12 @@ fn replay(row: GameRow, events: &[EventRow]) -> Result<Restored, ReplayError> {
         settings,
         server_seed: row.server_seed,
         creator_entropy: row.creator_entropy,
+        joiner_entropy: row.joiner_entropy,
         created_at: row.created_at,
         // Both seats filled without an invite: a game on one screen, against the computer, or a rematch.
         seated: row.mode != Mode::Online
             || (row.seats.iter().all(Option::is_some) && !row.invite_redeemed),
     });
-    if row.mode == Mode::Online {
-        game.joiner_entropy = row.joiner_entropy.into();
-    }
     let mut log = Vec::with_capacity(events.len());
     let mut move_answers = MoveAnswers::default();
     for stored in events {

@@ -61,12 +61,26 @@ pub struct NewGameRequest {
     pub mode: Mode,
     pub settings: Settings,
     pub entropy: String,
-    /// A seed drawn and committed to before the game is made (a challenge's); drawn now if none.
+    /// Empty, but for a game both of whose seats are filled at creation after its commitment was
+    /// published (a rematch's accepter's entropy).
+    pub joiner_entropy: String,
+    /// A seed drawn and committed to before the game is made (a challenge's or a rematch offer's);
+    /// drawn now if none.
     pub server_seed: Option<ServerSeed>,
     /// Whether the game is listed for anyone to watch while it is live.
     pub listed: bool,
     /// The accounts holding its seats from the start, and whether it is rated.
     pub holders: Holders,
+}
+
+/// What a rematch's dice come from (docs/RULES.md §4): an accepted offer's seed with the
+/// offerer's entropy as the creator's and the accepter's as the joiner's; else a seed drawn at
+/// creation with the asker's entropy.
+#[derive(Clone, Debug)]
+pub struct RematchEntropies {
+    pub server_seed: Option<ServerSeed>,
+    pub creator: String,
+    pub joiner: String,
 }
 
 /// A game just stored.
@@ -210,6 +224,7 @@ impl Services {
             settings: request.settings.clone(),
             server_seed,
             creator_entropy: request.entropy.clone(),
+            joiner_entropy: request.joiner_entropy.clone(),
             created_at: now,
             // As `restore` judges it: a computer game starts at once though only one seat has a token.
             seated: request.mode != Mode::Online || seats.iter().all(Option::is_some),
@@ -246,6 +261,7 @@ impl Services {
             server_seed,
             dice: request.variant.dice_per_roll() > 0,
             creator_entropy: request.entropy,
+            joiner_entropy: request.joiner_entropy,
             created_at: now,
             listed: request.listed,
             owner: self.instance.as_ref().map(|i| i.id().to_string()),
@@ -271,6 +287,7 @@ impl Services {
         &self,
         game: &LiveGame,
         seats: &[Option<SecretHash>; 2],
+        entropies: RematchEntropies,
     ) -> Result<GameId, GameError> {
         let settings = Settings {
             creator: PlayerIndex(game.creator().other()),
@@ -281,8 +298,9 @@ impl Services {
             variant: game.variant,
             mode: game.mode,
             settings,
-            entropy: String::new(),
-            server_seed: None,
+            entropy: entropies.creator,
+            joiner_entropy: entropies.joiner,
+            server_seed: entropies.server_seed,
             // The players choose again whether a new game is watched.
             listed: false,
             holders: Holders::RematchOf(game.id.clone()),

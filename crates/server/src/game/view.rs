@@ -847,7 +847,11 @@ mod tests {
                     check(&game, now);
                     if mode == Mode::Online {
                         let asker = Seat::Player(Player::Second);
-                        if let Ok(RematchStep::Offer(offer)) = game.decide_rematch(asker) {
+                        if let Ok(RematchStep::Offer(side)) = game.decide_rematch(asker) {
+                            let offer = GameEvent::RematchOffered {
+                                side,
+                                commitment: None,
+                            };
                             game.advance(vec![offer], now).unwrap();
                             check(&game, now);
                         }

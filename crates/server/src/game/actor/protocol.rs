@@ -44,7 +44,11 @@ pub enum Action {
     UndoDecline,
     Abort,
     Claim,
-    Rematch,
+    /// With the asker's entropy (docs/RULES.md §4): an offer's becomes the rematch's creator
+    /// entropy, an accept's its joiner entropy.
+    Rematch {
+        entropy: String,
+    },
     RematchDecline,
 }
 

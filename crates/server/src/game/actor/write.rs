@@ -9,9 +9,11 @@ use crate::game::error::{GameError, Refusal, error_chain};
 use crate::game::event::{GameEvent, VersionedEvent, clients_json, event_rows};
 use crate::game::live::{LiveGame, RematchStep};
 use crate::game::restore::restore;
+use crate::game::services::RematchEntropies;
 use crate::game::{Seat, Status};
 use ludus_engine::Side;
-use ludus_store::{Redeemed, SeatOwner, SecretHash, StatusChange, StoreError};
+use ludus_engine::dice::{ServerSeed, to_hex};
+use ludus_store::{OfferedSeed, Redeemed, SeatOwner, SecretHash, StatusChange, StoreError};
 
 /// The longest client move id kept for resends.
 const MAX_MOVE_ID: usize = 64;
@@ -98,7 +100,9 @@ impl GameActor {
                 game.decide_claim(seat, away_since.map(|since| now - since), seen.window_ms)?
             }
             // Boxed, as every rare path of the write: the rematch's creation is a large future.
-            Action::Rematch => return Box::pin(self.rematch(seat, now)).await,
+            Action::Rematch { entropy } => {
+                return Box::pin(self.rematch(seat, entropy.clone(), now)).await;
+            }
         };
         self.commit(vec![event], None, now).await
     }
@@ -344,16 +348,51 @@ impl GameActor {
         }
     }
 
-    /// An offer, or the rematch itself once both want it (its clocks start at its creation).
-    async fn rematch(&mut self, seat: Seat, now: i64) -> Result<u64, GameError> {
-        match self.game.decide_rematch(seat)? {
-            RematchStep::Offer(offer) => return self.commit(vec![offer], None, now).await,
+    /// An offer, or the rematch itself once both want it (its clocks start at its creation). A
+    /// dice game's offer draws the rematch's seed and publishes its commitment, so that the
+    /// accept's entropy comes after it, as a join's after an invite's (docs/RULES.md §4).
+    async fn rematch(&mut self, seat: Seat, entropy: String, now: i64) -> Result<u64, GameError> {
+        let entropies = match self.game.decide_rematch(seat)? {
+            RematchStep::Offer(side) => {
+                let commitment = if self.game.variant.dice_per_roll() > 0 {
+                    let offered = OfferedSeed {
+                        server_seed: ServerSeed(rand::random()),
+                        entropy,
+                    };
+                    let store = &self.services.store;
+                    store.offer_rematch_seed(&self.game.id, &offered).await?;
+                    Some(to_hex(&offered.server_seed.commitment()))
+                } else {
+                    None
+                };
+                let offer = GameEvent::RematchOffered { side, commitment };
+                return self.commit(vec![offer], None, now).await;
+            }
             RematchStep::AlreadyDone => return Ok(self.game.version),
-            RematchStep::Create => {}
-        }
+            RematchStep::Create => {
+                let offered = match self.game.rematch_offer {
+                    Some(_) => self.services.store.rematch_seed(&self.game.id).await?,
+                    None => None,
+                };
+                match offered {
+                    Some(offered) => RematchEntropies {
+                        server_seed: Some(offered.server_seed),
+                        creator: offered.entropy,
+                        joiner: entropy,
+                    },
+                    // No opponent to ask (or an offer made before offers drew seeds): the seed
+                    // is drawn now, with the asker's entropy.
+                    None => RematchEntropies {
+                        server_seed: None,
+                        creator: entropy,
+                        joiner: String::new(),
+                    },
+                }
+            }
+        };
         let id = self
             .services
-            .create_rematch(&self.game, &self.seats)
+            .create_rematch(&self.game, &self.seats, entropies)
             .await?;
         // Stamped when it is made, after the new game's creation.
         let now = self.services.clock.now_ms();
