@@ -5,7 +5,7 @@
 // listed move replaces the position. Nothing here knows a game's rules: the server judges.
 import { analysis, analysisPlay, suggestMove } from './api.js';
 import { html } from './svg.js';
-import { t, sideLabel, errorMessage } from './i18n.js';
+import { t, sideLabel, errorMessage, moveLabel } from './i18n.js';
 import { VARIANT_IDS, EMPTY } from './learn/variants.js';
 import { START } from './boards/index.js';
 import { diagramBoard } from './learn/diagram.js';
@@ -127,7 +127,7 @@ export function showAnalysis(app, query) {
     const legal = result.legal_moves || [];
     movesList.append(html('li', { class: 'legal-count', text: legal.length ? t('analysis.legal', { n: legal.length }) : (diceGame() && !result.outcome ? t('analysis.awaits_dice') : t('analysis.none')) }));
     for (const move of legal) {
-      movesList.append(html('li', {}, [html('button', { type: 'button', class: 'move-button', 'data-move': move, text: move, title: t('analysis.play', { move }), onclick: () => play(move) })]));
+      movesList.append(html('li', {}, [html('button', { type: 'button', class: 'move-button', 'data-move': move, text: moveLabel(move), title: t('analysis.play', { move: moveLabel(move) }), onclick: () => play(move) })]));
     }
   }
 
@@ -171,7 +171,7 @@ export function showAnalysis(app, query) {
       state.suggestion = answer.move;
       suggestion.replaceChildren(
         t('analysis.suggestion', { level: answer.level, move: answer.move }), ' ',
-        html('button', { type: 'button', id: 'play-suggestion', text: t('analysis.play', { move: answer.move }), onclick: () => play(answer.move) }),
+        html('button', { type: 'button', id: 'play-suggestion', text: t('analysis.play', { move: moveLabel(answer.move) }), onclick: () => play(answer.move) }),
       );
       drawBoard();
     } catch (e) {

@@ -96,6 +96,19 @@ export function errorMessage(error) {
 export const sideLabel = (side) => t(`side.${side}`);
 
 /**
+ * A move as the move lists show it: its notation (docs/RULES.md §3), whose two words, `decline`
+ * (the bonus dice) and `pass` (Pente Grammai's `5:pass`), are in the reader's language.
+ * @param {string} move
+ * @param {string} [lang]
+ * @returns {string}
+ */
+export function moveLabel(move, lang = current) {
+  if (move === 'decline') return t('notation.decline', {}, lang);
+  const pass = /^(\d):pass$/.exec(move);
+  return pass ? `${pass[1]}:${t('notation.pass', {}, lang)}` : move;
+}
+
+/**
  * How a game ended, in words (`termination.<id>` in the catalogues); an ending the catalogue does
  * not know shows as the server names it.
  * @param {string} id

@@ -5,7 +5,7 @@
 // steps with buttons, arrow keys or a click on a move; `?ply=N` opens at that move.
 import { analysisPlay, gameEvents, EVENTS_PAGE } from './api.js';
 import { html } from './svg.js';
-import { t, errorMessage } from './i18n.js';
+import { t, errorMessage, moveLabel } from './i18n.js';
 import { START } from './boards/index.js';
 import { diagramBoard } from './learn/diagram.js';
 
@@ -258,7 +258,7 @@ export function reviewPanel({ gameId, view, bottom, ply = null, face = 'virtvs' 
     moves.replaceChildren(html('li', {}, [html('button', { type: 'button', 'data-ply': 0, text: t('review.start'), onclick: () => go(0) })]));
     replay.plies.forEach((p, i) => {
       if (p.dice) moves.append(html('li', { class: 'roll', text: t('review.dice', { dice: p.dice.join('·') }) }));
-      moves.append(html('li', {}, [html('button', { type: 'button', 'data-ply': i + 1, text: p.move, onclick: () => go(i + 1) })]));
+      moves.append(html('li', {}, [html('button', { type: 'button', 'data-ply': i + 1, text: moveLabel(p.move), onclick: () => go(i + 1) })]));
     });
     await go(at(replay.plies.length));
     return true;

@@ -72,11 +72,13 @@ export function diceTurns(events) {
  * @param {Turn} turn
  * @param {(side: string) => string} sideName
  * @param {string} [noMove]
+ * @param {(move: string) => string} [moveLabel] a ply as shown (its notation's words translated)
  */
-export function turnText(turn, sideName, noMove = '') {
-  if (!turn.side) return turn.plies.join(' ');
-  const before = turn.plies.slice(0, turn.beforeRoll ?? 0);
+export function turnText(turn, sideName, noMove = '', moveLabel = (move) => move) {
+  const plies = turn.plies.map(moveLabel);
+  if (!turn.side) return plies.join(' ');
+  const before = plies.slice(0, turn.beforeRoll ?? 0);
   const roll = turn.dice?.length ? [turn.dice.map(dieFace).join('')] : [];
-  const after = turn.passed && noMove ? [noMove] : turn.plies.slice(turn.beforeRoll ?? 0);
+  const after = turn.passed && noMove ? [noMove] : plies.slice(turn.beforeRoll ?? 0);
   return [sideName(turn.side), ...before, ...roll, ...after].join(' ');
 }

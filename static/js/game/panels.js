@@ -4,7 +4,7 @@
 // screen turns these into elements; tests call them directly.
 import { sideName } from '../boards/index.js';
 import { formatElapsed } from './clock.js';
-import { t, terminationLabel } from '../i18n.js';
+import { t, terminationLabel, moveLabel } from '../i18n.js';
 
 /** @typedef {import('../api.js').GameView} GameView */
 /** @typedef {import('../api.js').GameEvent} GameEvent */
@@ -116,7 +116,7 @@ export function statusText(view, pendingMove = null) {
   if (view.status === 'waiting') return view.mode === 'online' ? t('invite.waiting') : t('panel.waiting_start');
   if (view.status === 'aborted') return t('panel.aborted');
   if (view.status === 'finished') return endSummary(view)?.headline || t('error.game_over');
-  if (pendingMove) return t('panel.sending', { move: pendingMove });
+  if (pendingMove) return t('panel.sending', { move: moveLabel(pendingMove) });
   const turn = sideName(view.to_move || '');
   let text;
   if (view.seat?.both) text = t('panel.to_move', { side: turn });

@@ -24,7 +24,7 @@ import {
 import { invitePanel } from './invite.js';
 import { die } from './dice.js';
 import { playMoveSound, soundOn, setSound } from './sound.js';
-import { t, errorMessage } from '../i18n.js';
+import { t, errorMessage, moveLabel } from '../i18n.js';
 
 /** @typedef {import('../api.js').GameView} GameView */
 /** @typedef {import('../api.js').GameEvent} GameEvent */
@@ -491,7 +491,7 @@ class GameScreen {
     const buttons = [];
     for (const m of legal) {
       const special = /** @type {{ special?: string }} */ (m).special;
-      if (special) buttons.push([m.move, special === 'decline' ? t('game.decline') : special === 'pass' ? t('game.pass', { move: m.move }) : m.move]);
+      if (special) buttons.push([m.move, special === 'decline' ? t('game.decline') : special === 'pass' ? t('game.pass', { move: moveLabel(m.move) }) : m.move]);
     }
     for (const [, moves] of destinations) if (moves.length > 1) for (const m of moves) buttons.push([m, choiceLabel(m)]);
     replaceKeepingFocus(this.choices, buttons.map(([move, label]) => html('button', {
@@ -537,9 +537,9 @@ class GameScreen {
     this.moveList.classList.toggle('paired', !('dice' in v));
     const items = turns.map((turn) => html('li', {}, [
       html('span', { class: 'turn-number', text: `${turn.number}.` }),
-      ...('dice' in v ? [html('span', { class: 'turn', text: turnText(turn, sideName, t('game.no_move')) })] : turn.plies.map((ply) => html('span', { class: 'ply', text: ply }))),
+      ...('dice' in v ? [html('span', { class: 'turn', text: turnText(turn, sideName, t('game.no_move'), moveLabel) })] : turn.plies.map((ply) => html('span', { class: 'ply', text: ply }))),
     ]));
-    if (this.pending) items.push(html('li', { class: 'pending' }, [html('span', { class: 'turn-number', text: '…' }), html('span', { text: t('game.sending', { move: this.pending.move }) })]));
+    if (this.pending) items.push(html('li', { class: 'pending' }, [html('span', { class: 'turn-number', text: '…' }), html('span', { text: t('game.sending', { move: moveLabel(this.pending.move) }) })]));
     this.moveList.replaceChildren(...items);
     this.moveList.scrollTop = this.moveList.scrollHeight;
   }
@@ -642,7 +642,7 @@ class GameScreen {
       const hint = await gameHint(this.gameId, this.token);
       if (hint.version !== this.view.version || version !== this.view.version) return;
       this.input.selectFrom(hint.move);
-      this.message = t('game.hint', { move: hint.move });
+      this.message = t('game.hint', { move: moveLabel(hint.move) });
       this.errorLine.textContent = this.message;
     } catch (error) {
       this.refused(/** @type {Error} */ (error));

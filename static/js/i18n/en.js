@@ -429,6 +429,8 @@ export default {
   'game.cannot_draw': 'Cannot draw the position {position}: {detail}',
   'game.bonus_of': 'Bonus dice of {side}, left unplayed by {other}: play them before the roll, or decline them',
   'game.no_move': '(no move)',
+  'notation.decline': 'decline',
+  'notation.pass': 'pass',
   'game.roll_unplayable': '{side} rolled {dice}: no die could be played, so they go to {other} as bonus dice.',
   'game.decline': 'Decline the bonus dice',
   'game.pass': 'Pass ({move})',

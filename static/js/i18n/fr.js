@@ -429,6 +429,8 @@ export default {
   'game.cannot_draw': 'Impossible de dessiner la position {position}\u00a0: {detail}',
   'game.bonus_of': 'Dés bonus de {side}, laissés par {other}\u00a0: à jouer avant le lancer, ou à refuser',
   'game.no_move': '(aucun coup)',
+  'notation.decline': 'refus',
+  'notation.pass': 'passe',
   'game.roll_unplayable': '{side} a tiré {dice}\u00a0: aucun dé ne pouvait être joué, ils passent à {other} comme dés bonus.',
   'game.decline': 'Refuser les dés bonus',
   'game.pass': 'Passer ({move})',

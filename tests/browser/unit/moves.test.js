@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { pairedTurns, diceTurns, turnText, dieFace } from '../../../static/js/game/moves.js';
 import { sideName } from '../../../static/js/boards/index.js';
+import { moveLabel } from '../../../static/js/i18n.js';
 
 test('Petteia puts both sides of a turn on one line, numbered by turn past 100', () => {
   const moves = Array.from({ length: 201 }, (_, i) => `m${i + 1}`);
@@ -36,6 +37,9 @@ test('bonus dice played or declined before the roll come before it on the line',
     { version: 5, kind: 'move', side: 'black', move: '6:R-M6' },
   ]);
   assert.deepEqual(turns.map((t) => turnText(t, sideName)), ['White ⚁⚁⚃ 2:R-M2', 'Black decline ⚅⚀⚀ 6:R-M6']);
+  const french = (move) => moveLabel(move, 'fr');
+  assert.equal(turnText(turns[1], sideName, '', french), 'Black refus ⚅⚀⚀ 6:R-M6', 'the notation\'s word in the reader\'s language');
+  assert.equal(french('5:pass'), '5:passe');
   assert.deepEqual(turns.map((t) => t.number), [1, 2]);
 });
 
