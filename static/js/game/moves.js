@@ -75,7 +75,7 @@ export function diceTurns(events) {
  * @param {(move: string) => string} [moveLabel] a ply as shown (its notation's words translated)
  */
 export function turnText(turn, sideName, noMove = '', moveLabel = (move) => move) {
-  const plies = turn.plies.map(moveLabel);
+  const plies = turn.plies.map((ply) => moveLabel(ply));
   if (!turn.side) return plies.join(' ');
   const before = plies.slice(0, turn.beforeRoll ?? 0);
   const roll = turn.dice?.length ? [turn.dice.map(dieFace).join('')] : [];

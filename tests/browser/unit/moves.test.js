@@ -40,6 +40,7 @@ test('bonus dice played or declined before the roll come before it on the line',
   const french = (move) => moveLabel(move, 'fr');
   assert.equal(turnText(turns[1], sideName, '', french), 'Black refus ⚅⚀⚀ 6:R-M6', 'the notation\'s word in the reader\'s language');
   assert.equal(french('5:pass'), '5:passe');
+  assert.equal(turnText(turns[1], sideName, '', moveLabel), 'Black decline ⚅⚀⚀ 6:R-M6', 'moveLabel as the screen passes it');
   assert.deepEqual(turns.map((t) => t.number), [1, 2]);
 });
 
