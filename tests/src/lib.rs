@@ -744,6 +744,21 @@ impl Socket {
             .expect("the socket opens")
     }
 
+    /// Connects without a hello (`query` is the URL's, "" or "?…").
+    pub async fn open(base: &str, game_id: &str, query: &str) -> Option<Socket> {
+        let url = format!(
+            "{}/api/v1/games/{game_id}/ws{query}",
+            base.replacen("http", "ws", 1)
+        );
+        let (stream, _) = tokio_tungstenite::connect_async(url).await.ok()?;
+        Some(Socket {
+            stream,
+            view: None,
+            moves: Vec::new(),
+            close_code: None,
+        })
+    }
+
     async fn connect_to(
         base: &str,
         game_id: &str,
@@ -751,17 +766,7 @@ impl Socket {
         token: Option<&str>,
         since: Option<u64>,
     ) -> Option<Socket> {
-        let url = format!(
-            "{}/api/v1/games/{game_id}/ws{query}",
-            base.replacen("http", "ws", 1)
-        );
-        let (stream, _) = tokio_tungstenite::connect_async(url).await.ok()?;
-        let mut socket = Socket {
-            stream,
-            view: None,
-            moves: Vec::new(),
-            close_code: None,
-        };
+        let mut socket = Socket::open(base, game_id, query).await?;
         let mut hello = json!({ "type": "hello" });
         if let Some(t) = token {
             hello["token"] = json!(t);
@@ -786,6 +791,16 @@ impl Socket {
 
     pub async fn send_raw(&mut self, message: Message) {
         let _ = self.stream.send(message).await;
+    }
+
+    /// Writes `bytes` to the connection as they are: frames the WebSocket client would never
+    /// send (reserved bits, text that is not UTF-8, …).
+    pub async fn send_bytes(&mut self, bytes: &[u8]) {
+        use tokio::io::AsyncWriteExt;
+        let tokio_tungstenite::MaybeTlsStream::Plain(tcp) = self.stream.get_mut() else {
+            panic!("the tests' sockets are plain TCP");
+        };
+        tcp.write_all(bytes).await.expect("the bytes are written");
     }
 
     /// The next JSON message (ping and pong frames skipped), with the whole view joined from a

@@ -79,6 +79,85 @@ async fn bad_socket_messages_get_errors_and_change_nothing(database: Database) {
 
 /// A server at the default socket rate (test_config raises it for the tests that play fast), a
 /// local game, and a spectator's socket past its snapshot, ready to flood.
+/// A client frame as a client writes it: `first` (FIN, reserved bits, opcode), a length under 126
+/// with the mask bit set, a mask, and `payload` masked with it.
+fn masked_frame(first: u8, payload: &[u8]) -> Vec<u8> {
+    let mask = [0x37, 0xfa, 0x21, 0x3d];
+    let mut frame = vec![first, 0x80 | payload.len() as u8];
+    frame.extend(mask);
+    frame.extend(payload.iter().zip(mask.iter().cycle()).map(|(b, m)| b ^ m));
+    frame
+}
+
+/// A frame the WebSocket protocol forbids, text that is not UTF-8, or a message past the
+/// transport's limit, before the hello or after it: the client is told why (`error`) and the
+/// connection closed with the code RFC 6455 gives it (it was dropped without a close frame, so a
+/// client saw only an abnormal closure).
+async fn a_broken_frame_is_told_why_and_closed_with_its_code(database: Database) {
+    let server = TestServer::start(database).await;
+    let created = server
+        .api()
+        .create(json!({ "variant": "petteia-6", "mode": "local" }))
+        .await;
+    let game = game_id(&created);
+    let too_large = "x".repeat(128 << 10);
+    let cases = [
+        (
+            "text that is not UTF-8",
+            masked_frame(0x81, &[0xff, 0xfe]),
+            1007,
+            "bad_request",
+        ),
+        (
+            "a reserved bit set",
+            masked_frame(0xc1, b"{}"),
+            1002,
+            "bad_request",
+        ),
+        (
+            "a fragmented ping",
+            masked_frame(0x09, b""),
+            1002,
+            "bad_request",
+        ),
+        (
+            "an unmasked frame",
+            vec![0x81, 0x02, b'{', b'}'],
+            1002,
+            "bad_request",
+        ),
+        ("past the transport's limit", Vec::new(), 1009, "too_large"),
+    ];
+    for hello in [false, true] {
+        for (kind, frame, code, error) in &cases {
+            let mut socket = Socket::open(&server.base, game, "")
+                .await
+                .expect("the socket opens");
+            if hello {
+                socket.send(json!({ "type": "hello" })).await;
+                socket.next_of("snapshot").await;
+            }
+            if frame.is_empty() {
+                socket.send_raw(Message::text(too_large.as_str())).await;
+            } else {
+                socket.send_bytes(frame).await;
+            }
+            let told = socket
+                .next_sent()
+                .await
+                .expect("the error before the close");
+            assert_eq!(
+                (&told["type"], &told["code"]),
+                (&json!("error"), &json!(error)),
+                "{kind}, hello {hello}: {told}"
+            );
+            assert!(socket.next_sent().await.is_none(), "{kind}: closed");
+            assert_eq!(socket.close_code(), Some(*code), "{kind}, hello {hello}");
+        }
+    }
+    server.stop().await;
+}
+
 async fn flood_ready(database: Database) -> (TestServer, Value, Socket) {
     let server = TestServer::start_configured(database, |config| ServeConfig {
         socket_messages_per_second: 20,
@@ -340,6 +419,7 @@ async fn a_crowd_coming_and_going_is_told_at_most_once_a_second(database: Databa
 
 on_both_databases!(
     a_crowd_coming_and_going_is_told_at_most_once_a_second,
+    a_broken_frame_is_told_why_and_closed_with_its_code,
     bad_socket_messages_get_errors_and_change_nothing,
     a_client_that_stops_reading_is_dropped_and_counts_no_more,
     a_flood_is_rate_limited_and_the_game_is_unharmed,

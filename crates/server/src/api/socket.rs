@@ -416,24 +416,67 @@ fn snapshot_message(view: &str) -> Message {
 }
 
 /// Whether a transport error is a message over the size limit: by the error's kind, not its text.
-fn is_too_large(error: &axum::Error) -> bool {
-    use tungstenite::error::{CapacityError, Error};
+/// What a read that failed says about the connection.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Broken {
+    /// A message over the transport's size limit.
+    TooLarge,
+    /// A frame the protocol forbids, with the close code RFC 6455 §7.4.1 gives it. The
+    /// connection can still carry the server's error and close frame.
+    Violation { code: u16, reason: &'static str },
+    /// The connection itself failed or was closed: nothing can be told.
+    Gone,
+}
+
+fn broken(error: &axum::Error) -> Broken {
+    use tungstenite::error::{Error, ProtocolError};
     let mut cause: Option<&(dyn std::error::Error + 'static)> = Some(error);
     while let Some(inner) = cause {
-        if let Some(Error::Capacity(
-            CapacityError::MessageTooLong { .. } | CapacityError::TooManyHeaders,
-        )) = inner.downcast_ref::<Error>()
-        {
-            return true;
+        match inner.downcast_ref::<Error>() {
+            Some(Error::Capacity(_)) => return Broken::TooLarge,
+            Some(Error::Utf8(_)) => {
+                return Broken::Violation {
+                    code: 1007,
+                    reason: "a text message that is not UTF-8",
+                };
+            }
+            Some(Error::Protocol(
+                ProtocolError::ResetWithoutClosingHandshake
+                | ProtocolError::SendAfterClosing
+                | ProtocolError::ReceivedAfterClosing,
+            )) => return Broken::Gone,
+            Some(Error::Protocol(_)) => {
+                return Broken::Violation {
+                    code: 1002,
+                    reason: "a frame the WebSocket protocol forbids",
+                };
+            }
+            Some(_) => return Broken::Gone,
+            None => cause = inner.source(),
         }
-        cause = inner.source();
     }
-    false
+    Broken::Gone
+}
+
+/// Tells the client what ended its connection while it can still hear it (an `error`, then the
+/// close frame with its code), and closes.
+async fn refuse_broken(socket: &mut WebSocket, error: &axum::Error, limit: usize) {
+    match broken(error) {
+        Broken::TooLarge => {
+            let too_large = ApiError::TooLarge { limit };
+            refuse(socket, &too_large, 1009, "message too large").await;
+        }
+        Broken::Violation { code, reason } => {
+            let violation = ApiError::BadRequest(format!("{reason}: {error}"));
+            refuse(socket, &violation, code, reason).await;
+        }
+        Broken::Gone => {}
+    }
 }
 
 /// Reads the hello: the token (if any) and the version the client has seen. On anything else
 /// the socket is told why and closed.
-async fn read_hello(socket: &mut WebSocket) -> Option<(Option<String>, Option<u64>)> {
+async fn read_hello(socket: &mut WebSocket, limit: usize) -> Option<(Option<String>, Option<u64>)> {
     let bad_request = |message: String| ApiError::BadRequest(message);
     let no_hello = || bad_request(NO_HELLO.into());
     let hello = match tokio::time::timeout(HELLO_WITHIN, socket.recv()).await {
@@ -442,7 +485,11 @@ async fn read_hello(socket: &mut WebSocket) -> Option<(Option<String>, Option<u6
             refuse(socket, &no_hello(), 1008, "no hello").await;
             return None;
         }
-        Ok(Some(Err(_)) | None) => return None,
+        Ok(Some(Err(error))) => {
+            refuse_broken(socket, &error, limit).await;
+            return None;
+        }
+        Ok(None) => return None,
     };
     let (token, since) = match hello {
         Ok(ClientMessage::Hello { token, since }) => (token, since),
@@ -514,7 +561,8 @@ impl Session {
         upgrade_seat: GameSeat,
         shape: ViewShape,
     ) -> Option<Box<Session>> {
-        let (token, since) = read_hello(&mut socket).await?;
+        let limit = state.limits.max_socket_message;
+        let (token, since) = read_hello(&mut socket, limit).await?;
         let GameSeat {
             hash: token_hash,
             account,
@@ -697,11 +745,7 @@ impl Session {
             Some(Ok(Message::Close(_))) | None => return ControlFlow::Break(()),
             Some(Ok(frame)) => frame,
             Some(Err(error)) => {
-                // A message over the transport's limit ends up here; say so before closing.
-                if is_too_large(&error) {
-                    let too_large = ApiError::TooLarge { limit };
-                    refuse(&mut self.socket, &too_large, 1009, "message too large").await;
-                }
+                refuse_broken(&mut self.socket, &error, limit).await;
                 return ControlFlow::Break(());
             }
         };
