@@ -145,7 +145,7 @@ async fn a_broken_frame_is_told_why_and_closed_with_its_code(database: Database)
             let told = socket
                 .next_sent()
                 .await
-                .expect("the error before the close");
+                .unwrap_or_else(|| panic!("{kind}, hello {hello}: the error before the close"));
             assert_eq!(
                 (&told["type"], &told["code"]),
                 (&json!("error"), &json!(error)),

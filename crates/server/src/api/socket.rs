@@ -470,8 +470,12 @@ async fn refuse_broken(socket: &mut WebSocket, error: &axum::Error, limit: usize
             let violation = ApiError::BadRequest(format!("{reason}: {error}"));
             refuse(socket, &violation, code, reason).await;
         }
-        Broken::Gone => {}
+        Broken::Gone => return,
     }
+    // The socket reads nothing after a failed read, so what the client sent after the broken
+    // frame (the rest of a message too large) stays unread: dropped now, the connection would be
+    // reset, and the client lose the error and the close frame unread. It is held open a while.
+    tokio::time::sleep(CLOSING_WITHIN).await;
 }
 
 /// Reads the hello: the token (if any) and the version the client has seen. On anything else
