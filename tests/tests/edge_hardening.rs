@@ -4,7 +4,7 @@
 //! it — is the JSON error shape with a 4xx.
 
 use ludus_server::config::ServeConfig;
-use ludus_tests::{Database, TestServer, game_id, on_both_databases, seat_token};
+use ludus_tests::{Database, Socket, TestServer, game_id, on_both_databases, seat_token};
 use serde_json::{Value, json};
 use std::net::IpAddr;
 use std::time::Duration;
@@ -93,6 +93,55 @@ async fn slow_clients_cannot_starve_the_others() {
         .await
         .unwrap();
     assert_eq!(again.status(), 200);
+    server.stop().await;
+}
+
+/// A WebSocket counts against its address's connections for as long as it is open, not only
+/// until its upgrade (from a third-party client's audit: 80 sockets from one address all opened
+/// under a cap of 64).
+#[tokio::test]
+async fn open_sockets_count_against_their_address() {
+    let server = TestServer::start_configured(Database::Sqlite, |config| ServeConfig {
+        connections_per_address: 4,
+        ..config
+    })
+    .await;
+    let created = server
+        .api()
+        .create(json!({ "variant": "petteia-6", "mode": "local" }))
+        .await;
+    let game = game_id(&created);
+    let mut sockets = Vec::new();
+    for _ in 0..4 {
+        let mut socket = Socket::connect(&server.base, game, None, None).await;
+        socket.next_of("snapshot").await;
+        sockets.push(socket);
+    }
+    let refused = Socket::try_connect(&server.base, game, None, None).await;
+    assert!(
+        refused.is_none(),
+        "a fifth connection from the address opens"
+    );
+    // Another address is served; and this one again once a socket has closed.
+    let health = client_from("127.0.0.2")
+        .get(format!("{}/healthz", server.base))
+        .send()
+        .await
+        .expect("/healthz answers");
+    assert_eq!(health.status(), 200);
+    drop(sockets.pop());
+    let mut again = None;
+    for _ in 0..50 {
+        again = Socket::try_connect(&server.base, game, None, None).await;
+        if again.is_some() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    again
+        .expect("a place freed by a closed socket is taken again")
+        .next_of("snapshot")
+        .await;
     server.stop().await;
 }
 

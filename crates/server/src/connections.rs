@@ -135,14 +135,19 @@ pub async fn serve(
         );
         let connection = builder
             .serve_connection_with_upgrades(
-                TokioIo::new(WriteDeadline::new(stream, limits.write_timeout)),
+                TokioIo::new(WriteDeadline::new(
+                    Admitted {
+                        stream,
+                        _slot: slot,
+                    },
+                    limits.write_timeout,
+                )),
                 TowerToHyperService::new(service),
             )
             .into_owned();
         let connection = graceful.watch(connection);
         tokio::spawn(async move {
             let _ = connection.await;
-            drop(slot);
         });
     }
     drop(listener);
@@ -194,6 +199,56 @@ impl Drop for Slot {
                 counts.remove(&self.address);
             }
         }
+    }
+}
+
+/// An admitted connection's stream, holding its place among its address's connections for as
+/// long as the stream lives: past a WebSocket upgrade that is the socket's life, not the HTTP
+/// connection's (which ends at the upgrade, and freed the place then: an address could open any
+/// number of sockets).
+struct Admitted<T> {
+    stream: T,
+    /// Dropped with the stream.
+    _slot: Slot,
+}
+
+impl<T: AsyncRead + Unpin> AsyncRead for Admitted<T> {
+    fn poll_read(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.get_mut().stream).poll_read(cx, buf)
+    }
+}
+
+impl<T: AsyncWrite + Unpin> AsyncWrite for Admitted<T> {
+    fn poll_write(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        Pin::new(&mut self.get_mut().stream).poll_write(cx, buf)
+    }
+
+    fn poll_write_vectored(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[io::IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        Pin::new(&mut self.get_mut().stream).poll_write_vectored(cx, bufs)
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.stream.is_write_vectored()
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.get_mut().stream).poll_flush(cx)
+    }
+
+    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.get_mut().stream).poll_shutdown(cx)
     }
 }
 
