@@ -205,6 +205,58 @@ async fn a_claim_before_each_side_has_moved_aborts_the_game(database: Database) 
     server.stop().await;
 }
 
+/// Online, a die thrown is a die both have seen: neither player may abort to have the opening
+/// roll thrown again (from a dice players' audit: the first mover saw 6-2-3 beside an Abort
+/// button), and a player who leaves then loses by the claim rather than having it aborted.
+async fn an_online_dice_game_is_begun_once_a_die_is_thrown(database: Database) {
+    let server = server_with_short_claims(database).await;
+    let api = server.api();
+    let created = api
+        .create(json!({ "variant": "duodecim-scripta", "mode": "online" }))
+        .await;
+    let joined = api.join(&created).await;
+    let game = game_id(&created);
+    let seats = [seat_token(&created), seat_token(&joined)];
+    let view = api.view(game, Some(seats[0])).await;
+    assert!(
+        view["dice"].as_array().is_some_and(|d| d.len() == 3),
+        "{view}"
+    );
+    for seat in seats {
+        let (status, refused) = api.act(game, Some(seat), "abort").await;
+        assert_eq!(
+            (status, &refused["error"]["refusal"]),
+            (403, &json!("abort_after_roll")),
+            "{refused}"
+        );
+    }
+    // The side to move leaves without moving: the other's claim wins.
+    let mover = view["to_move"].as_str().unwrap();
+    let claimer = if view["seat"]["side"] == mover {
+        seats[1]
+    } else {
+        seats[0]
+    };
+    server.advance(Duration::from_millis(1_000)).await;
+    let (status, claimed) = api.act(game, Some(claimer), "claim").await;
+    assert_eq!(status, 200, "{claimed}");
+    let claimer_side = api.view(game, Some(claimer)).await["seat"]["side"].clone();
+    assert_eq!(
+        (&claimed["status"], &claimed["result"]["winner"]),
+        (&json!("finished"), &claimer_side),
+        "{claimed}"
+    );
+    // Before the dice, while the invite waits, the creator may still call the game off.
+    let waiting = api
+        .create(json!({ "variant": "duodecim-scripta", "mode": "online" }))
+        .await;
+    let (status, aborted) = api
+        .act(game_id(&waiting), Some(seat_token(&waiting)), "abort")
+        .await;
+    assert_eq!((status, &aborted["status"]), (200, &json!("aborted")));
+    server.stop().await;
+}
+
 async fn a_player_on_http_only_counts_as_present_while_active(database: Database) {
     let server = server_with_short_claims(database).await;
     let api = server.api();
@@ -560,6 +612,7 @@ on_both_databases!(
     paused:
     a_closed_socket_is_seen_at_once_and_the_claim_time_is_given,
     a_claim_before_each_side_has_moved_aborts_the_game,
+    an_online_dice_game_is_begun_once_a_die_is_thrown,
     a_player_on_http_only_counts_as_present_while_active,
     an_open_event_stream_counts_as_present,
     a_closed_event_stream_is_seen_at_once,

@@ -194,7 +194,9 @@ export function playButtons(view, { offers, confirmingResign, now, awaySeenAt })
   /** @type {ActionButton[]} */
   const buttons = [];
   const me = mySide(view);
-  if (view.moves.length === 0) buttons.push({ id: 'abort', label: t('action.abort'), action: 'abort' });
+  // Online, a die thrown is a die both have seen: the game has begun (the server refuses the abort).
+  const diceSeen = view.mode === 'online' && view.status === 'playing' && 'dice' in view;
+  if (view.moves.length === 0 && !diceSeen) buttons.push({ id: 'abort', label: t('action.abort'), action: 'abort' });
   if (view.status !== 'playing') return buttons;
   buttons.push(confirmingResign
     ? { id: 'resign', label: t('action.confirm_resign'), action: 'resign', confirm: true }

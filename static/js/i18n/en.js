@@ -53,6 +53,7 @@ export default {
   'refusal.computer_takes_no_draws': 'The computer does not take draw offers.',
   'refusal.hints_offline': 'Hints are given in games against the computer and on one screen.',
   'refusal.abort_after_first_move': 'A game can be aborted only before the first move.',
+  'refusal.abort_after_roll': 'Once the dice are thrown, an online game cannot be aborted: resign instead.',
   'refusal.claim_only_online': 'Only a player of an online game can claim a win.',
   'refusal.opponent_connected': 'Your opponent is connected.',
   'refusal.claim_too_early': 'Your opponent has not been away long enough to claim the win.',

@@ -53,6 +53,7 @@ export default {
   'refusal.computer_takes_no_draws': 'L’ordinateur n’accepte pas de nulle.',
   'refusal.hints_offline': 'Les conseils se donnent contre l’ordinateur et sur un seul écran.',
   'refusal.abort_after_first_move': 'Une partie ne s’annule qu’avant le premier coup.',
+  'refusal.abort_after_roll': 'Une fois les dés jetés, une partie en ligne ne s’annule plus\u00a0: abandonnez plutôt.',
   'refusal.claim_only_online': 'Seul un joueur d’une partie en ligne peut réclamer la victoire.',
   'refusal.opponent_connected': 'Votre adversaire est connecté.',
   'refusal.claim_too_early': 'Votre adversaire n’est pas absent depuis assez longtemps pour réclamer la victoire.',

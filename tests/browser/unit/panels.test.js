@@ -120,3 +120,12 @@ test('a choice between moves of the same two places names its die first', () => 
   assert.equal(choiceLabel('5:B11-O'), 'Play the 5 (5:B11-O)');
   assert.equal(choiceLabel('A1-A2'), 'Play A1-A2');
 });
+
+test('Abort is offered before the first move, but not in an online dice game once its dice are thrown', () => {
+  const fresh = { ...playing, moves: [] };
+  assert.ok(ids(playButtons(fresh, state)).includes('abort'));
+  const dice = { ...fresh, variant: 'duodecim-scripta', sides: ['white', 'black'], to_move: 'white', seat: { side: 'white', bottom: 'white' }, dice: [6, 2, 3] };
+  assert.ok(!ids(playButtons(dice, state)).includes('abort'), 'online, the roll was seen');
+  assert.ok(ids(playButtons({ ...dice, mode: 'computer' }, state)).includes('abort'), 'against the computer it may be thrown again');
+  assert.ok(ids(playButtons({ ...dice, status: 'waiting', dice: [] }, state)).includes('abort'), 'an invite not taken is called off');
+});

@@ -44,6 +44,8 @@ pub enum Refusal {
     NothingToTakeBack,
     #[error("a game can be aborted only before the first move")]
     AbortAfterFirstMove,
+    #[error("an online dice game cannot be aborted once its dice are thrown: resign instead")]
+    AbortAfterRoll,
     #[error("only a player of an online game can claim a win")]
     ClaimOnlyOnline,
     #[error("the opponent is connected")]
@@ -94,6 +96,7 @@ impl Refusal {
             Refusal::ComputerTakesNoDraws => "computer_takes_no_draws",
             Refusal::HintsOffline => "hints_offline",
             Refusal::AbortAfterFirstMove => "abort_after_first_move",
+            Refusal::AbortAfterRoll => "abort_after_roll",
             Refusal::ClaimOnlyOnline => "claim_only_online",
             Refusal::OpponentConnected => "opponent_connected",
             Refusal::ClaimTooEarly { .. } => "claim_too_early",
@@ -118,6 +121,7 @@ impl Refusal {
                 | Refusal::ComputerTakesNoDraws
                 | Refusal::HintsOffline
                 | Refusal::AbortAfterFirstMove
+                | Refusal::AbortAfterRoll
                 | Refusal::ClaimOnlyOnline
                 | Refusal::OpponentConnected
                 | Refusal::ClaimTooEarly { .. }

@@ -738,6 +738,9 @@ impl LiveGame {
         if self.has_human_move() {
             return Err(Refusal::AbortAfterFirstMove);
         }
+        if self.dice_seen_online() {
+            return Err(Refusal::AbortAfterRoll);
+        }
         let side = match seat {
             Seat::Player(p) => Some(self.variant.side(p)),
             _ => None,
@@ -745,9 +748,16 @@ impl LiveGame {
         Ok(GameEvent::Aborted { side })
     }
 
+    /// Online, a die was thrown: it was shown to both, so the game has begun though no one has
+    /// moved. Aborting then would let a player who dislikes the opening roll throw again (good
+    /// backgammon sites count leaving then as a loss).
+    fn dice_seen_online(&self) -> bool {
+        self.mode == Mode::Online && self.dice_thrown > 0
+    }
+
     /// Claims the win when the opponent has been gone for `gone_ms` ≥ `needed_ms`. Before each
     /// side has moved there is no game to win (lichess's rule): the claim aborts it, and it counts
-    /// in no one's results.
+    /// in no one's results; but not once a die was thrown (`dice_seen_online`).
     pub fn decide_claim(
         &self,
         seat: Seat,
@@ -762,7 +772,9 @@ impl LiveGame {
             return Err(Refusal::ClaimOnlyOnline);
         }
         match opponent_gone_ms {
-            Some(gone) if gone >= needed_ms && !self.each_side_has_moved() => {
+            Some(gone)
+                if gone >= needed_ms && !self.each_side_has_moved() && !self.dice_seen_online() =>
+            {
                 Ok(GameEvent::Aborted {
                     side: Some(self.variant.side(player)),
                 })
