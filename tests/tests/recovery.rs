@@ -311,7 +311,59 @@ async fn paused_and_resumed(api: &Api, game: &str, before: u64) -> [Value; 2] {
     [paused.clone(), resumed.clone()]
 }
 
+/// In a dice game a move's acknowledgement carries the version after the move and the roll that
+/// follows it; a resent id gets that same answer, from the running game and after a restart (from
+/// a third-party client's audit: the resend was answered with the move's own version, one less).
+async fn a_resent_move_id_in_a_dice_game_gets_its_first_version(database: Database) {
+    let database = TestDatabase::create(database).await;
+    let first = TestServer::start_with(test_config(database.url().to_string())).await;
+    let created = first
+        .api()
+        .create(json!({ "variant": "duodecim-scripta", "mode": "local" }))
+        .await;
+    let (game, token) = (game_id(&created), seat_token(&created));
+    let mut socket = Socket::connect(&first.base, game, Some(token), None).await;
+    socket.next_of("snapshot").await;
+    // Moves until one ends its turn: its batch holds the next roll.
+    let (send, acked) = loop {
+        let view = first.api().view(game, Some(token)).await;
+        let version = view["version"].as_u64().unwrap();
+        let send = json!({
+            "type": "move",
+            "move": view["legal_moves"][0],
+            "version": version,
+            "id": format!("at {version}"),
+        });
+        socket.send(send.clone()).await;
+        let acked = socket.next_of("ack").await["version"].as_u64().unwrap();
+        let now = first.api().view(game, None).await["version"].as_u64();
+        assert_eq!(
+            Some(acked),
+            now,
+            "the ack's version is the game's after the move"
+        );
+        if acked > version + 1 {
+            break (send, acked);
+        }
+    };
+    socket.send(send.clone()).await;
+    assert_eq!(socket.next_of("ack").await["version"], acked, "resent");
+    first.stop().await;
+
+    let second = TestServer::start_with(test_config(database.url().to_string())).await;
+    let mut socket = Socket::connect(&second.base, game, Some(token), None).await;
+    socket.next_of("snapshot").await;
+    socket.send(send).await;
+    assert_eq!(
+        socket.next_of("ack").await["version"],
+        acked,
+        "resent after a restart"
+    );
+    second.stop().await;
+}
+
 on_both_databases!(
+    a_resent_move_id_in_a_dice_game_gets_its_first_version,
     every_acknowledged_move_survives_a_sigkill,
     an_orderly_restart_charges_its_downtime_to_no_one,
     a_crash_charges_its_downtime_to_no_one,

@@ -168,6 +168,7 @@ pub fn event_rows(
     at: i64,
     move_id: Option<&str>,
 ) -> Vec<ludus_store::EventRow> {
+    let last = batch.len().saturating_sub(1);
     batch
         .iter()
         .enumerate()
@@ -175,7 +176,9 @@ pub fn event_rows(
             seq: (before + 1 + i as u64) as i64,
             at,
             body: stored_json(event),
-            move_id: if i == 0 {
+            // On the batch's last row: its seq is the version the move was acknowledged with
+            // (the move and what followed it, a roll), which a resent id is answered with again.
+            move_id: if i == last {
                 move_id.map(String::from)
             } else {
                 None

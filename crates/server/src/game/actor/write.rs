@@ -203,7 +203,7 @@ impl GameActor {
         }
         self.take_snapshot();
         if let Some(id) = move_id {
-            self.move_answers.insert(id, before + 1);
+            self.move_answers.insert(id, before + batch.len() as u64);
         }
         for ((i, event), json) in batch.into_iter().enumerate().zip(published) {
             let event = VersionedEvent {
