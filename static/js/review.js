@@ -289,9 +289,11 @@ export function reviewPanel({ gameId, view, bottom, ply = null, face = 'virtvs' 
 /**
  * Adds review to the game screen: open at once for a finished game or a `?ply=` link, behind a
  * button for a game in progress (so the live board stays what the player sees). Returns
- * `movesChanged`, for the screen to call when moves are played or taken back.
+ * `movesChanged`, for the screen to call when moves are played or taken back. `view` gives the
+ * game's view as the screen holds it now: a review opened later starts from what is known then
+ * (a dice game's first side is drawn when the second player joins, after a creator's page opened).
  * @param {HTMLElement} app
- * @param {{ gameId: string, view: GameView, bottom?: string }} game
+ * @param {{ gameId: string, view: () => GameView, bottom?: string }} game
  * @returns {{ movesChanged: () => void }}
  */
 export function mountReview(app, { gameId, view, bottom }) {
@@ -301,10 +303,11 @@ export function mountReview(app, { gameId, view, bottom }) {
   /** @type {ReturnType<typeof reviewPanel> | null} */
   let panel = null;
   const open = () => {
-    panel = reviewPanel({ gameId, view, bottom, ply });
+    panel = reviewPanel({ gameId, view: view(), bottom, ply });
     holder.replaceChildren(panel.element);
   };
-  if (view.status === 'finished' || view.status === 'aborted' || ply !== null) open();
+  const { status } = view();
+  if (status === 'finished' || status === 'aborted' || ply !== null) open();
   else {
     holder.append(html('button', { type: 'button', id: 'review-open', text: t('review.open'), onclick: open }));
   }

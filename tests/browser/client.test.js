@@ -316,6 +316,39 @@ function diceView(variant, sides, position, extra) {
   };
 }
 
+// From a dice players' audit: the creator's page opened before the join, when no side was drawn to
+// move first; the review opened after the game replayed it from the variant's own first side (White
+// entering where Black had), until a reload.
+test('a review opened after the game starts from the side the dice drew, though the page opened before the join', async () => {
+  const p = await page();
+  const row = '.,.,.,.,.,.,.,.,.,.,.,.';
+  const waiting = diceView('duodecim-scripta', ['white', 'black'], `${row}/${row}/${row} w r:15,15 o:0,0 dice:[] bonus:[]`, {
+    game_id: 'MockDrawnFirst', mode: 'online', status: 'waiting', first: null, version: 1, seat: { side: 'black', bottom: 'black' },
+  });
+  const events = [
+    { version: 2, at: 1, kind: 'joined', side: 'white' },
+    { version: 3, at: 2, kind: 'roll', side: 'black', dice: [6, 2, 3] },
+    { version: 4, at: 3, kind: 'move', side: 'black', move: '6:R-M6' },
+    { version: 5, at: 4, kind: 'move', side: 'black', move: '2:R-M2' },
+    { version: 6, at: 5, kind: 'finished', winner: 'white', termination: 'resignation' },
+  ];
+  const game = await mockGame(p, 'MockDrawnFirst', [waiting], { events });
+  /** @type {{ position: string }[]} */
+  const asked = [];
+  p.on('request', (r) => { if (r.url().endsWith('/api/v1/analysis/play')) asked.push(JSON.parse(r.postData() ?? '{}')); });
+  game.push({ type: 'snapshot', game: {
+    ...waiting, status: 'finished', first: 'black', version: 6, to_move: 'black', moves: ['6:R-M6', '2:R-M2'], dice: [3],
+    result: { winner: 'white', termination: 'resignation' }, position: `${row}/.,1b,.,.,.,1b,.,.,.,.,.,./${row} b r:13,15 o:0,0 dice:[3] bonus:[]`,
+  } });
+  await waitStatus(p, 'finished');
+  await p.click('#review-open');
+  await p.click('.review-moves button[data-ply="1"]');
+  await p.waitForSelector('.review-moves button[data-ply="1"][aria-current=step]');
+  assert.ok(asked.length > 0, 'the review asked the server for the first move\'s position');
+  assert.match(asked[0].position, / b r:15,15 /, 'replayed from Black, whom the dice drew');
+  assertNoProblems(p);
+});
+
 test('the Duodecim Scripta screen: entering from reserve, bonus dice and decline', async () => {
   const p = await page();
   const posted = [];

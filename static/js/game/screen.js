@@ -130,7 +130,7 @@ export async function showGame(app, gameId, signal) {
   if (signal.aborted) return;
   const screen = new GameScreen(app, gameId, seat.token, seat.view, list.find((v) => v.id === seat.view.variant), seat.linkNote);
   signal.addEventListener('abort', () => screen.destroy());
-  const review = mountReview(app, { gameId, view: seat.view, bottom: seat.view.seat ? seat.view.seat.bottom : undefined });
+  const review = mountReview(app, { gameId, view: () => screen.view, bottom: seat.view.seat ? seat.view.seat.bottom : undefined });
   screen.movesChanged = review.movesChanged;
 }
 
