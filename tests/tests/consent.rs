@@ -83,6 +83,9 @@ async fn opening_an_invite_with_a_seat_token_returns_that_seat(database: Databas
         (creator, &json!("light"))
     );
     assert_eq!(own["game"]["status"], "waiting");
+    // No one has taken the invite: no opponent is connected (from a third-party client's audit:
+    // the view said one was).
+    assert_eq!(own["game"]["opponent_connected"], false, "{own}");
     // A token of another game changes nothing.
     let other = api
         .create(json!({ "variant": "petteia-6", "mode": "local" }))
@@ -104,6 +107,10 @@ async fn opening_an_invite_with_a_seat_token_returns_that_seat(database: Databas
         .await;
     assert_eq!((status, seat_token(&again)), (200, friend));
     assert_eq!(again["seat"]["side"], "dark");
+    assert_eq!(
+        again["game"]["opponent_connected"], true,
+        "the creator was just here"
+    );
     // The creator's link still gives the creator's seat; a stranger is told the seat is taken,
     // and which game it was for, to watch it.
     let (status, own) = api
@@ -452,7 +459,13 @@ async fn a_rematch_is_made_when_both_want_it(database: Database) {
     );
     assert_eq!(view["clocks"]["running"], "light");
     assert!(view["clocks"]["light"].as_i64().unwrap() > 55_000);
-    assert_eq!(api.view(&game, None).await["rematch"], json!(new_game));
+    let old = api.view(&game, None).await;
+    assert_eq!(old["rematch"], json!(new_game));
+    assert_eq!(
+        old["rematch_offer"],
+        Value::Null,
+        "the offer was answered: {old}"
+    );
     server.stop().await;
 }
 

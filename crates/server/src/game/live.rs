@@ -374,7 +374,11 @@ impl LiveGame {
                 self.result = None;
                 self.stop_clocks(at);
             }
-            GameEvent::Rematch { game_id } => self.rematch = Some(game_id.clone()),
+            GameEvent::Rematch { game_id } => {
+                // The offer, if any, is answered: nothing is pending any more.
+                self.rematch_offer = None;
+                self.rematch = Some(game_id.clone());
+            }
         }
         self.version += 1;
         Ok(())

@@ -268,7 +268,8 @@ struct SeatPart {
     /// Null for a spectator.
     seat: Option<SeatView>,
     /// Whether the opponent is present: a socket or event stream open, or an authenticated
-    /// request within the claim window (always true but online; absent for a spectator).
+    /// request within the claim window (always true but online, false while the invite waits;
+    /// absent for a spectator).
     #[serde(skip_serializing_if = "Option::is_none")]
     opponent_connected: Option<bool>,
     /// Online, the opponent away: since when (milliseconds since the epoch).
@@ -704,8 +705,12 @@ impl Snapshot {
                 both: seat == Seat::Both,
             }),
             opponent_connected: (seat != Seat::Spectator).then(|| {
-                self.online_opponent(seat)
-                    .is_none_or(|o| self.presence.is_present(o, now))
+                match self.online_opponent(seat) {
+                    None => true,
+                    // The invite is not taken yet: there is no one to be connected.
+                    Some(_) if self.status == Status::Waiting => false,
+                    Some(opponent) => self.presence.is_present(opponent, now),
+                }
             }),
             opponent_away_since: self
                 .online_opponent(seat)
