@@ -35,8 +35,12 @@ async fn bad_socket_messages_get_errors_and_change_nothing(database: Database) {
         (Some("illegal_move"), Some("bad"))
     );
     assert_eq!(illegal["reason"], "A6 is occupied");
-    socket.send(json!({ "type": "ping" })).await;
-    assert_eq!(socket.next_of("pong").await["type"], "pong");
+    socket.send(json!({ "type": "ping", "id": "p1" })).await;
+    assert_eq!(
+        socket.next_of("pong").await["id"],
+        "p1",
+        "a ping's id comes back"
+    );
     assert_eq!(
         api.view(game, Some(token)).await["version"],
         version,

@@ -526,7 +526,8 @@ async fn documented_limits_are_the_ones_enforced(database: Database) {
         most
     );
     let most = most as usize;
-    for (entropy, ok) in [("e".repeat(most), true), ("e".repeat(most + 1), false)] {
+    // Counted in characters, as the schema's maxLength is: two bytes each here.
+    for (entropy, ok) in [("é".repeat(most), true), ("é".repeat(most + 1), false)] {
         let created = api
             .post(
                 "/api/v1/games",
@@ -539,9 +540,29 @@ async fn documented_limits_are_the_ones_enforced(database: Database) {
             .await;
         let join = format!("/api/v1/invites/{}/join", fresh["invite"].as_str().unwrap());
         let joined = api.post(&join, None, json!({ "entropy": entropy })).await;
-        let what = format!("{} bytes of entropy", entropy.len());
+        let what = format!("{} characters of entropy", entropy.chars().count());
         judge(created, ok, &what);
         judge(joined, ok, &what);
+    }
+
+    // A move's id, in characters (from a third-party client's audit: the limit was enforced and
+    // not described).
+    let most = limit(&schemas["MoveBody"]["properties"]["id"], "maxLength") as usize;
+    for (id, ok) in [("é".repeat(most), true), ("é".repeat(most + 1), false)] {
+        let created = api
+            .create(json!({ "variant": "petteia-6", "mode": "local" }))
+            .await;
+        let (game, token) = (game_id(&created), seat_token(&created));
+        let version = api.view(game, None).await["version"].clone();
+        let body = json!({ "move": "A1-A2", "version": version, "id": id });
+        let reply = api
+            .post(&format!("/api/v1/games/{game}/moves"), Some(token), body)
+            .await;
+        judge(
+            reply,
+            ok,
+            &format!("a move id of {} characters", id.chars().count()),
+        );
     }
 
     // The pages of events and of stored games.

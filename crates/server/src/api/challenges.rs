@@ -47,7 +47,7 @@ pub struct ChallengeBody {
     #[serde(default)]
     rated: Option<bool>,
     /// Mixed into a dice game's seed (docs/RULES.md §4), as a game's creator gives it: at most
-    /// 256 bytes.
+    /// 256 characters.
     #[serde(default)]
     #[schema(max_length = 256)]
     entropy: Option<String>,

@@ -42,7 +42,7 @@ pub struct CreateBody {
     #[serde(default)]
     #[schema(minimum = 1, maximum = 5)]
     level: Option<u8>,
-    /// Mixed into the game's seed (docs/RULES.md §4): at most 256 bytes.
+    /// Mixed into the game's seed (docs/RULES.md §4): at most 256 characters.
     #[serde(default)]
     #[schema(max_length = 256)]
     entropy: Option<String>,
@@ -66,9 +66,10 @@ pub(super) enum SideChoice {
 
 pub(super) fn entropy(text: Option<String>) -> Result<String, ApiError> {
     let text = text.unwrap_or_default();
-    if text.len() > MAX_ENTROPY {
+    // Counted in characters, as the OpenAPI document's maxLength counts.
+    if text.chars().count() > MAX_ENTROPY {
         return Err(ApiError::BadRequest(format!(
-            "entropy has at most {MAX_ENTROPY} bytes"
+            "entropy has at most {MAX_ENTROPY} characters"
         )));
     }
     // Postgres text cannot hold a NUL (a socket's message may carry one).
@@ -255,7 +256,7 @@ pub(super) fn entropy_of(body: &[u8], what: &str) -> Result<String, ApiError> {
 #[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub(super) struct JoinBody {
-    /// Mixed into the game's seed (docs/RULES.md §4): at most 256 bytes.
+    /// Mixed into the game's seed (docs/RULES.md §4): at most 256 characters.
     #[serde(default)]
     #[schema(max_length = 256)]
     entropy: Option<String>,
@@ -310,7 +311,10 @@ pub struct MoveBody {
     #[serde(rename = "move")]
     notation: String,
     version: u64,
+    /// The client's move id (a resend with it is answered as the first and plays nothing twice):
+    /// at most 64 characters, none a control character.
     #[serde(default)]
+    #[schema(max_length = 64)]
     id: Option<String>,
 }
 

@@ -110,7 +110,11 @@ enum ClientMessage {
         #[serde(default)]
         entropy: Option<String>,
     },
-    Ping,
+    /// Answered `pong`, with the ping's id if it has one (to match them, for a round trip).
+    Ping {
+        #[serde(default)]
+        id: Option<String>,
+    },
 }
 
 fn parse_client_message(text: &str) -> Result<ClientMessage, serde_json::Error> {
@@ -895,7 +899,10 @@ impl Session {
             }
         };
         let (action, id) = match parsed {
-            ClientMessage::Ping => return text(json!({ "type": "pong" })),
+            ClientMessage::Ping { id: None } => return text(json!({ "type": "pong" })),
+            ClientMessage::Ping { id: Some(id) } => {
+                return text(json!({ "type": "pong", "id": id }));
+            }
             ClientMessage::Hello { .. } => {
                 return error_message(
                     None,
