@@ -120,6 +120,28 @@ async function axeViolations(p) {
   return violations.map((v) => `${v.id}: ${v.help} (${v.nodes.length}× e.g. ${v.nodes[0].target.join(' ')} ${v.nodes[0].html} ${v.nodes[0].failureSummary})`);
 }
 
+// From a dice players' audit: a Duodecim turn's moves broke at their hyphens on every window
+// ("6:B10-" on one line, "O" on the next).
+test('on a phone a dice game\'s move list breaks its lines between moves, never inside one', async () => {
+  const p = await page(PHONE);
+  const { game_id: id, seat: { token } } = await openGame(p, 'duodecim-scripta');
+  for (let played = 0; played < 40; played += 1) {
+    const { body: game } = await callApi(server.base, 'GET', `/api/v1/games/${id}`, { token });
+    if (game.status !== 'playing' || !game.legal_moves.length) break;
+    const moved = await callApi(server.base, 'POST', `/api/v1/games/${id}/moves`, { token, body: { move: game.legal_moves[0], version: game.version } });
+    assert.equal(moved.status, 200, JSON.stringify(moved.body));
+  }
+  await p.waitForFunction(() => document.querySelectorAll('.move-list .turn').length >= 8);
+  const words = await p.$$eval('.move-list .turn .word', (all) => all.map((w) => ({ text: w.textContent, lines: w.getClientRects().length })));
+  assert.ok(words.length > 20, `${words.length} words`);
+  assert.deepEqual(words.filter((w) => w.lines !== 1), [], 'each word on one line');
+  const wrapped = await p.$$eval('.move-list .turn', (all) => all.filter((turn) => turn.getClientRects()[0].height > 30).length);
+  assert.ok(wrapped > 0, 'some turn is long enough to wrap on a phone: the check above means something');
+  await p.locator('.move-list').scrollIntoViewIfNeeded();
+  await shot(p, 'layout-duodecim-moves-phone', { fullPage: false });
+  assertNoProblems(p);
+});
+
 test('axe-core finds no violation on the home page, the rules and a game of each variant', async () => {
   const p = await page();
   await p.goto('/');

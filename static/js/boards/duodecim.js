@@ -2,7 +2,8 @@
 // Duodecim Scripta (docs/RULES.md §3): three rows of twelve cells, each half carrying a six-letter word
 // of the chosen board face; stacks drawn with their counts; each side's reserve (R) and pieces
 // borne off (O) in trays. Cells are named from White's seat; with Black at the bottom the board
-// turns half round and every cell keeps its letter and its name.
+// turns half round: every cell keeps its name, and the face is printed to be read from the seat
+// (see `render`), so a letter names a place on the screen, not a cell: players name cells by name.
 import { svg, placeAttrs, stack, withPlaceNames } from '../svg.js';
 import { t, sideLabel } from '../i18n.js';
 

@@ -135,6 +135,17 @@ export async function showGame(app, gameId, signal) {
 }
 
 /**
+ * A turn's words, each kept whole on its line (a move broke at its hyphen: "6:B10-" then "O"),
+ * the line breaking only between them; a roll's die faces marked, to be drawn larger than text.
+ * @param {string} text
+ * @returns {(HTMLElement | string)[]}
+ */
+const unbroken = (text) => text.split(' ').flatMap((word, i) => [
+  ...(i ? [' '] : []),
+  html('span', { class: /^[⚀-⚅]+$/u.test(word) ? 'word roll' : 'word', text: word }),
+]);
+
+/**
  * Replaces `container`'s children, keeping the keyboard focus on the control it was on: the one
  * with the same id or move after the redraw (Resign become Confirm resign), else the container's
  * first control (the button pressed went away). The panels are redrawn at every event, and focus
@@ -537,7 +548,7 @@ class GameScreen {
     this.moveList.classList.toggle('paired', !('dice' in v));
     const items = turns.map((turn) => html('li', {}, [
       html('span', { class: 'turn-number', text: `${turn.number}.` }),
-      ...('dice' in v ? [html('span', { class: 'turn', text: turnText(turn, sideName, t('game.no_move'), moveLabel) })] : turn.plies.map((ply) => html('span', { class: 'ply', text: ply }))),
+      ...('dice' in v ? [html('span', { class: 'turn' }, unbroken(turnText(turn, sideName, t('game.no_move'), moveLabel)))] : turn.plies.map((ply) => html('span', { class: 'ply', text: ply }))),
     ]));
     if (this.pending) items.push(html('li', { class: 'pending' }, [html('span', { class: 'turn-number', text: '…' }), html('span', { text: t('game.sending', { move: moveLabel(this.pending.move) }) })]));
     this.moveList.replaceChildren(...items);
