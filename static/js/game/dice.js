@@ -14,11 +14,31 @@ const PIPS = {
 };
 
 /**
+ * The dice of a turn as shown: the whole roll in its order, each die already played marked
+ * `used` (as good backgammon sites grey it out, rather than take it away). `left` are the dice
+ * still to play; without the roll, or when `left` is not part of it, they alone.
+ * @param {number[] | null} rolled
+ * @param {number[]} left
+ * @returns {{ value: number, used: boolean }[]}
+ */
+export function diceOfTurn(rolled, left) {
+  const unplayed = [...left];
+  const shown = (rolled || []).map((value) => {
+    const at = unplayed.indexOf(value);
+    if (at >= 0) unplayed.splice(at, 1);
+    return { value, used: at < 0 };
+  });
+  return rolled && unplayed.length === 0 ? shown : left.map((value) => ({ value, used: false }));
+}
+
+/**
  * @param {number} value
  * @param {string} [extraClass]
+ * @param {boolean} [used] already played this turn
  */
-export function die(value, extraClass = '') {
-  return svg('svg', { viewBox: '0 0 100 100', class: `die ${extraClass}`, role: 'img', 'aria-label': t('game.die', { value }) }, [
+export function die(value, extraClass = '', used = false) {
+  const label = t(used ? 'game.die_played' : 'game.die', { value });
+  return svg('svg', { viewBox: '0 0 100 100', class: `die ${used ? 'used' : extraClass}`, role: 'img', 'aria-label': label }, [
     svg('rect', { x: 4, y: 4, width: 92, height: 92, rx: 16, class: 'die-face' }),
     ...(PIPS[value] || []).map(([cx, cy]) => svg('circle', { cx, cy, r: 9, class: 'pip' })),
   ]);

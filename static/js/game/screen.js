@@ -22,7 +22,7 @@ import {
   playButtons, rematchButtons, mySide,
 } from './panels.js';
 import { invitePanel } from './invite.js';
-import { die } from './dice.js';
+import { die, diceOfTurn } from './dice.js';
 import { playMoveSound, soundOn, setSound } from './sound.js';
 import { t, errorMessage, moveLabel } from '../i18n.js';
 
@@ -476,11 +476,14 @@ class GameScreen {
     const dice = model && model.dice ? model.dice : v.dice || [];
     const bonus = model && model.bonus ? model.bonus : [];
     const rolling = this.rolling ? 'rolling' : '';
+    // The roll of the turn in play, from the events (its dice played so far are shown used).
+    const turn = diceTurns([...this.log.values()].sort((a, b) => (a.version ?? 0) - (b.version ?? 0))).at(-1);
+    const rolled = turn && turn.side === v.to_move && turn.dice?.length ? turn.dice : null;
     const unplayable = unplayableRollText(v, this.latestRoll);
     if (unplayable) this.diceBox.append(html('p', { class: 'dice-note', role: 'status', text: unplayable }));
     this.diceBox.append(
       html('span', { class: 'dice-label', text: dice.length ? t('game.dice_of', { side: sideName(v.to_move || v.sides[0]) }) : t('game.awaiting_roll') }),
-      html('div', { class: 'dice-row', 'data-dice': dice.join(',') }, dice.map((/** @type {number} */ d) => die(d, rolling))),
+      html('div', { class: 'dice-row', 'data-dice': dice.join(',') }, diceOfTurn(rolled, dice).map(({ value, used }) => die(value, rolling, used))),
     );
     if (bonus.length) {
       this.diceBox.append(

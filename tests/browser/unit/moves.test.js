@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { pairedTurns, diceTurns, turnText, dieFace } from '../../../static/js/game/moves.js';
 import { sideName } from '../../../static/js/boards/index.js';
 import { moveLabel } from '../../../static/js/i18n.js';
+import { diceOfTurn } from '../../../static/js/game/dice.js';
 
 test('Petteia puts both sides of a turn on one line, numbered by turn past 100', () => {
   const moves = Array.from({ length: 201 }, (_, i) => `m${i + 1}`);
@@ -66,4 +67,13 @@ test('an undo keeps only its first rolls and moves', () => {
 
 test('die faces are the Unicode dice', () => {
   assert.deepEqual([1, 2, 3, 4, 5, 6].map(dieFace).join(''), '⚀⚁⚂⚃⚄⚅');
+});
+
+test('a turn\'s dice are shown whole, those played marked used (a die played is greyed, not taken away)', () => {
+  assert.deepEqual(diceOfTurn([6, 2, 3], [2, 3]), [{ value: 6, used: true }, { value: 2, used: false }, { value: 3, used: false }]);
+  assert.deepEqual(diceOfTurn([4, 4, 1], [4]), [{ value: 4, used: false }, { value: 4, used: true }, { value: 1, used: true }]);
+  assert.deepEqual(diceOfTurn([5, 1, 2], []), [{ value: 5, used: true }, { value: 1, used: true }, { value: 2, used: true }]);
+  // Without the roll, or dice that are not part of it (an undo past it), the dice left alone.
+  assert.deepEqual(diceOfTurn(null, [3, 5]), [{ value: 3, used: false }, { value: 5, used: false }]);
+  assert.deepEqual(diceOfTurn([1, 2, 3], [6]), [{ value: 6, used: false }]);
 });
