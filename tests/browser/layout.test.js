@@ -137,6 +137,7 @@ test('on a phone a dice game\'s move list breaks its lines between moves, never 
   assert.deepEqual(words.filter((w) => w.lines !== 1), [], 'each word on one line');
   const wrapped = await p.$$eval('.move-list .turn', (all) => all.filter((turn) => turn.getClientRects()[0].height > 30).length);
   assert.ok(wrapped > 0, 'some turn is long enough to wrap on a phone: the check above means something');
+  assert.match(await p.textContent('.dice .pips'), /^Pip count: White \d+, Black \d+$/, 'the race\'s state beside the dice');
   await p.locator('.move-list').scrollIntoViewIfNeeded();
   await shot(p, 'layout-duodecim-moves-phone', { fullPage: false });
   assertNoProblems(p);

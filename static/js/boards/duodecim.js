@@ -64,6 +64,30 @@ export function parse(position) {
 }
 
 /**
+ * The route's step of a cell (docs/RULES.md §3.1, the same for both sides): M1→M12 are 1–12,
+ * T12→T1 13–24, B1→B12 25–36.
+ * @param {string} name
+ */
+export function step(name) {
+  const col = Number(name.slice(1));
+  return { M: col, T: 25 - col, B: 24 + col }[name[0]] ?? 0;
+}
+
+/**
+ * Each side's pip count, as race games show it: the steps its pieces still have to go to bear off
+ * (a piece on step s needs 37 − s; one in reserve, the whole route, 37).
+ * @param {DuodecimModel} model
+ * @returns {Pair}
+ */
+export function pips(model) {
+  const count = { white: 37 * model.reserve.white, black: 37 * model.reserve.black };
+  for (const [name, { side, count: n }] of Object.entries(model.cells)) {
+    count[/** @type {'white' | 'black'} */ (side)] += n * (37 - step(name));
+  }
+  return count;
+}
+
+/**
  * @param {DuodecimModel} model
  * @param {import('../svg.js').BoardContext} ctx
  */

@@ -9,6 +9,7 @@ import {
 import { GameConnection } from '../connection.js';
 import { html, moveEnds } from '../svg.js';
 import { boardFor, sideName } from '../boards/index.js';
+import { pips } from '../boards/duodecim.js';
 import { seatLabels } from '../accounts/api.js';
 import { FACES } from '../boards/duodecim.js';
 import { navigate } from '../router.js';
@@ -490,6 +491,11 @@ class GameScreen {
         html('span', { class: 'dice-label', text: bonusLabel(v) }),
         html('div', { class: 'dice-row bonus', 'data-bonus': bonus.join(',') }, bonus.map((/** @type {number} */ d) => die(d, 'bonus-die'))),
       );
+    }
+    // The race's state in one line (Duodecim): each side's pip count.
+    if (model && v.variant === 'duodecim-scripta') {
+      const count = pips(model);
+      this.diceBox.append(html('p', { class: 'pips', text: t('game.pips', { white: count.white, black: count.black }) }));
     }
     this.rolling = false;
   }

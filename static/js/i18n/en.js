@@ -428,6 +428,7 @@ export default {
   'game.awaiting_roll': 'Dice: awaiting the roll',
   'game.die': 'die {value}',
   'game.die_played': 'die {value}, played',
+  'game.pips': 'Pip count: White {white}, Black {black}',
   'game.cannot_draw': 'Cannot draw the position {position}: {detail}',
   'game.bonus_of': 'Bonus dice of {side}, left unplayed by {other}: play them before the roll, or decline them',
   'game.no_move': '(no move)',

@@ -428,6 +428,7 @@ export default {
   'game.awaiting_roll': 'Dés\u00a0: en attente du lancer',
   'game.die': 'dé {value}',
   'game.die_played': 'dé {value}, joué',
+  'game.pips': 'Points à parcourir\u00a0: Blanc {white}, Noir {black}',
   'game.cannot_draw': 'Impossible de dessiner la position {position}\u00a0: {detail}',
   'game.bonus_of': 'Dés bonus de {side}, laissés par {other}\u00a0: à jouer avant le lancer, ou à refuser',
   'game.no_move': '(aucun coup)',

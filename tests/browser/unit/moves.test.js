@@ -5,6 +5,7 @@ import { pairedTurns, diceTurns, turnText, dieFace } from '../../../static/js/ga
 import { sideName } from '../../../static/js/boards/index.js';
 import { moveLabel } from '../../../static/js/i18n.js';
 import { diceOfTurn } from '../../../static/js/game/dice.js';
+import { parse, pips, step } from '../../../static/js/boards/duodecim.js';
 
 test('Petteia puts both sides of a turn on one line, numbered by turn past 100', () => {
   const moves = Array.from({ length: 201 }, (_, i) => `m${i + 1}`);
@@ -76,4 +77,13 @@ test('a turn\'s dice are shown whole, those played marked used (a die played is 
   // Without the roll, or dice that are not part of it (an undo past it), the dice left alone.
   assert.deepEqual(diceOfTurn(null, [3, 5]), [{ value: 3, used: false }, { value: 5, used: false }]);
   assert.deepEqual(diceOfTurn([1, 2, 3], [6]), [{ value: 6, used: false }]);
+});
+
+test('Duodecim\'s pip count: the steps each side\'s pieces still have to go, the reserve the whole route', () => {
+  const row = '.,.,.,.,.,.,.,.,.,.,.,.';
+  assert.deepEqual(pips(parse(`${row}/${row}/${row} w r:15,15 o:0,0 dice:[] bonus:[]`)), { white: 555, black: 555 });
+  // White: one on M1 (step 1), one on T1 (step 24); Black: two on B12 (step 36), twelve off.
+  const position = `1w,.,.,.,.,.,.,.,.,.,.,./1w,.,.,.,.,.,.,.,.,.,.,./.,.,.,.,.,.,.,.,.,.,.,2b b r:13,1 o:0,12 dice:[] bonus:[]`;
+  assert.deepEqual(pips(parse(position)), { white: 13 * 37 + 36 + 13, black: 37 + 2 });
+  assert.deepEqual(['M1', 'M12', 'T12', 'T1', 'B1', 'B12'].map(step), [1, 12, 13, 24, 25, 36]);
 });
