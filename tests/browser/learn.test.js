@@ -140,7 +140,7 @@ test('every screen in French: no sentence of the English catalogue is left', asy
   await p.fill('#username', 'sappho');
   await p.fill('#password', 'a good password');
   await p.click('.account-form button[type=submit]');
-  await p.waitForSelector('h1:has-text("Connecté en tant que sappho")');
+  await p.waitForSelector('h1:has-text("Session de sappho")');
   assert.deepEqual(await englishLeft(p), [], 'signed in');
   await p.goto('/account');
   await p.fill('#token-description', 'mon bot');
