@@ -49,6 +49,8 @@ export class GameConnection {
     this.socket = null;
     /** @type {PendingMove | null} */
     this.pending = null;
+    /** @type {number | null} the version the pending move was acknowledged with, until the view reaches it */
+    this.ackedAt = null;
     /** The last whole view, and its moves with those played since. @type {import('./api.js').GameView | null} */
     this.view = null;
     /** @type {string[]} */
@@ -129,7 +131,13 @@ export class GameConnection {
       else if (message.delta && typeof message.delta === 'object') this.applyDelta(message.delta);
       if (message.type === 'snapshot' && !this.greeted) this.resynced();
     } else if (message.type === 'ack') {
-      if (this.pending && message.id === this.pending.id) this.settle();
+      if (this.pending && message.id === this.pending.id) {
+        // The ack comes before the move's events: settled once the view has reached it, so that
+        // the page never shows the position before the move as still its turn (a screen reader
+        // said "Your move" between "Sending" and the opponent's turn).
+        if (typeof message.version === 'number' && message.version > (this.lastVersion ?? 0)) this.ackedAt = message.version;
+        else this.settle();
+      }
     } else if (message.type === 'error') {
       if (this.pending && message.id === this.pending.id) this.settle();
       this.handlers.onError(message);
@@ -142,6 +150,12 @@ export class GameConnection {
     this.moves = [...view.moves];
     this.lastVersion = Math.max(this.lastVersion ?? 0, view.version);
     this.handlers.onView(view);
+    this.settleIfShown();
+  }
+
+  /** A move acknowledged is settled once the view shows it. */
+  settleIfShown() {
+    if (this.pending && this.ackedAt !== null && (this.lastVersion ?? 0) >= this.ackedAt) this.settle();
   }
 
   /**
@@ -165,6 +179,7 @@ export class GameConnection {
     this.view = view;
     this.lastVersion = Math.max(this.lastVersion ?? 0, view.version);
     this.handlers.onView(view);
+    this.settleIfShown();
   }
 
   /** After the hello's snapshot: the link works; a move sent before it broke goes again. */
@@ -177,6 +192,7 @@ export class GameConnection {
 
   settle() {
     this.pending = null;
+    this.ackedAt = null;
     this.handlers.onPending(null);
   }
 

@@ -191,9 +191,11 @@ export function reviewPanel({ gameId, view, bottom, ply = null, face = 'virtvs' 
     // A later step was asked for meanwhile: it draws, not this one.
     if (wanted !== current) return;
     const roll = rollOf(replay.plies, current);
-    status.textContent = (current === 0 ? t('review.ply0', { n: total }) : t('review.ply', { ply: current, total }))
-      + (roll ? ` · ${t('review.dice', { dice: roll.join('·') })}` : '');
     const played = current > 0 ? [replay.plies[current - 1].move] : [];
+    // The move itself too: a screen reader hears the step, not the arrow on the board.
+    status.textContent = (current === 0 ? t('review.ply0', { n: total }) : t('review.ply', { ply: current, total }))
+      + (roll ? ` · ${t('review.dice', { dice: roll.join('·') })}` : '')
+      + played.map((move) => ` · ${moveLabel(move)}`).join('');
     const board = diagramBoard(variant, position, { moves: played, bottom, face });
     boardHolder.replaceChildren(board);
     for (const item of /** @type {NodeListOf<HTMLElement>} */ (moves.querySelectorAll('button[data-ply]'))) {
@@ -302,14 +304,16 @@ export function mountReview(app, { gameId, view, bottom }) {
   const holder = html('div', { class: 'review-holder' });
   /** @type {ReturnType<typeof reviewPanel> | null} */
   let panel = null;
-  const open = () => {
+  /** @param {boolean} [asked] by the button, whose focus then goes to the review */
+  const open = (asked = false) => {
     panel = reviewPanel({ gameId, view: view(), bottom, ply });
     holder.replaceChildren(panel.element);
+    if (asked) panel.element.focus();
   };
   const { status } = view();
   if (status === 'finished' || status === 'aborted' || ply !== null) open();
   else {
-    holder.append(html('button', { type: 'button', id: 'review-open', text: t('review.open'), onclick: open }));
+    holder.append(html('button', { type: 'button', id: 'review-open', text: t('review.open'), onclick: () => open(true) }));
   }
   app.append(holder);
   return { movesChanged: () => void panel?.refresh() };

@@ -79,13 +79,16 @@ export function placeAttrs(place, ctx, label) {
   if (dest) classes.push('dest');
   if (ctx.selected === place) classes.push('selected');
   const interactive = movable || dest;
+  // What the eye reads off the board, said too: the piece picked up, a piece under threat.
+  const threatened = ctx.threatened && ctx.threatened.has(place);
   return {
     'data-place': place,
     class: classes.join(' '),
     tabindex: interactive ? 0 : -1,
     role: 'button',
     'aria-disabled': interactive ? undefined : 'true',
-    'aria-label': label + (movable ? t('place.can_move') : '') + (dest ? t('place.destination') : ''),
+    'aria-pressed': movable ? String(ctx.selected === place) : undefined,
+    'aria-label': label + (threatened ? t('place.threatened') : '') + (movable ? t('place.can_move') : '') + (dest ? t('place.destination') : ''),
   };
 }
 

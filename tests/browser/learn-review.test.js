@@ -36,6 +36,7 @@ for (const lang of ['en', 'fr']) {
     await p.waitForSelector('.review-moves button[data-ply="6"][aria-current=step]');
     const status = () => p.textContent('.review-status');
     assert.match(await status(), lang === 'fr' ? /Coup 6 sur 6/ : /Move 6 of 6/);
+    assert.ok((await status()).endsWith(` · ${moves[5]}`), 'the step names its move, for a screen reader');
     await p.click('#review-prev');
     await atPly(p, 5);
     await p.click('#review-prev');

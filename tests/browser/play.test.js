@@ -147,6 +147,33 @@ test('the home page lists the games this browser holds seats in: playing first, 
   assertNoProblems(p);
 });
 
+// From a keyboard and screen-reader audit: the other side's move was never said, the mover's page
+// said "Your move" again between sending and the opponent's turn (the ack comes before the move's
+// event), and Resign confirmed left the keyboard's focus at the top of the page.
+test('for a screen reader: the opponent\'s move is said, one\'s own turn is not said twice, and the focus lands on the result', async () => {
+  const { host, guest } = await onlineGame({ host: LAPTOP, guest: WIDE });
+  await host.evaluate(() => {
+    const status = document.querySelector('#status');
+    window.statusesSaid = [];
+    new MutationObserver(() => window.statusesSaid.push(status.textContent)).observe(status, { childList: true, characterData: true, subtree: true });
+  });
+  await clickMove(host, 'A1', 'A3');
+  await guest.waitForFunction(() => document.querySelector('#announcer')?.textContent === 'Light played A1-A3.');
+  await host.waitForFunction(() => document.querySelector('#status').textContent === 'Dark to move.');
+  const said = await host.evaluate(() => window.statusesSaid);
+  const sent = said.findIndex((text) => text.startsWith('Sending'));
+  assert.ok(sent >= 0, said.join(' | '));
+  assert.deepEqual(said.slice(sent).filter((text) => text.startsWith('Your move')), [], said.join(' | '));
+  // Resign by the keyboard: Enter asks, Enter confirms; the focus goes to the result.
+  await guest.focus('#resign');
+  await guest.keyboard.press('Enter');
+  await guest.waitForSelector('#resign[data-confirm], #resign:has-text("Confirm")');
+  await guest.keyboard.press('Enter');
+  await waitStatus(guest, 'finished');
+  await guest.waitForFunction(() => document.activeElement?.matches('.end-panel h2.result'));
+  assertNoProblems(host, guest);
+});
+
 test('a move made while the link silently drops packets shows as pending and is resent with the same id', async () => {
   const { host, guest, relay: link } = await onlineGame({ host: LAPTOP, guest: PHONE, guestSocket: true });
   await clickMove(host, 'A1', 'A3');

@@ -10,7 +10,8 @@ import { moveEnds, svg } from '../svg.js';
 export class BoardInput {
   /**
    * @param {HTMLElement} holder the element the board is drawn in
-   * @param {{ legal: () => Ends[], redraw: () => void, play: (move: string) => void }} hooks
+   * @param {{ legal: () => Ends[], redraw: () => void, play: (move: string) => void, choose: (moves: string[]) => void }} hooks
+   *   `choose`: several moves lead to the place picked (two dice bear the same piece off)
    */
   constructor(holder, hooks) {
     this.holder = holder;
@@ -34,7 +35,11 @@ export class BoardInput {
         this.hooks.play(moves[0].move);
         return;
       }
-      if (moves.length > 1) return; // the choice buttons name each move
+      if (moves.length > 1) {
+        // The choice buttons name each move: the choosing goes on there.
+        this.hooks.choose(moves.map((m) => m.move));
+        return;
+      }
     }
     this.selected = place !== this.selected && legal.some((m) => m.from === place) ? place : null;
     this.hooks.redraw();

@@ -210,6 +210,7 @@ class GameScreen {
     this.loadPlayers();
     /** Whether the first view has been drawn. */
     this.shown = false;
+    this.announcedAt = 0;
     // The page: the board column with its clocks, and the side panel.
     document.title = `Ludus — ${this.name}`;
     this.heading = html('h1', { class: 'game-title', text: this.name });
@@ -230,7 +231,12 @@ class GameScreen {
     this.bottomClock = html('div', { class: 'clock clock-bottom' });
     this.boardHolder = html('div', { class: 'board-holder' });
     this.choices = html('div', { class: 'choices', 'aria-label': t('game.choices') });
-    this.status = html('p', { class: 'status-line', id: 'status', role: 'status', 'aria-live': 'polite' });
+    this.status = html('p', { class: 'status-line', id: 'status', role: 'status', 'aria-live': 'polite', tabindex: '-1' });
+    // What happened, for a screen reader: the other side's moves, the rolls, a takeback, a clock
+    // running low (the status line says only whose turn it is). Seen by no one else.
+    this.announcer = html('p', { class: 'visually-hidden', id: 'announcer', 'aria-live': 'polite' });
+    /** The sides whose clock was said to run low, once each. @type {Set<string>} */
+    this.lowTold = new Set();
     this.errorLine = html('p', { class: 'refusal', role: 'alert' });
     this.endPanel = html('section', { class: 'end-panel', 'aria-label': t('game.result'), hidden: true });
     this.diceBox = html('div', { class: 'dice', 'aria-label': t('game.dice') });
@@ -242,7 +248,7 @@ class GameScreen {
     this.threatInfo = html('p', { class: 'threat-info', role: 'status' });
     this.fairness = html('details', { class: 'fairness', hidden: true });
     const panel = html('aside', { class: 'side-panel' }, [
-      this.notice, this.status, this.errorLine, this.endPanel, this.diceBox, this.choices, this.actions, this.options(), this.fairness,
+      this.notice, this.status, this.announcer, this.errorLine, this.endPanel, this.diceBox, this.choices, this.actions, this.options(), this.fairness,
       html('h2', { text: t('game.moves') }), this.moveList, this.connectionLine, this.spectators,
     ]);
     const play = html('div', { class: 'play' }, [html('div', { class: 'board-column' }, [this.topClock, this.boardHolder, this.bottomClock]), panel]);
@@ -252,6 +258,10 @@ class GameScreen {
       legal: () => this.legal(),
       redraw: () => this.draw(),
       play: (move) => this.play(move),
+      choose: (moves) => {
+        const first = [...this.choices.querySelectorAll('.move-choice')].find((b) => moves.includes(/** @type {HTMLElement} */ (b).dataset.move ?? ''));
+        /** @type {HTMLElement | undefined} */ (first)?.focus();
+      },
     });
     this.update(view);
     this.connection = new GameConnection(gameId, token, {
@@ -361,6 +371,7 @@ class GameScreen {
 
   /** @param {GameEvent} event */
   noteEvent(event) {
+    if (event.version !== undefined && event.version > this.view.version) this.announce(event);
     if (event.version !== undefined) this.log.set(event.version, event);
     this.offers = noteEvent(this.offers, event, mySide(this.view));
     if (event.kind === 'roll') {
@@ -382,11 +393,43 @@ class GameScreen {
     if (event.kind === 'rematch' && event.game_id && this.view.seat) this.openRematch(event.game_id);
   }
 
+  /**
+   * Tells a screen reader what a new event did: a move other than this page's own (whose
+   * sending it already heard), a roll, a takeback.
+   * @param {GameEvent} event
+   */
+  announce(event) {
+    const me = mySide(this.view);
+    const both = Boolean(this.view.seat?.both);
+    const side = event.side ? sideName(event.side) : '';
+    let text = '';
+    if (event.kind === 'move' && event.move && (both || event.side !== me)) text = t('announce.move', { side, move: moveLabel(event.move) });
+    else if (event.kind === 'roll' && event.dice?.length) text = t('announce.roll', { side, dice: event.dice.join(', ') });
+    else if (event.kind === 'undo') text = t('announce.undo', { side });
+    if (!text) return;
+    // Several events of one write are said together.
+    const said = this.announcer.textContent && performance.now() - this.announcedAt < 300 ? `${this.announcer.textContent} ` : '';
+    this.announcer.textContent = said + text;
+    this.announcedAt = performance.now();
+  }
+
   legal() {
     return (this.view.legal_moves || []).map(moveEnds);
   }
 
   draw() {
+    const hadFocus = this.root?.contains(document.activeElement) ?? false;
+    this.drawAll();
+    // The control that had the keyboard's focus went away with the redraw (Resign at the end,
+    // Decline once the bonus dice are gone): the focus goes on from the result, or from the status
+    // line, rather than back to the top of the page.
+    if (hadFocus && !this.root.contains(document.activeElement)) {
+      const result = /** @type {HTMLElement | null} */ (this.endPanel.hidden ? null : this.endPanel.querySelector('h2.result'));
+      (result ?? this.status).focus({ preventScroll: true });
+    }
+  }
+
+  drawAll() {
     const v = this.view;
     const legal = this.pending ? [] : this.legal();
     // A move being sent shows as its piece selected and its destination marked.
@@ -466,7 +509,7 @@ class GameScreen {
       html('a', { href: '/', class: 'button-link', id: 'new-game', text: t('nav.new') }),
       html('a', { href: `/api/v1/games/${encodeURIComponent(v.game_id)}/record`, class: 'button-link', id: 'record', download: `${v.game_id}.txt`, text: t('game.download') }),
     );
-    replaceKeepingFocus(this.endPanel, [html('h2', { class: 'result', text: end.result }), html('p', { class: 'how', text: end.how }), row]);
+    replaceKeepingFocus(this.endPanel, [html('h2', { class: 'result', id: 'result', text: end.result, tabindex: '-1' }), html('p', { class: 'how', text: end.how }), row]);
   }
 
   /** @param {any} model the parsed position */
@@ -591,6 +634,12 @@ class GameScreen {
       el.replaceChildren(html('span', { class: 'clock-side', text: label }), ms === null ? '' : html('span', { class: 'clock-time', text: formatClock(ms) }));
       el.classList.toggle('running', running);
       el.classList.toggle('low', ms !== null && ms < 10000);
+      // Said once, while it runs: a clock is only seen counting down.
+      if (running && ms !== null && ms < 10000 && v.status === 'playing' && !this.lowTold.has(side)) {
+        this.lowTold.add(side);
+        this.announcer.textContent = t('announce.low', { side: sideName(side) });
+        this.announcedAt = performance.now();
+      }
     };
     show(this.topClock, top);
     show(this.bottomClock, bottom);

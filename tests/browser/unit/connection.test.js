@@ -102,6 +102,10 @@ test('a missing pong is a lost link: reconnect, resume with since, resend the pe
   assert.deepEqual(resent, move, 'the same move, version and id');
   assert.equal(seen.states.at(-1), 'connected');
   second.serverSays({ type: 'ack', id: move.id, version: 8 });
+  // The ack comes before the move's event: the move stays shown as sent until the view has it
+  // (else the page said it was still this side's turn in between).
+  assert.notEqual(connection.pending, null, 'pending until the view reaches the acked version');
+  second.serverSays({ type: 'event', version: 8, event: { version: 8, kind: 'move', move: 'A1-A3' }, game: { version: 8, moves: ['A1-A3'] } });
   assert.equal(seen.pending.at(-1), null);
   assert.equal(connection.pending, null);
   connection.close();
