@@ -176,6 +176,8 @@ test('a local game with undo, by keyboard and touch', async () => {
   await p.focus('.board-holder [data-place="D6"]');
   await p.keyboard.press('Enter');
   await p.waitForSelector('.board-holder [data-place="D4"].dest');
+  assert.ok(await p.evaluate(() => document.activeElement?.matches('.board-holder [data-place].dest')), 'the focus goes on to a destination');
+  assert.equal(await p.getAttribute('.board-holder [data-place="D6"]', 'aria-pressed'), 'true', 'the piece picked up says so');
   await p.focus('.board-holder [data-place="D4"]');
   await p.keyboard.press('Enter');
   await waitMoves(p, 2);

@@ -43,6 +43,9 @@ export async function startServer(args = []) {
     '--computer-delay-ms', '50',
     '--create-per-minute', '1000',
     '--join-per-minute', '1000',
+    // Every person of the suite comes from 127.0.0.1, and a file's pages stay open to its end:
+    // each holds a socket, which counts against its address (the cap is tested in Rust).
+    '--connections-per-address', '10000',
     ...args,
   ];
   let running = await spawnServer(bin, argv, base);

@@ -67,6 +67,9 @@ export class BoardInput {
     if (event.key === 'Enter' || event.key === ' ') {
       event.preventDefault();
       this.activate(placeEl.dataset.place || '');
+      // A piece picked up: the focus goes to its first destination, which may come before it in
+      // the Tab order (a piece entering from Duodecim's reserve, drawn below the board).
+      if (this.selected) /** @type {SVGElement | null} */ (this.holder.querySelector('[data-place].dest'))?.focus();
       return;
     }
     const direction = { ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] }[event.key];

@@ -473,7 +473,9 @@ class GameScreen {
     this.boardHolder.dataset.bottom = ctx.bottom;
     this.heading.dataset.mode = v.mode;
     document.title = pageTitle(v, this.name);
-    this.status.textContent = statusText(v, this.pending?.move);
+    // Written only when it changes: rewritten, a live region is read out again.
+    const status = statusText(v, this.pending?.move);
+    if (this.status.textContent !== status) this.status.textContent = status;
     this.errorLine.textContent = this.message;
     this.drawInvite();
     this.drawEnd();
