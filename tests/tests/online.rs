@@ -1,5 +1,6 @@
 //! Online play by invite link, over the real server, on both databases.
 
+use ludus_server::config::ServeConfig;
 use ludus_tests::{Api, Database, Socket, TestServer, game_id, on_both_databases, seat_token};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -422,6 +423,38 @@ async fn a_game_against_the_computer_gets_replies_and_undo_goes_back(database: D
     server.stop().await;
 }
 
+/// With a clock the computer does not pause before it thinks: the pause ran on its own time, and
+/// it lost long games on time by it (from an audit: flagged in Duodecim with 58.8 s left to its
+/// opponent). The pause here is a minute, so a reply within the socket's wait had none.
+async fn with_a_clock_the_computer_replies_without_its_pause(database: Database) {
+    let server = TestServer::start_configured(database, |config| ServeConfig {
+        computer_delay_ms: 60_000,
+        ..config
+    })
+    .await;
+    let api = server.api();
+    let clock = json!({ "initial_ms": 60_000, "increment_ms": 0 });
+    let created = api
+        .create(json!({ "variant": "petteia-6", "mode": "computer", "level": 1, "side": "first", "clock": clock }))
+        .await;
+    let (game, me) = (game_id(&created), seat_token(&created));
+    let mut socket = Socket::connect(&server.base, game, Some(me), None).await;
+    socket.next_of("snapshot").await;
+    assert_eq!(api.play(game, me, "A1-A3", 1).await.0, 200);
+    let view = socket.until_version(3).await;
+    assert_eq!(
+        view["moves"].as_array().map(Vec::len),
+        Some(2),
+        "the computer replied"
+    );
+    let left = view["clocks"]["dark"].as_i64().unwrap();
+    assert!(
+        left > 50_000,
+        "the computer's clock was not charged a pause: {left} ms left"
+    );
+    server.stop().await;
+}
+
 async fn the_computer_plays_whole_turns_in_the_dice_games(database: Database) {
     let server = server(database).await;
     let api = server.api();
@@ -488,6 +521,18 @@ async fn a_local_game_plays_both_sides_with_one_token(database: Database) {
     let (_, undone) = api.act(game, Some(t), "undo").await;
     assert_eq!(undone["moves"], json!(["A1-A2"]));
     assert_eq!(undone["to_move"], "dark");
+    // The event names whose move was taken back, not the side to move that asked (from an
+    // audit: a screen reader heard "Light's last move was taken back" after Dark's).
+    let (_, events) = api
+        .get(&format!("/api/v1/games/{game}/events?since=0"), None)
+        .await;
+    let undo = events
+        .as_array()
+        .unwrap()
+        .iter()
+        .rfind(|e| e["kind"] == "undo")
+        .unwrap();
+    assert_eq!(undo["side"], "dark", "{undo}");
     server.stop().await;
 }
 
@@ -598,6 +643,7 @@ on_both_databases!(
     a_reconnect_with_since_receives_exactly_the_missed_events,
     a_spectator_sees_moves_and_cannot_act,
     a_game_against_the_computer_gets_replies_and_undo_goes_back,
+    with_a_clock_the_computer_replies_without_its_pause,
     the_computer_plays_whole_turns_in_the_dice_games,
     a_local_game_plays_both_sides_with_one_token,
     draw_offers_resignation_abort_and_rematch,

@@ -196,7 +196,10 @@ export function playButtons(view, { offers, confirmingResign, now, awaySeenAt })
   const me = mySide(view);
   // Online, a die thrown is a die both have seen: the game has begun (the server refuses the abort).
   const diceSeen = view.mode === 'online' && view.status === 'playing' && 'dice' in view;
-  if (view.moves.length === 0 && !diceSeen) buttons.push({ id: 'abort', label: t('action.abort'), action: 'abort' });
+  // Against the computer, until the person's own first move (the computer may have opened): it
+  // has a move to take back once it has made one.
+  const notStarted = view.moves.length === 0 || (view.mode === 'computer' && view.can_take_back === false);
+  if (notStarted && !diceSeen) buttons.push({ id: 'abort', label: t('action.abort'), action: 'abort' });
   if (view.status !== 'playing') return buttons;
   buttons.push(confirmingResign
     ? { id: 'resign', label: t('action.confirm_resign'), action: 'resign', confirm: true }

@@ -403,7 +403,9 @@ class GameScreen {
     const both = Boolean(this.view.seat?.both);
     const side = event.side ? sideName(event.side) : '';
     let text = '';
-    if (event.kind === 'move' && event.move && (both || event.side !== me)) text = t('announce.move', { side, move: moveLabel(event.move) });
+    // A pass or a decline the server played for this side is told too (its player made no move).
+    if (event.kind === 'move' && event.move && event.automatic) text = t('announce.automatic', { side, move: moveLabel(event.move) });
+    else if (event.kind === 'move' && event.move && (both || event.side !== me)) text = t('announce.move', { side, move: moveLabel(event.move) });
     else if (event.kind === 'roll' && event.dice?.length) text = t('announce.roll', { side, dice: event.dice.join(', ') });
     else if (event.kind === 'undo') text = t('announce.undo', { side });
     if (!text) return;

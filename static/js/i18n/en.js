@@ -430,6 +430,7 @@ export default {
   'game.die_played': 'die {value}, played',
   'announce.move': '{side} played {move}.',
   'announce.roll': '{side} rolled {dice}.',
+  'announce.automatic': '{side} had no move: {move} was played for them.',
   'announce.undo': '{side}\'s last move was taken back.',
   'announce.low': '{side}: under ten seconds left.',
   'game.pips': 'Pip count: White {white}, Black {black}',

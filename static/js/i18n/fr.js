@@ -430,6 +430,7 @@ export default {
   'game.die_played': 'dé {value}, joué',
   'announce.move': '{side} joue {move}.',
   'announce.roll': '{side} lance {dice}.',
+  'announce.automatic': '{side} n’avait aucun coup\u00a0: {move} est joué d’office.',
   'announce.undo': 'Le dernier coup de {side} est repris.',
   'announce.low': '{side}\u00a0: moins de dix secondes.',
   'game.pips': 'Points à parcourir\u00a0: Blanc {white}, Noir {black}',

@@ -128,4 +128,8 @@ test('Abort is offered before the first move, but not in an online dice game onc
   assert.ok(!ids(playButtons(dice, state)).includes('abort'), 'online, the roll was seen');
   assert.ok(ids(playButtons({ ...dice, mode: 'computer' }, state)).includes('abort'), 'against the computer it may be thrown again');
   assert.ok(ids(playButtons({ ...dice, status: 'waiting', dice: [] }, state)).includes('abort'), 'an invite not taken is called off');
+  // Against the computer, which opened: until the person's own first move (from an audit).
+  const computerOpened = { ...playing, mode: 'computer', moves: ['A6-A5'], to_move: 'light', can_take_back: false };
+  assert.ok(ids(playButtons(computerOpened, state)).includes('abort'));
+  assert.ok(!ids(playButtons({ ...computerOpened, moves: ['A6-A5', 'A1-A2', 'B6-B5'], can_take_back: true }, state)).includes('abort'));
 });

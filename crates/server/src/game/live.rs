@@ -624,8 +624,13 @@ impl LiveGame {
                 }),
             };
         }
+        // Whose move is taken back: on a shared screen, not the side to move that asked.
+        let mover = match self.actions.get(keep) {
+            Some(Action::Move { player, .. }) => *player,
+            _ => player,
+        };
         Ok(GameEvent::Undo {
-            side: self.variant.side(player),
+            side: self.variant.side(mover),
             keep,
             clocks: self.reading(now),
         })

@@ -9,8 +9,9 @@ use crate::game::{GameId, Seat, Status};
 use std::time::Duration;
 
 impl GameActor {
-    /// Starts the computer thinking, if it is to move: after a short delay (so a person sees the
-    /// reply arrive), on the blocking pool, at most one search per core at a time (a queue, not a
+    /// Starts the computer thinking, if it is to move: after a short delay in a game without a
+    /// clock (so a person sees the reply arrive; with a clock the pause would run on the
+    /// computer's own time, and it lost long games on time by it), on the blocking pool, at most one search per core at a time (a queue, not a
     /// thread per game), within its level's budget and a share of its clock. The answer comes back
     /// as a command and is played only if the game has not moved on meanwhile.
     pub(super) fn schedule_computer(&self) {
@@ -30,11 +31,11 @@ impl GameActor {
             let left = clocks.read(self.services.clock.now_ms())[computer.index()].max(0) as u64;
             budget = budget.min(Duration::from_millis(left / 30));
         }
-        let (me, version, delay) = (
-            self.me.clone(),
-            self.game.version,
-            self.services.config.computer_delay,
-        );
+        let delay = match self.game.clocks {
+            Some(_) => Duration::ZERO,
+            None => self.services.config.computer_delay,
+        };
+        let (me, version) = (self.me.clone(), self.game.version);
         let (engine, services) = (self.game.engine.clone(), self.services.clone());
         let seed = game_seed(&self.game.id, version);
         tokio::spawn(async move {
