@@ -109,7 +109,7 @@ export async function showHome(app, signal) {
   });
 
   const level = html('select', { name: 'level', id: 'level', 'aria-label': t('home.level_label') },
-    [1, 2, 3, 4, 5].map((n) => html('option', { value: n, text: t('home.level', { n }) })));
+    [1, 2, 3, 4, 5].map((n) => html('option', { value: n, text: t(`home.level_${n}`) })));
   const modes = html('fieldset', { class: 'modes' }, [
     html('legend', { text: t('home.opponent') }),
     radio('mode', 'online', t('home.online'), true),
