@@ -9,9 +9,8 @@ import {
 import { GameConnection } from '../connection.js';
 import { html, moveEnds } from '../svg.js';
 import { boardFor, sideName } from '../boards/index.js';
-import { pips } from '../boards/duodecim.js';
 import { seatLabels } from '../accounts/api.js';
-import { FACES } from '../boards/duodecim.js';
+import { FACES, pips } from '../boards/duodecim.js';
 import { navigate } from '../router.js';
 import { showNotFound } from '../notfound.js';
 import { BoardInput } from './input.js';
@@ -419,6 +418,11 @@ class GameScreen {
     return (this.view.legal_moves || []).map(moveEnds);
   }
 
+  /** The events this page holds, oldest first. */
+  logged() {
+    return [...this.log.values()].sort((a, b) => (a.version ?? 0) - (b.version ?? 0));
+  }
+
   draw() {
     const hadFocus = this.root?.contains(document.activeElement) ?? false;
     this.drawAll();
@@ -525,7 +529,7 @@ class GameScreen {
     const bonus = model && model.bonus ? model.bonus : [];
     const rolling = this.rolling ? 'rolling' : '';
     // The roll of the turn in play, from the events (its dice played so far are shown used).
-    const turn = diceTurns([...this.log.values()].sort((a, b) => (a.version ?? 0) - (b.version ?? 0))).at(-1);
+    const turn = diceTurns(this.logged()).at(-1);
     const rolled = turn && turn.side === v.to_move && turn.dice?.length ? turn.dice : null;
     const unplayable = unplayableRollText(v, this.latestRoll);
     if (unplayable) this.diceBox.append(html('p', { class: 'dice-note', role: 'status', text: unplayable }));
@@ -598,7 +602,7 @@ class GameScreen {
 
   drawMoves() {
     const v = this.view;
-    const logged = [...this.log.values()].sort((a, b) => (a.version ?? 0) - (b.version ?? 0));
+    const logged = this.logged();
     const fromLog = 'dice' in v && logged.filter((e) => e.kind === 'move').length >= v.moves.length ? diceTurns(logged) : null;
     const turns = fromLog || ('dice' in v ? v.moves.map((m, i) => ({ number: i + 1, plies: [m] })) : pairedTurns(v.moves));
     this.moveList.classList.toggle('paired', !('dice' in v));

@@ -419,7 +419,6 @@ fn snapshot_message(view: &str) -> Message {
     )))
 }
 
-/// Whether a transport error is a message over the size limit: by the error's kind, not its text.
 /// What a read that failed says about the connection.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Broken {
@@ -432,6 +431,7 @@ enum Broken {
     Gone,
 }
 
+/// What `error` says about the connection: by the error's kind, not its text.
 fn broken(error: &axum::Error) -> Broken {
     use tungstenite::error::{Error, ProtocolError};
     let mut cause: Option<&(dyn std::error::Error + 'static)> = Some(error);
