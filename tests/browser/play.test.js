@@ -597,6 +597,8 @@ test('presence: the absence counts, Claim appears when allowed without a reload,
   assert.equal(await p.textContent('.spectators'), '2 spectators watching');
   await p.waitForSelector('#claim', { timeout: 5000 });
   assert.match(await p.textContent('.opponent-gone'), /Opponent disconnected 0:1[4-9]/);
+  // Said to a screen reader too, once each (the away line counts and is no live region).
+  await p.waitForFunction(() => document.querySelector('#announcer').textContent.endsWith('you may claim the win.'));
   await shot(p, 'play-06-opponent-away-claim');
   game.push({ type: 'snapshot', game: { ...away, version: 6, opponent_connected: true, opponent_away_since: null, claim_allowed_at: null } });
   await p.waitForSelector('.opponent-gone', { state: 'hidden' });

@@ -407,8 +407,15 @@ class GameScreen {
     else if (event.kind === 'move' && event.move && (both || event.side !== me)) text = t('announce.move', { side, move: moveLabel(event.move) });
     else if (event.kind === 'roll' && event.dice?.length) text = t('announce.roll', { side, dice: event.dice.join(', ') });
     else if (event.kind === 'undo') text = t('announce.undo', { side });
-    if (!text) return;
-    // Several events of one write are said together.
+    if (text) this.say(text);
+  }
+
+  /**
+   * Says `text` in the live region; news coming together (the events of one write) is said
+   * together.
+   * @param {string} text
+   */
+  say(text) {
     const said = this.announcer.textContent && performance.now() - this.announcedAt < 300 ? `${this.announcer.textContent} ` : '';
     this.announcer.textContent = said + text;
     this.announcedAt = performance.now();
@@ -645,16 +652,20 @@ class GameScreen {
       // Said once, while it runs: a clock is only seen counting down.
       if (running && ms !== null && ms < 10000 && v.status === 'playing' && !this.lowTold.has(side)) {
         this.lowTold.add(side);
-        this.announcer.textContent = t('announce.low', { side: sideName(side) });
-        this.announcedAt = performance.now();
+        this.say(t('announce.low', { side: sideName(side) }));
       }
     };
     show(this.topClock, top);
     show(this.bottomClock, bottom);
     const away = presence(v, Date.now(), this.awaySeenAt);
+    // The away line counts every second and is no live region: its news is said once.
+    if (away && this.awayLine.hidden) this.say(t('announce.away'));
     this.awayLine.hidden = !away;
     this.awayLine.textContent = away ? away.text : '';
-    if (away && away.claimAllowed !== this.claimShown && v.seat) this.drawActions();
+    if (away && away.claimAllowed !== this.claimShown && v.seat) {
+      this.drawActions();
+      if (this.claimShown) this.say(t('announce.claim'));
+    }
   }
 
   /** @param {string} state */

@@ -437,6 +437,8 @@ export default {
   'announce.automatic': '{side} had no move: {move} was played for them.',
   'announce.undo': '{side}\'s last move was taken back.',
   'announce.low': '{side}: under ten seconds left.',
+  'announce.away': 'Your opponent has disconnected.',
+  'announce.claim': 'Your opponent has been gone long enough: you may claim the win.',
   'game.pips': 'Pip count: White {white}, Black {black}',
   'game.cannot_draw': 'Cannot draw the position {position}: {detail}',
   'game.bonus_of': 'Bonus dice of {side}, left unplayed by {other}: play them before the roll, or decline them',

@@ -437,6 +437,8 @@ export default {
   'announce.automatic': '{side} n’avait aucun coup\u00a0: {move} est joué d’office.',
   'announce.undo': 'Le dernier coup de {side} est repris.',
   'announce.low': '{side}\u00a0: moins de dix secondes.',
+  'announce.away': 'La connexion de votre adversaire est perdue.',
+  'announce.claim': 'Votre adversaire est absent depuis assez longtemps\u00a0: vous pouvez réclamer la victoire.',
   'game.pips': 'Points à parcourir\u00a0: Blanc {white}, Noir {black}',
   'game.cannot_draw': 'Impossible de dessiner la position {position}\u00a0: {detail}',
   'game.bonus_of': 'Dés bonus de {side}, laissés par {other}\u00a0: à jouer avant le lancer, ou à refuser',
