@@ -67,18 +67,18 @@ export function diceTurns(events) {
 }
 
 /**
- * The text after the turn number: side and roll (dice games), then the plies, or `noMove` when the
- * roll had none.
+ * The words after the turn number: side and roll (dice games), then the plies, or `noMove` when
+ * the roll had none.
  * @param {Turn} turn
  * @param {(side: string) => string} sideName
  * @param {string} [noMove]
  * @param {(move: string) => string} [moveLabel] a ply as shown (its notation's words translated)
  */
-export function turnText(turn, sideName, noMove = '', moveLabel = (move) => move) {
+export function turnWords(turn, sideName, noMove = '', moveLabel = (move) => move) {
   const plies = turn.plies.map((ply) => moveLabel(ply));
-  if (!turn.side) return plies.join(' ');
+  if (!turn.side) return plies;
   const before = plies.slice(0, turn.beforeRoll ?? 0);
   const roll = turn.dice?.length ? [turn.dice.map(dieFace).join('')] : [];
   const after = turn.passed && noMove ? [noMove] : plies.slice(turn.beforeRoll ?? 0);
-  return [sideName(turn.side), ...before, ...roll, ...after].join(' ');
+  return [sideName(turn.side), ...before, ...roll, ...after];
 }

@@ -15,7 +15,7 @@ import { navigate } from '../router.js';
 import { showNotFound } from '../notfound.js';
 import { BoardInput } from './input.js';
 import { clockReading, formatClock } from './clock.js';
-import { pairedTurns, diceTurns, turnText } from './moves.js';
+import { pairedTurns, diceTurns, turnWords } from './moves.js';
 import { mountReview } from '../review.js';
 import {
   NO_OFFERS, noteEvent, offerNote, statusText, endSummary, presence, spectatorText, pageTitle, unplayableRollText, bonusLabel, computerLabel, choiceLabel,
@@ -137,10 +137,10 @@ export async function showGame(app, gameId, signal) {
 /**
  * A turn's words, each kept whole on its line (a move broke at its hyphen: "6:B10-" then "O"),
  * the line breaking only between them; a roll's die faces marked, to be drawn larger than text.
- * @param {string} text
+ * @param {string[]} words
  * @returns {(HTMLElement | string)[]}
  */
-const unbroken = (text) => text.split(' ').flatMap((word, i) => [
+const unbroken = (words) => words.flatMap((word, i) => [
   ...(i ? [' '] : []),
   html('span', { class: /^[⚀-⚅]+$/u.test(word) ? 'word roll' : 'word', text: word }),
 ]);
@@ -294,7 +294,7 @@ class GameScreen {
   async loadLog() {
     try {
       for (const event of await gameEvents(this.gameId, 0)) if (event.version !== undefined) this.log.set(event.version, event);
-      this.drawMoves();
+      this.draw();
     } catch {
       // The list falls back to one line per move.
     }
@@ -492,10 +492,13 @@ class GameScreen {
     this.errorLine.textContent = this.message;
     this.drawInvite();
     this.drawEnd();
-    this.drawDice(model);
+    // The dice games' turns from the events, read once for the dice row and the move list.
+    const logged = 'dice' in v ? this.logged() : [];
+    const turns = diceTurns(logged);
+    this.drawDice(model, turns);
     this.drawChoices(legal, destinations);
     this.drawActions();
-    this.drawMoves();
+    this.drawMoves(logged, turns);
     this.drawFairness();
     this.spectators.textContent = v.seat ? spectatorText(v) : '';
     this.tick();
@@ -527,8 +530,11 @@ class GameScreen {
     replaceKeepingFocus(this.endPanel, [html('h2', { class: 'result', id: 'result', text: end.result, tabindex: '-1' }), html('p', { class: 'how', text: end.how }), row]);
   }
 
-  /** @param {any} model the parsed position */
-  drawDice(model) {
+  /**
+   * @param {any} model the parsed position
+   * @param {import('./moves.js').Turn[]} turns the dice games' turns from the events
+   */
+  drawDice(model, turns) {
     const v = this.view;
     this.diceBox.replaceChildren();
     if (!('dice' in v) || v.status !== 'playing') return;
@@ -536,7 +542,7 @@ class GameScreen {
     const bonus = model && model.bonus ? model.bonus : [];
     const rolling = this.rolling ? 'rolling' : '';
     // The roll of the turn in play, from the events (its dice played so far are shown used).
-    const turn = diceTurns(this.logged()).at(-1);
+    const turn = turns.at(-1);
     const rolled = turn && turn.side === v.to_move && turn.dice?.length ? turn.dice : null;
     const unplayable = unplayableRollText(v, this.latestRoll);
     if (unplayable) this.diceBox.append(html('p', { class: 'dice-note', role: 'status', text: unplayable }));
@@ -607,15 +613,18 @@ class GameScreen {
     return html('button', { type: 'button', id: b.id, text: b.label, 'data-confirm': b.confirm || undefined, onclick });
   }
 
-  drawMoves() {
+  /**
+   * @param {GameEvent[]} logged the events held, oldest first (none but in the dice games)
+   * @param {import('./moves.js').Turn[]} fromEvents their turns
+   */
+  drawMoves(logged, fromEvents) {
     const v = this.view;
-    const logged = this.logged();
-    const fromLog = 'dice' in v && logged.filter((e) => e.kind === 'move').length >= v.moves.length ? diceTurns(logged) : null;
+    const fromLog = 'dice' in v && logged.filter((e) => e.kind === 'move').length >= v.moves.length ? fromEvents : null;
     const turns = fromLog || ('dice' in v ? v.moves.map((m, i) => ({ number: i + 1, plies: [m] })) : pairedTurns(v.moves));
     this.moveList.classList.toggle('paired', !('dice' in v));
     const items = turns.map((turn) => html('li', {}, [
       html('span', { class: 'turn-number', text: `${turn.number}.` }),
-      ...('dice' in v ? [html('span', { class: 'turn' }, unbroken(turnText(turn, sideName, t('game.no_move'), moveLabel)))] : turn.plies.map((ply) => html('span', { class: 'ply', text: ply }))),
+      ...('dice' in v ? [html('span', { class: 'turn' }, unbroken(turnWords(turn, sideName, t('game.no_move'), moveLabel)))] : turn.plies.map((ply) => html('span', { class: 'ply', text: ply }))),
     ]));
     if (this.pending) items.push(html('li', { class: 'pending' }, [html('span', { class: 'turn-number', text: '…' }), html('span', { text: t('game.sending', { move: moveLabel(this.pending.move) }) })]));
     this.moveList.replaceChildren(...items);

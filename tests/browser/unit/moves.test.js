@@ -1,11 +1,14 @@
 // The move list by turn (static/js/game/moves.js), as the game screen shows it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { pairedTurns, diceTurns, turnText, dieFace } from '../../../static/js/game/moves.js';
+import { pairedTurns, diceTurns, turnWords, dieFace } from '../../../static/js/game/moves.js';
 import { sideName } from '../../../static/js/boards/index.js';
 import { moveLabel } from '../../../static/js/i18n.js';
 import { diceOfTurn } from '../../../static/js/game/dice.js';
 import { parse, pips, step } from '../../../static/js/boards/duodecim.js';
+
+/** A turn's line as the list shows it: its words, spaced. */
+const turnText = (...args) => turnWords(...args).join(' ');
 
 test('Petteia puts both sides of a turn on one line, numbered by turn past 100', () => {
   const moves = Array.from({ length: 201 }, (_, i) => `m${i + 1}`);

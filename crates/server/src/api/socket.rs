@@ -899,9 +899,12 @@ impl Session {
             }
         };
         let (action, id) = match parsed {
-            ClientMessage::Ping { id: None } => return text(json!({ "type": "pong" })),
-            ClientMessage::Ping { id: Some(id) } => {
-                return text(json!({ "type": "pong", "id": id }));
+            ClientMessage::Ping { id } => {
+                let mut pong = json!({ "type": "pong" });
+                if let Some(id) = id {
+                    pong["id"] = id.into();
+                }
+                return text(pong);
             }
             ClientMessage::Hello { .. } => {
                 return error_message(
