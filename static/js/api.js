@@ -116,6 +116,17 @@ export const gameView = (id, token) => request('GET', gamePath(id), { token });
  */
 export const gameEvents = (id, since) => request('GET', `${gamePath(id)}/events?since=${since}`);
 
+/**
+ * The game's record as text (docs/RULES.md §4), as its download link gives it.
+ * @param {string} id
+ * @returns {Promise<string>}
+ */
+export async function gameRecord(id) {
+  const response = await fetch(`${gamePath(id)}/record`);
+  if (!response.ok) throw new ApiError(response.status, await response.json().catch(() => null));
+  return response.text();
+}
+
 /** The most events one answer of `gameEvents` holds (docs/API.md): a full page may have more. */
 export const EVENTS_PAGE = 1000;
 
@@ -223,7 +234,7 @@ export function saveToken(gameId, token) {
  */
 export function forgetAllSeats() {
   try {
-    const prefixes = [TOKEN_PREFIX, OPENED_PREFIX, INVITE_PREFIX];
+    const prefixes = [TOKEN_PREFIX, OPENED_PREFIX, INVITE_PREFIX, ENTROPY_PREFIX];
     const keys = [];
     for (let i = 0; i < localStorage.length; i += 1) {
       const key = localStorage.key(i);
@@ -259,6 +270,18 @@ export function savedSeats() {
 }
 
 const INVITE_PREFIX = 'ludus.invite.';
+const ENTROPY_PREFIX = 'ludus.entropy.';
+
+/**
+ * The entropy this browser sent for a dice game's seed, kept so that the game's record can show
+ * it went in (static/js/game/fairness.js).
+ * @param {string} gameId
+ * @param {string} entropy
+ */
+export const saveEntropy = (gameId, entropy) => store(ENTROPY_PREFIX + gameId, entropy);
+
+/** @param {string} gameId */
+export const savedEntropy = (gameId) => stored(ENTROPY_PREFIX + gameId);
 
 /** @param {string} gameId */
 export const savedInvite = (gameId) => stored(INVITE_PREFIX + gameId);

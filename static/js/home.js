@@ -1,7 +1,7 @@
 // @ts-check
 // Home: the games this browser holds seats in, then choose a game and rule set, a mode, a clock
 // and a side, and create the game.
-import { variants, createGame, saveToken, saveInvite, entropy, savedSeats, gameView } from './api.js';
+import { variants, createGame, saveToken, saveInvite, saveEntropy, entropy, savedSeats, gameView } from './api.js';
 import { html } from './svg.js';
 import { sideName } from './boards/index.js';
 import { navigate } from './router.js';
@@ -170,6 +170,7 @@ export async function showHome(app, signal) {
     try {
       const created = await createGame(body);
       saveToken(created.game_id, created.seat.token);
+      saveEntropy(created.game_id, body.entropy);
       if (created.invite) saveInvite(created.game_id, created.invite);
       navigate(`/game/${created.game_id}`);
     } catch (error) {

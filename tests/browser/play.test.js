@@ -261,6 +261,42 @@ test('a game on one screen offers a rematch at its end', async () => {
   assertNoProblems(p);
 });
 
+test('on one screen the board turns to the side to move when asked, and a draw is offered and answered there', async () => {
+  const p = await page(PHONE);
+  await startFromHome(p, { variant: 'petteia-6', mode: 'local' });
+  assert.equal((await shown(p)).bottom, 'light');
+  await p.check('#turn-board');
+  assert.equal((await shown(p)).bottom, 'light', 'Light to move: Light at the bottom');
+  await p.click('.board-holder [data-place="C1"]');
+  await p.click('.board-holder [data-place="C3"].dest');
+  await waitVersion(p, 1);
+  await p.waitForFunction(() => document.querySelector('section.game')?.dataset.bottom === 'dark');
+  // The choice is remembered: the page opened again turns to the side to move at once.
+  await p.reload();
+  await waitVersion(p, 1);
+  assert.equal((await shown(p)).bottom, 'dark');
+  assert.ok(await p.isChecked('#turn-board'));
+
+  // Dark offers; the person playing Light declines at the same screen; no new offer before a move.
+  await p.click('#draw');
+  await p.waitForSelector('#draw-accept');
+  assert.match(await p.textContent('#status'), /Dark to move\. Dark offers a draw\./);
+  await p.click('#draw-decline');
+  await p.waitForFunction(() => /The draw was declined\./.test(document.body.textContent ?? ''));
+  assert.equal(await p.locator('#draw').count(), 0, 'Dark offers again only after a move');
+  await p.click('.board-holder [data-place="D6"]');
+  await p.click('.board-holder [data-place="D4"].dest');
+  await waitVersion(p, 3);
+  await p.waitForFunction(() => document.querySelector('section.game')?.dataset.bottom === 'light');
+  // Light offers; Dark accepts.
+  await p.click('#draw');
+  await p.click('#draw-accept');
+  await waitStatus(p, 'finished');
+  const { result } = await view(p);
+  assert.deepEqual([result.winner, result.termination], [null, 'agreement']);
+  assertNoProblems(p);
+});
+
 test('the keyboard focus stays on its button when the panel is redrawn: an opponent\'s move, Resign asking to confirm', async () => {
   const { host, guest } = await onlineGame({ host: LAPTOP, guest: LAPTOP });
   await clickMove(host, 'A1', 'A2');
@@ -450,10 +486,42 @@ for (const { variant, host: hostWindow, shotName } of [
     await host.click('#resign');
     await Promise.all(pages.map((p) => waitStatus(p, 'finished')));
     for (const p of pages) await assertSeedRevealed(p, commitment);
-    await guest.click('.fairness summary');
+
+    // Each page checks every die of the record in the browser once its panel is opened, and finds
+    // the entropy it sent in the record: the host's as the creator's, the guest's as the joiner's.
+    const { game_id: gameId, first } = await view(host);
+    const record = await (await host.request.get(`/api/v1/games/${gameId}/record`)).text();
+    const rolls = record.match(/\{[1-6,]+\}/g);
+    const dice = rolls.join(',').match(/[1-6]/g).length;
+    for (const [p, role] of [[host, 'creator'], [guest, 'joiner']]) {
+      await p.click('.fairness summary');
+      const said = await diceCheckSaid(p);
+      assert.ok(said.includes(`every die of the game (${dice} in ${rolls.length} rolls)`), said);
+      assert.ok(said.includes(`The seed drew ${first[0].toUpperCase()}${first.slice(1)} to move first`), said);
+      assert.match(said, new RegExp(`Your entropy \\([0-9a-f]{32}\\) is in the record, as the ${role}’s\\.`));
+    }
     await shot(guest, shotName);
+
+    // A record whose first die was changed on its way fails the check, naming that die.
+    await guest.route('**/record', async (route) => {
+      const response = await route.fetch();
+      const altered = (await response.text()).replace(/\{([1-6])/, (_, face) => `{${(Number(face) % 6) + 1}`);
+      await route.fulfill({ response, body: altered });
+    });
+    await guest.reload();
+    await waitStatus(guest, 'finished');
+    await guest.click('.fairness summary');
+    const faces = rolls[0].match(/[1-6]/g).map(Number);
+    assert.equal(await diceCheckSaid(guest), `The dice do not check: roll 1: die 0 of the game is a ${(faces[0] % 6) + 1} in the record, but the seed gives a ${faces[0]}.`);
+    assert.ok(await guest.locator('.dice-check.refusal').isVisible(), 'the failure is marked as one');
     assertNoProblems(host, guest);
   });
+}
+
+/** What the fairness panel says of its dice check, once it has said it. */
+async function diceCheckSaid(p) {
+  await p.waitForFunction(() => /^(Checked in this browser|The dice do not check)/.test(document.querySelector('.dice-check')?.textContent ?? ''));
+  return p.textContent('.dice-check');
 }
 
 test('the move list numbers turns, keeps every digit past move 100 and scrolls to the latest', async () => {

@@ -61,7 +61,8 @@ export function noteEvent(offers, event, me) {
     case 'rematch_declined':
       return { ...offers, rematchOffer: null, declined: byOpponent ? 'rematch' : null };
     case 'draw_declined':
-      return { ...offers, declined: byOpponent ? 'draw' : null };
+      // On one screen (no side of one's own) a decline is the other person's, at the same screen.
+      return { ...offers, declined: byOpponent || me === null ? 'draw' : null };
     case 'draw_offered':
       return { ...offers, declined: null };
     case 'move':
@@ -97,12 +98,14 @@ const DECLINED = {
  * @param {Offers} offers
  */
 export function offerNote(view, offers) {
+  if (!view.seat) return '';
   const me = mySide(view);
   const open = openOffers(view, offers);
   if (me && open.undo && open.undo !== me && view.status === 'playing') return t('panel.undo_asked');
   if (me && open.undo === me && view.status === 'playing') return t('panel.undo_waiting');
   if (me && open.rematch && open.rematch !== me && view.status === 'finished') return t('panel.rematch_offered');
   if (me && open.rematch === me && view.status === 'finished') return t('panel.rematch_waiting');
+  if (offers.declined === 'draw' && view.seat.both) return t('panel.declined_draw_here');
   return offers.declined ? t(DECLINED[offers.declined]) : '';
 }
 
@@ -204,13 +207,17 @@ export function playButtons(view, { offers, confirmingResign, now, awaySeenAt })
   buttons.push(confirmingResign
     ? { id: 'resign', label: t('action.confirm_resign'), action: 'resign', confirm: true }
     : { id: 'resign', label: t('action.resign'), action: 'ask-resign' });
-  if (view.mode === 'online') {
+  // Online between the two seats; on one screen the side to move offers and the other person,
+  // at the same screen, answers (`me` is nobody there).
+  if (view.mode !== 'computer') {
     if (view.draw_offer && view.draw_offer !== me) {
       buttons.push({ id: 'draw-accept', label: t('action.accept_draw'), action: 'draw' }, { id: 'draw-decline', label: t('action.decline_draw'), action: 'draw/decline' });
     } else if (!view.draw_offer && drawsByAgreement(view) && offers.declined !== 'draw') {
       // A declined offer is made again only after a move (the server refuses it before).
       buttons.push({ id: 'draw', label: t('action.offer_draw'), action: 'draw' });
     }
+  }
+  if (view.mode === 'online') {
     const undo = openOffers(view, offers).undo;
     if (undo && undo !== me) {
       buttons.push({ id: 'undo-accept', label: t('action.accept_undo'), action: 'undo/accept' }, { id: 'undo-decline', label: t('action.decline_undo'), action: 'undo/decline' });
@@ -254,6 +261,22 @@ export function rematchButtons(view, offers) {
 export function unplayableRollText(view, roll) {
   if (!roll || view.status !== 'playing' || !view.to_move || roll.side === view.to_move) return null;
   return t('game.roll_unplayable', { side: sideName(roll.side), dice: roll.dice.join(', '), other: sideName(view.to_move) });
+}
+
+/**
+ * What the check of a finished game's dice found (static/js/game/fairness.js), in words.
+ * @param {import('./fairness.js').Checked} checked
+ */
+export function diceCheckText(checked) {
+  if (!checked.ok) {
+    const params = { ...checked.params };
+    for (const key of ['stated', 'drawn']) if (typeof params[key] === 'string') params[key] = sideName(String(params[key]));
+    return t('fair.failed', { why: t(`fair.${checked.problem}`, params) });
+  }
+  const parts = [t(checked.rolls ? 'fair.checked' : 'fair.checked_none', { dice: checked.dice, n: checked.rolls })];
+  if (checked.first) parts.push(t('fair.drawn_first', { side: sideName(checked.first) }));
+  if (checked.yours) parts.push(t(`fair.yours_${checked.yours.role}`, { entropy: checked.yours.entropy }));
+  return parts.join(' ');
 }
 
 /**

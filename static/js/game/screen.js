@@ -4,7 +4,8 @@
 // module decides where things go on the page, the panels module what they say.
 import {
   gameView, gameEvents, gameAction, gameHint, joinInvite, savedToken, saveToken, markOpened, analysis,
-  variants, entropy, savedInvite, saveInvite, gameOfInvite, preference, setPreference,
+  variants, entropy, savedInvite, saveInvite, gameOfInvite, preference, setPreference, saveEntropy, savedEntropy,
+  gameRecord,
 } from '../api.js';
 import { GameConnection } from '../connection.js';
 import { html, moveEnds } from '../svg.js';
@@ -19,8 +20,9 @@ import { pairedTurns, diceTurns, turnWords } from './moves.js';
 import { mountReview } from '../review.js';
 import {
   NO_OFFERS, noteEvent, offerNote, statusText, endSummary, presence, spectatorText, pageTitle, unplayableRollText, bonusLabel, computerLabel, choiceLabel,
-  playButtons, rematchButtons, mySide,
+  playButtons, rematchButtons, mySide, diceCheckText,
 } from './panels.js';
+import { checkRecord } from './fairness.js';
 import { invitePanel } from './invite.js';
 import { die, diceOfTurn } from './dice.js';
 import { playMoveSound, soundOn, setSound } from './sound.js';
@@ -59,8 +61,10 @@ export async function joinAndShow(app, invite) {
   }
   app.append(html('p', { class: 'status-line', role: 'status', text: t('game.joining') }));
   try {
-    const joined = await joinInvite(invite, entropy());
+    const mine = entropy();
+    const joined = await joinInvite(invite, mine);
     saveToken(joined.game_id, joined.seat.token);
+    saveEntropy(joined.game_id, mine);
     saveInvite(joined.game_id, invite);
     navigate(`/game/${encodeURIComponent(joined.game_id)}`, { replace: true });
   } catch (error) {
@@ -193,6 +197,8 @@ class GameScreen {
     this.rolling = false;
     /** Whether the board is drawn from the other side than its own (the Flip option). */
     this.flipped = false;
+    /** On one screen: the board turns to the side to move (a remembered choice). */
+    this.turnsToMover = preference('turn_board') === 'on';
     /** @type {import('./panels.js').Roll | null} the latest roll, until a move of its side */
     this.latestRoll = null;
     /** A missed `clocks_paused` (the server restarted): said once the socket is back. */
@@ -245,7 +251,12 @@ class GameScreen {
     this.connectionLine = html('p', { class: 'connection' });
     this.spectators = html('p', { class: 'spectators' });
     this.threatInfo = html('p', { class: 'threat-info', role: 'status' });
-    this.fairness = html('details', { class: 'fairness', hidden: true });
+    this.fairness = /** @type {HTMLDetailsElement} */ (html('details', { class: 'fairness', hidden: true }));
+    // The dice check's line: filled when the panel is opened after the end (it fetches the record).
+    this.diceCheck = html('p', { class: 'dice-check', role: 'status' });
+    this.diceChecked = false;
+    this.seedDrawsFirst = variant?.first === 'seed';
+    this.fairness.addEventListener('toggle', () => this.checkDice());
     const panel = html('aside', { class: 'side-panel' }, [
       this.notice, this.status, this.announcer, this.errorLine, this.endPanel, this.diceBox, this.choices, this.actions, this.options(), this.fairness,
       html('h2', { text: t('game.moves') }), this.moveList, this.connectionLine, this.spectators,
@@ -300,11 +311,11 @@ class GameScreen {
     }
   }
 
-  /** The side drawn at the bottom: the seat's own (a spectator's, the first side), or the other one
-   * once the board is flipped. */
+  /** The side drawn at the bottom: the seat's own (a spectator's, the first side; on one screen
+   * turned to the side to move, when the players ask), or the other one once the board is flipped. */
   bottomSide() {
     const v = this.view;
-    const own = v.seat ? v.seat.bottom : v.sides[0];
+    const own = (v.seat?.both && this.turnsToMover && v.to_move) || (v.seat ? v.seat.bottom : v.sides[0]);
     return this.flipped ? v.sides.find((s) => s !== own) || own : own;
   }
 
@@ -328,6 +339,16 @@ class GameScreen {
       html('label', { for: 'sound', class: 'toggle' }, [sound, html('span', { text: t('game.sound') })]),
       html('label', { for: 'flip', class: 'toggle' }, [flip, html('span', { text: t('game.flip') })]),
     ]);
+    // On one screen passed between players, or two facing each other across it.
+    if (this.view.seat?.both) {
+      const turn = /** @type {HTMLInputElement} */ (html('input', { type: 'checkbox', id: 'turn-board', checked: this.turnsToMover || undefined }));
+      turn.addEventListener('change', () => {
+        this.turnsToMover = turn.checked;
+        setPreference('turn_board', turn.checked ? 'on' : 'off');
+        this.draw();
+      });
+      options.append(html('label', { for: 'turn-board', class: 'toggle' }, [turn, html('span', { text: t('game.turn_board') })]));
+    }
     if ('FACES' in this.board) {
       const select = /** @type {HTMLSelectElement} */ (html('select', { id: 'face' },
         Object.keys(FACES).map((key) => html('option', { value: key, text: t(`face.${key}`), selected: key === this.face || undefined }))));
@@ -639,7 +660,41 @@ class GameScreen {
     const seed = v.server_seed
       ? t('game.seed_revealed', { seed: v.server_seed })
       : t('game.seed_hidden');
-    this.fairness.replaceChildren(html('summary', { text: t('game.fair') }), html('p', { text: t('game.commitment', { commitment: v.commitment }) }), html('p', { text: seed }));
+    const mine = v.seat && savedEntropy(this.gameId);
+    this.fairness.replaceChildren(
+      html('summary', { text: t('game.fair') }),
+      html('p', { text: t('game.commitment', { commitment: v.commitment }) }),
+      ...(mine ? [html('p', { text: t('game.entropy_mine', { entropy: mine }) })] : []),
+      html('p', { text: seed }),
+      ...(v.server_seed ? [this.diceCheck] : []),
+    );
+    this.checkDice();
+  }
+
+  /**
+   * Once the game is over and the fairness panel open: every die of the record checked against the
+   * revealed seed, here in the browser (static/js/game/fairness.js), and the result said.
+   */
+  async checkDice() {
+    const v = this.view;
+    if (!v.server_seed || !this.fairness.open || this.diceChecked) return;
+    this.diceChecked = true;
+    this.diceCheck.classList.remove('refusal');
+    if (!globalThis.crypto?.subtle) {
+      this.diceCheck.textContent = t('fair.unavailable');
+      return;
+    }
+    this.diceCheck.textContent = t('fair.checking');
+    try {
+      const record = await gameRecord(this.gameId);
+      const checked = await checkRecord(record, { subtle: crypto.subtle, sides: v.sides, seedDrawsFirst: this.seedDrawsFirst, mine: v.seat && savedEntropy(this.gameId) });
+      this.diceCheck.textContent = diceCheckText(checked);
+      this.diceCheck.classList.toggle('refusal', !checked.ok);
+    } catch (error) {
+      // Asked again when the panel is next opened.
+      this.diceChecked = false;
+      this.diceCheck.textContent = errorMessage(error);
+    }
   }
 
   /** Every tenth of a second: the clocks run down, the absence counts up, Claim appears on time. */

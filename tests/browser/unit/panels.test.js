@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   NO_OFFERS, noteEvent, offerNote, statusText, endSummary, presence, pageTitle, playButtons, rematchButtons,
-  unplayableRollText, bonusLabel, computerLabel, choiceLabel,
+  unplayableRollText, bonusLabel, computerLabel, choiceLabel, diceCheckText,
 } from '../../../static/js/game/panels.js';
 
 const playing = {
@@ -76,7 +76,22 @@ test('a player is offered what the server would allow: a draw in Petteia, once p
   assert.deepEqual(ids(playButtons(dice, state)), ['resign', 'undo']);
   assert.deepEqual(ids(playButtons({ ...playing, can_take_back: false }, state)), ['resign', 'draw']);
   const local = { ...playing, mode: 'local', seat: { side: 'light', bottom: 'light', both: true } };
-  assert.deepEqual(ids(playButtons({ ...local, can_take_back: false }, state)), ['resign', 'hint']);
+  assert.deepEqual(ids(playButtons({ ...local, can_take_back: false }, state)), ['resign', 'draw', 'hint']);
+  assert.deepEqual(ids(playButtons({ ...local, variant: 'duodecim-scripta', dice: [3, 5, 6], can_take_back: false }, state)), ['resign', 'hint']);
+  assert.deepEqual(ids(playButtons({ ...playing, mode: 'computer' }, state)), ['resign', 'undo', 'hint']);
+});
+
+test('on one screen the side to move offers a draw and the other person answers it there', () => {
+  const local = { ...playing, mode: 'local', seat: { side: 'light', bottom: 'light', both: true }, can_take_back: false };
+  const offered = { ...local, draw_offer: 'light' };
+  assert.deepEqual(ids(playButtons(offered, state)), ['resign', 'draw-accept', 'draw-decline', 'hint']);
+  assert.equal(statusText(offered), 'Light to move. Light offers a draw.');
+  const declined = noteEvent(NO_OFFERS, { kind: 'draw_declined', side: 'dark' }, null);
+  assert.deepEqual(ids(playButtons(local, { ...state, offers: declined })), ['resign', 'hint']);
+  assert.equal(offerNote(local, declined), 'The draw was declined.');
+  assert.ok(ids(playButtons(local, { ...state, offers: noteEvent(declined, { kind: 'move', side: 'light', move: 'A1-A2' }, null) })).includes('draw'));
+  // A spectator is told nothing of offers: they are the players'.
+  assert.equal(offerNote({ ...playing, seat: null }, declined), '');
 });
 
 test('a game on one screen, or against the computer, offers its rematch at the end', () => {
@@ -88,7 +103,7 @@ test('a game on one screen, or against the computer, offers its rematch at the e
 
 test('computer and local games keep Undo and Hint; resigning asks to confirm', () => {
   const local = { ...playing, mode: 'local', seat: { side: 'light', bottom: 'light', both: true } };
-  assert.deepEqual(ids(playButtons(local, state)), ['resign', 'undo', 'hint']);
+  assert.deepEqual(ids(playButtons(local, state)), ['resign', 'draw', 'undo', 'hint']);
   assert.equal(playButtons(local, state)[0].action, 'ask-resign');
   assert.equal(playButtons(local, { ...state, confirmingResign: true })[0].action, 'resign');
   assert.deepEqual(ids(playButtons({ ...playing, seat: null }, state)), []);
@@ -132,4 +147,18 @@ test('Abort is offered before the first move, but not in an online dice game onc
   const computerOpened = { ...playing, mode: 'computer', moves: ['A6-A5'], to_move: 'light', can_take_back: false };
   assert.ok(ids(playButtons(computerOpened, state)).includes('abort'));
   assert.ok(!ids(playButtons({ ...computerOpened, moves: ['A6-A5', 'A1-A2', 'B6-B5'], can_take_back: true }, state)).includes('abort'));
+});
+
+test('the dice check is said in words: what was checked, or the first thing that failed', () => {
+  assert.equal(
+    diceCheckText({ ok: true, rolls: 6, dice: 18, first: 'white', yours: { role: 'joiner', entropy: 'bob' } }),
+    'Checked in this browser: the server seed hashes to the commitment shown before the first roll, and every die of the game (18 in 6 rolls) comes from it and both players’ entropies. The seed drew White to move first, as played. Your entropy (bob) is in the record, as the joiner’s.',
+  );
+  assert.match(diceCheckText({ ok: true, rolls: 1, dice: 1, first: null, yours: null }), /\(1 in 1 roll\) comes/);
+  assert.match(diceCheckText({ ok: true, rolls: 0, dice: 0, first: null, yours: null }), /no die was thrown/);
+  // The die numbered as docs/RULES.md §4 and `ludus verify` number them, from 0.
+  assert.equal(diceCheckText({ ok: false, problem: 'die', params: { roll: 3, die: 7, written: 6, derived: 3 } }),
+    'The dice do not check: roll 3: die 7 of the game is a 6 in the record, but the seed gives a 3.');
+  assert.equal(diceCheckText({ ok: false, problem: 'first', params: { stated: 'black', drawn: 'white' } }),
+    'The dice do not check: the record says Black moved first, but the seed draws White.');
 });
