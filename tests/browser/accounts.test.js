@@ -173,16 +173,26 @@ test('two signed-in players play a rated game; the game shows names and the prof
 test('the account page makes a token shown once and revokes it; games played before signing in can be attached', async () => {
   const p = await page();
   // A game this browser played before it had an account: its seat is in localStorage.
-  const created = await createViaApi(server.base, { variant: 'petteia-6', mode: 'computer', level: 2 });
-  const { game_id: id, seat } = created.body;
+  // Two, one of them played with a hint: it is listed, marked, and not counted at its level.
   await p.goto('/');
-  await p.evaluate(([gameId, token]) => localStorage.setItem(`ludus.token.${gameId}`, token), [id, seat.token]);
-  await fetch(`${server.base}/api/v1/games/${id}/resign`, { method: 'POST', headers: { Authorization: `Bearer ${seat.token}` } });
+  for (const hinted of [false, true]) {
+    const created = await createViaApi(server.base, { variant: 'petteia-6', mode: 'computer', level: 2, side: 'first' });
+    const { game_id: id, seat } = created.body;
+    await p.evaluate(([gameId, token]) => localStorage.setItem(`ludus.token.${gameId}`, token), [id, seat.token]);
+    const auth = { headers: { Authorization: `Bearer ${seat.token}` } };
+    if (hinted) assert.equal((await fetch(`${server.base}/api/v1/games/${id}/hint`, auth)).status, 200);
+    await fetch(`${server.base}/api/v1/games/${id}/resign`, { method: 'POST', ...auth });
+  }
   await signUpIn(p, 'iris');
   await p.click('button:has-text("Add them to my account")');
-  await p.waitForSelector('[role=status]:has-text("1 seat added")');
+  await p.waitForSelector('[role=status]:has-text("2 seats added")');
   const profile = await (await fetch(`${server.base}/api/v1/players/iris`)).json();
   assert.deepEqual(profile.computer['petteia-6']['2'], { wins: 0, draws: 0, losses: 1 });
+  await p.goto('/@/iris');
+  await p.waitForSelector('.recent-games');
+  const listed = await p.locator('.recent-games li').allTextContents();
+  assert.equal(listed.length, 2, listed.join(' | '));
+  assert.equal(listed.filter((line) => line.includes('(with help: not counted at the level)')).length, 1, listed.join(' | '));
 
   await p.goto('/account');
   await p.fill('#token-description', 'my bot');

@@ -244,6 +244,73 @@ async fn shared_screen_aborted_and_unrated_games_leave_ratings_alone(database: D
     server.stop().await;
 }
 
+/// Against the computer, a hint or a takeback is help: the game is listed, marked, and not
+/// counted in the player's record at the level. A game without help counts as before.
+async fn computer_games_played_with_help_are_listed_but_not_counted_at_the_level(
+    database: Database,
+) {
+    let server = TestServer::start(database).await;
+    let api = server.api();
+    let ann = player(&server, "ann").await;
+    let computer_game = || async {
+        let body =
+            json!({ "variant": "petteia-6", "mode": "computer", "level": 2, "side": "first" });
+        let (status, created) = api.post("/api/v1/games", Some(&ann), body).await;
+        assert_eq!(status, 201, "{created}");
+        (
+            game_id(&created).to_string(),
+            seat_token(&created).to_string(),
+        )
+    };
+    let (hinted, seat) = computer_game().await;
+    let (status, hint) = api
+        .get(&format!("/api/v1/games/{hinted}/hint"), Some(&seat))
+        .await;
+    assert_eq!(status, 200, "{hint}");
+    resign(&api, &hinted, &seat).await;
+
+    let (taken_back, seat) = computer_game().await;
+    let view = api.view(&taken_back, Some(&seat)).await;
+    let (status, moved) = api
+        .play(
+            &taken_back,
+            &seat,
+            view["legal_moves"][0].as_str().unwrap(),
+            view["version"].as_u64().unwrap(),
+        )
+        .await;
+    assert_eq!(status, 200, "{moved}");
+    let (status, undone) = api.act(&taken_back, Some(&seat), "undo").await;
+    assert_eq!(status, 200, "{undone}");
+    resign(&api, &taken_back, &seat).await;
+
+    let (unhelped, seat) = computer_game().await;
+    resign(&api, &unhelped, &seat).await;
+
+    assert_eq!(
+        profile(&api, "ann").await["computer"]["petteia-6"]["2"],
+        json!({ "wins": 0, "draws": 0, "losses": 1 }),
+        "only the game without help counts at level 2"
+    );
+    let (_, games) = api.get("/api/v1/players/ann/games", None).await;
+    let listed: Vec<(&str, bool)> = games
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| (g["game_id"].as_str().unwrap(), g["assisted"] == json!(true)))
+        .collect();
+    assert_eq!(
+        listed,
+        [
+            (unhelped.as_str(), false),
+            (taken_back.as_str(), true),
+            (hinted.as_str(), true)
+        ],
+        "every game listed, newest first, the helped ones marked: {games}"
+    );
+    server.stop().await;
+}
+
 /// Both players ask for a rematch of `game`; the rematch's id.
 async fn rematch(api: &Api, game: &str, seats: [&str; 2]) -> String {
     for seat in seats {
@@ -1335,6 +1402,7 @@ async fn games_ended_in_one_millisecond_are_each_listed_once_across_pages(databa
 on_both_databases!(
     signed_up_players_get_results_and_ratings_from_a_rated_game,
     shared_screen_aborted_and_unrated_games_leave_ratings_alone,
+    computer_games_played_with_help_are_listed_but_not_counted_at_the_level,
     a_rematch_keeps_its_players_accounts_with_sides_swapped,
     seats_played_before_signing_in_are_attached_to_the_account,
     a_revoked_token_and_a_closed_session_are_refused,

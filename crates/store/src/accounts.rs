@@ -103,6 +103,8 @@ pub struct PlayedGame {
     pub opponent_deleted: Option<bool>,
     pub rating_before: Option<f64>,
     pub rating_after: Option<f64>,
+    /// A game against the computer in which the player took a hint or a move back.
+    pub assisted: bool,
 }
 
 /// A game in play or waiting that an account holds a seat of.
@@ -525,8 +527,8 @@ impl Store {
             sqlx::query_as(
                 "SELECT games.id AS game_id, games.variant, games.mode, games.settings, mine.side, games.winner, \
                  games.termination, games.finished_at, other_account.username AS opponent, \
-                 other_account.deleted AS opponent_deleted, changes.before AS rating_before, changes.after AS rating_after \
-                 FROM seat_owners mine JOIN games ON games.id = mine.game_id \
+                 other_account.deleted AS opponent_deleted, changes.before AS rating_before, changes.after AS rating_after, \
+                 games.assisted FROM seat_owners mine JOIN games ON games.id = mine.game_id \
                  LEFT JOIN seat_owners other ON other.game_id = mine.game_id AND other.player <> mine.player \
                  LEFT JOIN accounts other_account ON other_account.id = other.account_id \
                  LEFT JOIN rating_changes changes ON changes.game_id = games.id AND changes.account_id = mine.account_id \

@@ -704,6 +704,16 @@ impl Store {
         Ok(())
     }
 
+    /// Marks a game against the computer as played with help (a hint, a takeback): it no longer
+    /// counts in the player's record at the computer's level.
+    pub async fn mark_assisted(&self, game_id: &GameId) -> Result<(), StoreError> {
+        on_backend!(self, pool => {
+            sqlx::query("UPDATE games SET assisted = TRUE WHERE id = $1")
+                .bind(game_id.as_str()).execute(pool).await?;
+        });
+        Ok(())
+    }
+
     /// The seed that `game_id`'s last rematch offer drew, if one did.
     pub async fn rematch_seed(&self, game_id: &GameId) -> Result<Option<OfferedSeed>, StoreError> {
         let row: Option<(String, String)> = on_backend!(self, pool => {

@@ -12,7 +12,8 @@ import { t } from '../i18n.js';
  *   computer: Record<string, Record<string, Tally>>, history: Record<string, { at: number, rating: number }[]> }} Profile
  * @typedef {{ game_id: string, variant: string, mode: string, level: number | null, side: string,
  *   opponent: string | null, result: 'win' | 'loss' | 'draw', termination: string, finished_at: number,
- *   rating_before: number | null, rating_after: number | null, rating_change: number | null }} PlayedGame
+ *   rating_before: number | null, rating_after: number | null, rating_change: number | null,
+ *   assisted: boolean }} PlayedGame
  */
 
 const name = (/** @type {string} */ username) => encodeURIComponent(username);

@@ -52,6 +52,7 @@ export async function showProfile(app, username) {
     t('profile.played', { result: t(`profile.result.${g.result}`), opponent: opponentName(g.opponent) }),
     g.level ? t('profile.level', { level: g.level }) : '',
     `, ${terminationLabel(g.termination)}`,
+    g.assisted ? ` (${t('profile.assisted')})` : '',
     g.rating_change !== null ? ` (${g.rating_change >= 0 ? '+' : ''}${g.rating_change})`
       : g.mode === 'online' && g.opponent && g.opponent !== 'deleted' ? ` (${t('profile.unrated')})` : '',
   ]);

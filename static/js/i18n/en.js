@@ -583,6 +583,7 @@ export default {
   'profile.no_recent': 'No finished games yet.',
   'profile.played': ' — {result} against {opponent}',
   'profile.level': ' (level {level})',
+  'profile.assisted': 'with help: not counted at the level',
   'profile.result.win': 'win',
   'profile.result.loss': 'loss',
   'profile.result.draw': 'draw',

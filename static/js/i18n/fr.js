@@ -583,6 +583,7 @@ export default {
   'profile.no_recent': 'Aucune partie terminée pour l’instant.',
   'profile.played': ' — {result} contre {opponent}',
   'profile.level': ' (niveau {level})',
+  'profile.assisted': 'avec aide\u00a0: non compté au niveau',
   'profile.result.win': 'victoire',
   'profile.result.loss': 'défaite',
   'profile.result.draw': 'nulle',

@@ -101,7 +101,7 @@ pub struct Profile {
     username: String,
     created_at: i64,
     variants: BTreeMap<String, VariantRecord>,
-    /// Variant, then level ("1", "2", …).
+    /// Variant, then level ("1", "2", …); games played with a hint or a takeback are not counted.
     computer: BTreeMap<String, BTreeMap<String, Tally>>,
     history: BTreeMap<String, Vec<RatingAt>>,
 }
@@ -121,6 +121,11 @@ pub async fn profile(
     for game in &games {
         let result = result_for(game);
         if game.mode == Mode::Computer.name() {
+            // Won with the computer's own hints, or by taking moves back, it is not a result
+            // against the level (the game stays in the list, marked).
+            if game.assisted {
+                continue;
+            }
             let level = level_of(game).unwrap_or(1).to_string();
             computer
                 .entry(game.variant.clone())
@@ -187,6 +192,8 @@ pub struct PlayedGameSummary {
     rating_before: Option<f64>,
     rating_after: Option<f64>,
     rating_change: Option<f64>,
+    /// Against the computer: the player took a hint or a move back (not counted at the level).
+    assisted: bool,
 }
 
 #[utoipa::path(get, path = "/api/v1/players/{username}/games", tag = "players", params(("username" = String, Path), GamesQuery), responses((status = 200, description = "Finished games, newest first", body = Vec<PlayedGameSummary>), (status = 400, body = super::docs::ErrorBody), (status = 404, body = super::docs::ErrorBody)))]
@@ -222,6 +229,7 @@ pub async fn games(
                 rating_before: game.rating_before.map(f64::round),
                 rating_after: game.rating_after.map(f64::round),
                 rating_change,
+                assisted: game.assisted,
                 game_id: game.game_id,
                 variant: game.variant,
                 mode: game.mode,

@@ -134,6 +134,8 @@ pub struct GameActor {
     /// A commit failed in a way that may have landed all the same (its answer lost with the
     /// connection): the actor looks at the log once the request has its answer (`run`).
     log_unsure: bool,
+    /// The store knows this game against the computer was played with help (`mark_assisted`).
+    assisted: bool,
     /// The version applied and published, or being committed, for the registry (shared with
     /// the game's slot): see `commit`.
     known_version: Arc<AtomicU64>,
@@ -186,6 +188,7 @@ impl GameActor {
             spectators_quiet_until: None,
             spectators_untold: false,
             log_unsure: false,
+            assisted: false,
             known_version,
         });
         tokio::spawn(async move {

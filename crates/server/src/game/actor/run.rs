@@ -368,15 +368,8 @@ impl GameActor {
                 let _ = reply.send(Ok(self.game.record().to_string()));
             }
             Command::Hint { token, reply } => {
-                let hinted = self.seat(token.as_ref()).and_then(|seat| {
-                    self.game.allow_hint(seat)?;
-                    Ok(Hinted {
-                        engine: self.game.engine.clone(),
-                        version: self.game.version,
-                        seed: game_seed(&self.game.id, self.game.version),
-                    })
-                });
-                let _ = reply.send(hinted.map_err(GameError::from));
+                let hinted = Box::pin(self.hint(token.as_ref())).await;
+                let _ = reply.send(hinted);
             }
             Command::ComputerMove { version, notation } => {
                 self.play_computer(version, notation, now).await
@@ -389,6 +382,18 @@ impl GameActor {
             Command::InstanceGone { instance } => self.instance_gone(&instance),
             Command::Stop { .. } => {}
         }
+    }
+
+    /// What a hint is searched from, once the seat may have one and the help is marked.
+    async fn hint(&mut self, token: Option<&SecretHash>) -> Result<Hinted, GameError> {
+        let seat = self.seat(token)?;
+        self.game.allow_hint(seat)?;
+        self.mark_assisted().await?;
+        Ok(Hinted {
+            engine: self.game.engine.clone(),
+            version: self.game.version,
+            seed: game_seed(&self.game.id, self.game.version),
+        })
     }
 
     fn events_since(&self, since: u64) -> Vec<VersionedEvent> {

@@ -10,7 +10,7 @@ use crate::game::event::{GameEvent, VersionedEvent, clients_json, event_rows};
 use crate::game::live::{LiveGame, RematchStep};
 use crate::game::restore::restore;
 use crate::game::services::RematchEntropies;
-use crate::game::{Seat, Status};
+use crate::game::{Mode, Seat, Status};
 use ludus_engine::Side;
 use ludus_engine::dice::{ServerSeed, to_hex};
 use ludus_store::{OfferedSeed, Redeemed, SeatOwner, SecretHash, StatusChange, StoreError};
@@ -86,7 +86,11 @@ impl GameActor {
             Action::Resign => game.decide_resign(seat)?,
             Action::Draw => game.decide_draw(seat)?,
             Action::DrawDecline => game.decide_draw_decline(seat)?,
-            Action::Undo => game.decide_undo(seat, now)?,
+            Action::Undo => {
+                let undo = game.decide_undo(seat, now)?;
+                self.mark_assisted().await?;
+                undo
+            }
             Action::UndoAccept => game.decide_undo_accept(seat, now)?,
             Action::UndoDecline => game.decide_undo_decline(seat)?,
             Action::RematchDecline => game.decide_rematch_decline(seat)?,
@@ -105,6 +109,17 @@ impl GameActor {
             }
         };
         self.commit(vec![event], None, now).await
+    }
+
+    /// Against the computer, a hint or a takeback is help: the store marks the game before the
+    /// help is given, so that its result does not count in the player's record at the level
+    /// (docs/API.md "Players and bots"). Once a game: a restart marks it again, harmlessly.
+    pub(super) async fn mark_assisted(&mut self) -> Result<(), GameError> {
+        if self.game.mode == Mode::Computer && !self.assisted {
+            self.services.store.mark_assisted(&self.game.id).await?;
+            self.assisted = true;
+        }
+        Ok(())
     }
 
     /// Commits `events`, stamped at `now`, and their automatic follow-ups in one transaction, then
