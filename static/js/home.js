@@ -96,12 +96,14 @@ export async function showHome(app, signal) {
   list.forEach((v, i) => {
     const id = `variant-${v.id}`;
     games.append(
+      // The radio is named by the game's name alone and described by the rest: the whole card
+      // as its name was a paragraph read at every arrow key.
       html('label', { class: 'variant-card', for: id }, [
-        html('input', { type: 'radio', name: 'variant', value: v.id, id, checked: i === 0 || undefined }),
+        html('input', { type: 'radio', name: 'variant', value: v.id, id, checked: i === 0 || undefined, 'aria-labelledby': `${id}-name`, 'aria-describedby': `${id}-summary ${id}-kind` }),
         html('span', { class: 'variant-text' }, [
-          html('strong', { text: t(`variant.${v.id}`) }),
-          html('span', { class: 'summary', text: t(`summary.${v.id === 'petteia-8' ? 'petteia-6' : v.id}`) }),
-          html('em', { class: 'reconstruction', text: t(`label.help.${/** @type {Record<string, string>} */ (KIND)[v.id]}`) }),
+          html('strong', { id: `${id}-name`, text: t(`variant.${v.id}`) }),
+          html('span', { class: 'summary', id: `${id}-summary`, text: t(`summary.${v.id === 'petteia-8' ? 'petteia-6' : v.id}`) }),
+          html('em', { class: 'reconstruction', id: `${id}-kind`, text: t(`label.help.${/** @type {Record<string, string>} */ (KIND)[v.id]}`) }),
           html('a', { href: `/rules/${v.id}`, class: 'rules-link', text: t('home.rules_link') }),
         ]),
       ]),

@@ -103,6 +103,13 @@ test('sign-up through the page signs in; a taken name is refused with the reason
   await signUpIn(p, 'ada');
   const other = await page();
   await other.goto('/signup');
+  // Each field is described by its rule, read with it by a screen reader.
+  const descriptions = await other.evaluate(() => ['username', 'password'].map((id) => {
+    const ids = document.getElementById(id)?.getAttribute('aria-describedby') || '';
+    return ids.split(' ').map((hint) => document.getElementById(hint)?.textContent).join(' ');
+  }));
+  assert.deepEqual(descriptions, ['2 to 20 letters, digits, _ or -.', await other.textContent('#password-hint')]);
+  assert.match(descriptions[1], /8/);
   await other.fill('#username', 'ADA');
   await other.fill('#password', 'another password');
   await other.click('button[type=submit]');

@@ -117,8 +117,10 @@ test('a game against the computer', async () => {
   // A hint names one of the legal moves and selects its piece.
   await p.waitForSelector('#hint');
   await p.click('#hint');
-  await p.waitForFunction(() => /Hint: /.test(document.querySelector('.refusal').textContent));
-  const hinted = (await p.textContent('.refusal')).replace('Hint: ', '').trim();
+  await p.waitForFunction(() => /Hint: /.test(document.querySelector('.hint-line').textContent));
+  const hinted = (await p.textContent('.hint-line')).replace('Hint: ', '').trim();
+  // Said as news, not as an error: the alert line stays empty.
+  assert.deepEqual([await p.getAttribute('.hint-line', 'role'), await p.textContent('.refusal')], ['status', '']);
   assert.ok((await view(p)).legal_moves.includes(hinted), `the hint ${hinted} is legal`);
   await shot(p, '09b-computer-hint');
   await p.click('#resign');
@@ -163,6 +165,27 @@ test('a spectator is shown the threatened pieces of both sides, a player only it
   assertNoProblems(player.p);
 });
 
+/** The focused place's ring is drawn, in screen pixels as wide as every focus ring (3 px). */
+async function assertFocusRing(p) {
+  const ring = await p.evaluate(() => {
+    const hit = document.activeElement?.querySelector('.hit');
+    if (!(hit instanceof SVGGraphicsElement)) return null;
+    const style = getComputedStyle(hit);
+    const width = parseFloat(style.strokeWidth);
+    return { drawn: style.stroke !== 'none', px: style.vectorEffect === 'non-scaling-stroke' ? width : width * (hit.getScreenCTM()?.a ?? 1) };
+  });
+  assert.ok(ring?.drawn && ring.px >= 3, `the focus ring is ${JSON.stringify(ring)}`);
+}
+
+test('on a phone the focus ring of the smallest board, Duodecim\'s, is as wide as any other', async () => {
+  const p = await page(PHONE);
+  await startFromHome(p, { variant: 'duodecim-scripta', mode: 'local' });
+  await p.keyboard.press('Shift');
+  await p.focus('.board-holder .place');
+  await assertFocusRing(p);
+  assertNoProblems(p);
+});
+
 test('a local game with undo, by keyboard and touch', async () => {
   const p = await page(PHONE);
   const socket = await proxySocket(p);
@@ -177,6 +200,7 @@ test('a local game with undo, by keyboard and touch', async () => {
   await p.keyboard.press('Enter');
   await p.waitForSelector('.board-holder [data-place="D4"].dest');
   assert.ok(await p.evaluate(() => document.activeElement?.matches('.board-holder [data-place].dest')), 'the focus goes on to a destination');
+  await assertFocusRing(p);
   assert.equal(await p.getAttribute('.board-holder [data-place="D6"]', 'aria-pressed'), 'true', 'the piece picked up says so');
   await p.focus('.board-holder [data-place="D4"]');
   await p.keyboard.press('Enter');

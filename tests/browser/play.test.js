@@ -768,6 +768,21 @@ test('the home form lets the creator list a live game for anyone to watch; it is
   assertNoProblems(host);
 });
 
+test('each game on the home page is a radio named by the game alone and described by its summary', async () => {
+  const p = await page(LAPTOP);
+  await p.goto('/');
+  const radio = p.getByRole('radio', { name: 'Petteia 6×6', exact: true });
+  assert.equal(await radio.count(), 1, 'named by the game, not the whole card');
+  const description = await radio.evaluate((input) => (input.getAttribute('aria-describedby') || '')
+    .split(' ').map((id) => document.getElementById(id)?.textContent).join(' '));
+  assert.ok(description.startsWith(await p.textContent('label[for="variant-petteia-6"] .summary')), description);
+  assert.ok(description.endsWith(await p.textContent('label[for="variant-petteia-6"] .reconstruction')), description);
+  // Choosing it by its name still chooses it.
+  await p.getByRole('radio', { name: 'Duodecim Scripta', exact: true }).check();
+  assert.equal(await p.isChecked('#variant-duodecim-scripta'), true);
+  assertNoProblems(p);
+});
+
 test('an address that names nothing gets a not-found page with links to the rules and a new game', async () => {
   const p = await page();
   for (const path of ['/rules/no-such-game', '/game/%00%ff', '/game/NoSuchGame12', '/nowhere']) {

@@ -26,13 +26,15 @@ export function showCredentialsForm(app, kind) {
   document.title = t('account.page_title', { title });
   const error = html('p', { class: 'error', role: 'alert' });
   // Spaces around the name are allowed (a phone's keyboard adds one after a word) and trimmed.
-  const username = html('input', { id: 'username', name: 'username', autocomplete: 'username', required: true, minlength: '2', maxlength: '22', pattern: '\\s*[A-Za-z0-9_\\-]+\\s*' });
-  const password = html('input', { id: 'password', name: 'password', type: 'password', required: true, minlength: '8', maxlength: '128', autocomplete: signingUp ? 'new-password' : 'current-password' });
+  // Signing up, each field is described by its hint, so a screen reader reads the rule with it.
+  const described = (/** @type {string} */ hint) => (signingUp ? { 'aria-describedby': hint } : {});
+  const username = html('input', { id: 'username', name: 'username', autocomplete: 'username', required: true, minlength: '2', maxlength: '22', pattern: '\\s*[A-Za-z0-9_\\-]+\\s*', ...described('username-hint') });
+  const password = html('input', { id: 'password', name: 'password', type: 'password', required: true, minlength: '8', maxlength: '128', autocomplete: signingUp ? 'new-password' : 'current-password', ...described('password-hint') });
   const form = html('form', { class: 'account-form' }, [
     html('label', { for: 'username', text: t('account.username') }), username,
-    signingUp ? html('p', { class: 'hint', text: t('account.username_hint') }) : null,
+    signingUp ? html('p', { class: 'hint', id: 'username-hint', text: t('account.username_hint') }) : null,
     html('label', { for: 'password', text: t('account.password') }), password,
-    signingUp ? html('p', { class: 'hint', text: t('account.password_hint') }) : null,
+    signingUp ? html('p', { class: 'hint', id: 'password-hint', text: t('account.password_hint') }) : null,
     html('button', { type: 'submit', text: t(signingUp ? 'account.create' : 'account.signin') }),
     error,
   ]);

@@ -243,6 +243,9 @@ class GameScreen {
     /** The sides whose clock was said to run low, once each. @type {Set<string>} */
     this.lowTold = new Set();
     this.errorLine = html('p', { class: 'refusal', role: 'alert' });
+    // A hint is no refusal: said politely, and drawn as the status is.
+    this.hintLine = html('p', { class: 'hint-line', role: 'status' });
+    this.hint = '';
     this.endPanel = html('section', { class: 'end-panel', 'aria-label': t('game.result'), hidden: true });
     this.diceBox = html('div', { class: 'dice', 'aria-label': t('game.dice') });
     this.actions = html('div', { class: 'actions' });
@@ -258,7 +261,7 @@ class GameScreen {
     this.seedDrawsFirst = variant?.first === 'seed';
     this.fairness.addEventListener('toggle', () => this.checkDice());
     const panel = html('aside', { class: 'side-panel' }, [
-      this.notice, this.status, this.announcer, this.errorLine, this.endPanel, this.diceBox, this.choices, this.actions, this.options(), this.fairness,
+      this.notice, this.status, this.announcer, this.errorLine, this.hintLine, this.endPanel, this.diceBox, this.choices, this.actions, this.options(), this.fairness,
       html('h2', { text: t('game.moves') }), this.moveList, this.connectionLine, this.spectators,
     ]);
     const play = html('div', { class: 'play' }, [html('div', { class: 'board-column' }, [this.topClock, this.boardHolder, this.bottomClock]), panel]);
@@ -383,6 +386,7 @@ class GameScreen {
       this.input.selected = null;
       this.threats = null;
       this.message = '';
+      this.hint = '';
       if (this.threatsOn) this.refreshThreats();
     }
     this.receivedAt = performance.now();
@@ -511,6 +515,7 @@ class GameScreen {
     const status = statusText(v, this.pending?.move);
     if (this.status.textContent !== status) this.status.textContent = status;
     this.errorLine.textContent = this.message;
+    this.hintLine.textContent = this.hint;
     this.drawInvite();
     this.drawEnd();
     // The dice games' turns from the events, read once for the dice row and the move list.
@@ -784,6 +789,7 @@ class GameScreen {
    */
   play(move) {
     this.message = '';
+    this.hint = '';
     this.connection.sendMove(move, this.view.version);
   }
 
@@ -794,8 +800,9 @@ class GameScreen {
       const hint = await gameHint(this.gameId, this.token);
       if (hint.version !== this.view.version || version !== this.view.version) return;
       this.input.selectFrom(hint.move);
-      this.message = t('game.hint', { move: moveLabel(hint.move) });
-      this.errorLine.textContent = this.message;
+      this.hint = t('game.hint', { move: moveLabel(hint.move) });
+      this.message = '';
+      this.draw();
     } catch (error) {
       this.refused(/** @type {Error} */ (error));
     }
