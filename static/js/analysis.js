@@ -10,6 +10,7 @@ import { VARIANT_IDS, EMPTY } from './learn/variants.js';
 import { START } from './boards/index.js';
 import { diagramBoard } from './learn/diagram.js';
 import { cyclePlace } from './learn/setup.js';
+import { focusByArrow } from './game/input.js';
 
 /**
  * The server's analysis of a position (docs/API.md, POST /api/v1/analysis).
@@ -68,7 +69,8 @@ export function showAnalysis(app, query) {
     history.replaceState(null, '', url.pathname + url.search);
   }
 
-  function drawBoard() {
+  /** @param {string | null} focused the place to give the focus back to once redrawn */
+  function drawBoard(focused = null) {
     const result = state.result;
     /** @type {Set<string>} */
     const threatened = new Set();
@@ -95,14 +97,20 @@ export function showAnalysis(app, query) {
       const place = target.closest && target.closest('[data-place]');
       if (!place) return;
       event.preventDefault();
-      state.position = cyclePlace(state.variant, state.position, /** @type {string} */ (place.getAttribute('data-place')));
-      refresh();
+      const name = /** @type {string} */ (place.getAttribute('data-place'));
+      state.position = cyclePlace(state.variant, state.position, name);
+      // From the keyboard the redrawn board takes the focus back where it was.
+      refresh(event instanceof KeyboardEvent ? name : null);
     };
     board.addEventListener('click', setUp);
     board.addEventListener('keydown', (event) => {
-      if (event.key === 'Enter' || event.key === ' ') setUp(event);
+      if (event.key === 'Enter' || event.key === ' ') return setUp(event);
+      // The arrows move between places as on the game's board.
+      const place = /** @type {Element} */ (event.target).closest?.('[data-place]');
+      if (place) focusByArrow(event, place, [...board.querySelectorAll('[data-place]')]);
     });
     boardHolder.replaceChildren(board);
+    if (focused) /** @type {SVGElement | null} */ (board.querySelector(`[data-place="${CSS.escape(focused)}"]`))?.focus();
   }
 
   function describe() {
@@ -131,7 +139,8 @@ export function showAnalysis(app, query) {
     }
   }
 
-  async function refresh() {
+  /** @param {string | null} focused see drawBoard */
+  async function refresh(focused = null) {
     state.suggestion = null;
     suggestion.textContent = '';
     error.textContent = '';
@@ -147,7 +156,7 @@ export function showAnalysis(app, query) {
       error.textContent = errorMessage(e);
     }
     describe();
-    drawBoard();
+    drawBoard(focused);
   }
 
   /** @param {string} move */

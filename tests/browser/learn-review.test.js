@@ -164,6 +164,20 @@ for (const lang of ['en', 'fr']) {
     // The field changes at the click; the board is drawn again when the server's analysis comes back.
     await p.waitForSelector('.analysis-board [data-place="C3"] .piece-dark');
     assert.equal(await p.locator('.analysis-board [data-place="C3"] .piece-dark').count(), 1);
+    // By keyboard: the arrows move between places, Enter sets one up and the redrawn board keeps
+    // the focus there, so the next Enter changes the same place.
+    const focused = () => p.evaluate(() => document.activeElement?.getAttribute('data-place'));
+    await p.focus('.analysis-board [data-place="C3"]');
+    await p.keyboard.press('ArrowRight');
+    assert.equal(await focused(), 'D3');
+    await p.keyboard.press('ArrowUp');
+    assert.equal(await focused(), 'D4');
+    await p.keyboard.press('Enter');
+    await p.waitForSelector('.analysis-board [data-place="D4"] .piece-light');
+    assert.equal(await focused(), 'D4', 'the focus stays on the place set up');
+    await p.keyboard.press('Enter');
+    await p.waitForSelector('.analysis-board [data-place="D4"] .piece-dark');
+    assert.equal(await focused(), 'D4');
     // A malformed position is refused in the page's language.
     await p.fill('#analysis-position', 'nonsense');
     await p.click('#analysis-show');

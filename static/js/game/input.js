@@ -72,11 +72,7 @@ export class BoardInput {
       if (this.selected) /** @type {SVGElement | null} */ (this.holder.querySelector('[data-place].dest'))?.focus();
       return;
     }
-    const direction = { ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] }[event.key];
-    if (!direction) return;
-    event.preventDefault();
-    const next = nearestInDirection(placeEl, [...this.holder.querySelectorAll('[data-place]')], direction);
-    if (next) /** @type {SVGElement} */ (next).focus();
+    focusByArrow(event, placeEl, [...this.holder.querySelectorAll('[data-place]')]);
   }
 
   /** @param {PointerEvent} event */
@@ -140,13 +136,29 @@ export class BoardInput {
 }
 
 /**
+ * An arrow key on a place: the focus goes to the nearest place that way (the game's board and the
+ * analysis board alike). Whether the key was an arrow.
+ * @param {KeyboardEvent} event
+ * @param {Element} from
+ * @param {Element[]} places
+ */
+export function focusByArrow(event, from, places) {
+  const direction = { ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] }[event.key];
+  if (!direction) return false;
+  event.preventDefault();
+  const next = nearestInDirection(from, places, direction);
+  if (next) /** @type {SVGElement} */ (next).focus();
+  return true;
+}
+
+/**
  * The place whose centre lies nearest in `direction` ([dx, dy] on screen) from `from`'s centre,
  * preferring places straight ahead over ones off to the side.
  * @param {Element} from
  * @param {Element[]} places
  * @param {number[]} direction
  */
-export function nearestInDirection(from, places, direction) {
+function nearestInDirection(from, places, direction) {
   const centre = (/** @type {Element} */ el) => {
     const box = (el.querySelector('.hit') || el).getBoundingClientRect();
     return [box.x + box.width / 2, box.y + box.height / 2];
