@@ -709,8 +709,8 @@ pub struct Socket {
     /// The last whole view, and its moves with those of the events since.
     view: Option<Value>,
     moves: Vec<Value>,
-    /// The code of the close frame the server sent, once the socket has closed with one.
-    close_code: Option<u16>,
+    /// The code and reason of the close frame the server sent, once the socket has closed with one.
+    close_frame: Option<(u16, String)>,
 }
 
 impl Socket {
@@ -755,7 +755,7 @@ impl Socket {
             stream,
             view: None,
             moves: Vec::new(),
-            close_code: None,
+            close_frame: None,
         })
     }
 
@@ -864,7 +864,8 @@ impl Socket {
                     return Some(serde_json::from_str(&text).expect("JSON messages"));
                 }
                 Some(Ok(Message::Close(frame))) => {
-                    self.close_code = frame.map(|frame| u16::from(frame.code));
+                    self.close_frame =
+                        frame.map(|frame| (u16::from(frame.code), frame.reason.to_string()));
                     return None;
                 }
                 None | Some(Err(_)) => return None,
@@ -909,7 +910,12 @@ impl Socket {
     /// The code the server closed the socket with (`None` while open, or after a close without
     /// a close frame: a dropped connection).
     pub fn close_code(&self) -> Option<u16> {
-        self.close_code
+        self.close_frame.as_ref().map(|(code, _)| *code)
+    }
+
+    /// The reason of the close frame, as [`Socket::close_code`].
+    pub fn close_reason(&self) -> Option<&str> {
+        self.close_frame.as_ref().map(|(_, reason)| reason.as_str())
     }
 
     pub async fn close(mut self) {

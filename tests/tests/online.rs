@@ -390,6 +390,31 @@ async fn a_spectator_sees_moves_and_cannot_act(database: Database) {
     server.stop().await;
 }
 
+/// A hello with a token of another game, or one of no game, is refused alike: `unauthorized`,
+/// then closed with that code as the close's reason.
+async fn a_hello_with_a_token_not_of_the_game_is_refused_as_unauthorized(database: Database) {
+    let server = server(database).await;
+    let api = server.api();
+    let game = api
+        .create(json!({ "variant": "petteia-6", "mode": "online" }))
+        .await;
+    let other = api
+        .create(json!({ "variant": "petteia-6", "mode": "online" }))
+        .await;
+    for token in [seat_token(&other), "0123456789abcdefghijABCDEFGHIJ01"] {
+        let mut socket = Socket::connect(&server.base, game_id(&game), Some(token), None).await;
+        let refused = socket.next_of("error").await;
+        assert_eq!(refused["code"], "unauthorized", "{refused}");
+        assert!(socket.next().await.is_none(), "the socket closes");
+        assert_eq!(
+            (socket.close_code(), socket.close_reason()),
+            (Some(1008), Some("unauthorized")),
+            "{token}"
+        );
+    }
+    server.stop().await;
+}
+
 async fn a_game_against_the_computer_gets_replies_and_undo_goes_back(database: Database) {
     let server = server(database).await;
     let api = server.api();
@@ -642,6 +667,7 @@ on_both_databases!(
     a_resent_move_id_gets_the_first_answer_and_plays_once,
     a_reconnect_with_since_receives_exactly_the_missed_events,
     a_spectator_sees_moves_and_cannot_act,
+    a_hello_with_a_token_not_of_the_game_is_refused_as_unauthorized,
     a_game_against_the_computer_gets_replies_and_undo_goes_back,
     with_a_clock_the_computer_replies_without_its_pause,
     the_computer_plays_whole_turns_in_the_dice_games,

@@ -577,7 +577,7 @@ impl Session {
         } = match hello_seat(&state, &game_id, token.as_deref(), upgrade_seat).await {
             Ok(seat) => seat,
             Err(error) => {
-                refuse(&mut socket, &error, 1008, "unauthorized").await;
+                refuse(&mut socket, &error, 1008, error.code()).await;
                 return None;
             }
         };
@@ -587,8 +587,11 @@ impl Session {
             .await;
         let (subscription, actor) = match subscribed {
             Ok(s) => s,
+            // The close's reason is the error's code, as a hello's refusals all give it: a
+            // token of another game is as unauthorized here as a token of none.
             Err(error) => {
-                refuse(&mut socket, &error.into(), 1008, "refused").await;
+                let error = ApiError::from(error);
+                refuse(&mut socket, &error, 1008, error.code()).await;
                 return None;
             }
         };
