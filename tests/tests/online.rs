@@ -395,12 +395,8 @@ async fn a_spectator_sees_moves_and_cannot_act(database: Database) {
 async fn a_hello_with_a_token_not_of_the_game_is_refused_as_unauthorized(database: Database) {
     let server = server(database).await;
     let api = server.api();
-    let game = api
-        .create(json!({ "variant": "petteia-6", "mode": "online" }))
-        .await;
-    let other = api
-        .create(json!({ "variant": "petteia-6", "mode": "online" }))
-        .await;
+    let online = || api.create(json!({ "variant": "petteia-6", "mode": "online" }));
+    let (game, other) = (online().await, online().await);
     for token in [seat_token(&other), "0123456789abcdefghijABCDEFGHIJ01"] {
         let mut socket = Socket::connect(&server.base, game_id(&game), Some(token), None).await;
         let refused = socket.next_of("error").await;
