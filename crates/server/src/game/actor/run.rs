@@ -368,6 +368,8 @@ impl GameActor {
                 let _ = reply.send(Ok(self.game.record().to_string()));
             }
             Command::Hint { token, reply } => {
+                // Boxed, as the other rare paths: the store's future inline would enlarge every
+                // command's future.
                 let hinted = Box::pin(self.hint(token.as_ref())).await;
                 let _ = reply.send(hinted);
             }
