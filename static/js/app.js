@@ -5,6 +5,7 @@ import { showHome } from './home.js';
 import { showGame, joinAndShow } from './game/screen.js';
 import { showRules } from './rules.js';
 import { showAnalysis } from './analysis.js';
+import { showVerify } from './verify.js';
 import { t, translateStatic, languageSwitch } from './i18n.js';
 import { showNotFound } from './notfound.js';
 import { variants } from './api.js';
@@ -34,6 +35,7 @@ const ROUTES = [
   ['/rules', (app) => showRules(app, undefined)],
   ['/rules/evidence', (app) => showRules(app, 'evidence')],
   ['/analysis', (app) => showAnalysis(app, new URLSearchParams(location.search))],
+  ['/verify', (app) => showVerify(app, new URLSearchParams(location.search))],
   ['/rules/:variant', rulesPage(false)],
   ['/rules/:variant/print', rulesPage(true)],
   ['/signup', (app) => showCredentialsForm(app, 'signup')],

@@ -518,6 +518,35 @@ for (const { variant, host: hostWindow, shotName } of [
   });
 }
 
+test('the verify page checks any dice record: a game of this server by its address, pasted, or from a file', async () => {
+  const created = await createViaApi(server.base, { variant: 'duodecim-scripta', mode: 'local', clock: null, side: 'first' });
+  const { game_id: id, seat } = created.body;
+  assert.equal((await callApi(server.base, 'POST', `/api/v1/games/${id}/resign`, { token: seat.token })).status, 200);
+  const record = await (await fetch(`${server.base}/api/v1/games/${id}/record`)).text();
+  const rolls = record.match(/\{[1-6,]+\}/g);
+  const p = await page(PHONE);
+  await p.goto(`/verify?game=${id}`);
+  assert.match(await diceCheckSaid(p), new RegExp(`every die of the game \\(${3 * rolls.length} in ${rolls.length} rolls?\\)`));
+  assert.equal(await p.inputValue('#verify-record'), record, 'the record shown is the one checked');
+  await shot(p, 'verify-phone');
+
+  // Pasted with its first die changed: the die is named.
+  const first = Number(rolls[0][1]);
+  const altered = record.replace(/\{([1-6])/, `{${(first % 6) + 1}`);
+  await p.fill('#verify-record', altered);
+  await p.click('#verify-check');
+  await p.waitForFunction(() => /^The dice do not check/.test(document.querySelector('.dice-check')?.textContent ?? ''));
+  assert.equal(await p.textContent('.dice-check'), `The dice do not check: roll 1: die 0 of the game is a ${(first % 6) + 1} in the record, but the seed gives a ${first}.`);
+  // Opened from a file: checked at once.
+  await p.setInputFiles('#verify-file', { name: 'record.txt', mimeType: 'text/plain', buffer: Buffer.from(record) });
+  await p.waitForFunction(() => /^Checked in this browser/.test(document.querySelector('.dice-check')?.textContent ?? ''));
+  // A record of a game without dice has nothing to check.
+  await p.fill('#verify-record', '[Variant "petteia-6"]\n\nA1-A2');
+  await p.click('#verify-check');
+  await p.waitForFunction(() => /no dice game/.test(document.querySelector('.dice-check')?.textContent ?? ''));
+  assertNoProblems(p);
+});
+
 /** What the fairness panel says of its dice check, once it has said it. */
 async function diceCheckSaid(p) {
   await p.waitForFunction(() => /^(Checked in this browser|The dice do not check)/.test(document.querySelector('.dice-check')?.textContent ?? ''));

@@ -26,12 +26,13 @@ use tower_http::trace::TraceLayer;
 /// The whole application: the API, and the browser client from `static_dir`.
 pub fn app(state: AppState, static_dir: &Path) -> Router {
     let index = ServeFile::new(static_dir.join("index.html"));
-    // Client routes (`/join/…`, `/game/…`, `/rules/…`, `/analysis`) all load the one page, which reads the path.
+    // Client routes (`/join/…`, `/game/…`, `/rules/…`, `/analysis`, …) all load the one page, which reads the path.
     let client = Router::new()
         .nest_service("/join", index.clone())
         .nest_service("/game", index.clone())
         .nest_service("/rules", index.clone())
         .nest_service("/analysis", index.clone())
+        .nest_service("/verify", index.clone())
         .nest_service("/@", index.clone())
         .nest_service("/leaderboard", index.clone())
         .nest_service("/challenges", index.clone())

@@ -671,7 +671,7 @@ class GameScreen {
       html('p', { text: t('game.commitment', { commitment: v.commitment }) }),
       ...(mine ? [html('p', { text: t('game.entropy_mine', { entropy: mine }) })] : []),
       html('p', { text: seed }),
-      ...(v.server_seed ? [this.diceCheck] : []),
+      ...(v.server_seed ? [this.diceCheck, html('p', {}, [html('a', { href: '/verify', text: t('verify.link') })])] : []),
     );
     this.checkDice();
   }
