@@ -148,6 +148,9 @@ test('axe-core finds no violation on the home page, the rules and a game of each
   await p.goto('/');
   await p.waitForSelector('#create');
   assert.deepEqual(await axeViolations(p), [], 'home');
+  await p.goto('/verify');
+  await p.waitForSelector('#verify-record');
+  assert.deepEqual(await axeViolations(p), [], 'the verify page');
   for (const variant of list) {
     await p.goto(`/rules/${variant.id}`);
     await p.waitForSelector('.rules-board svg');
