@@ -159,6 +159,20 @@ test('two signed-in players play a rated game; the game shows names and the prof
   assert.equal(await host.locator('svg.rating-chart polyline').count(), 1, 'the rating history is drawn');
   // Its legend is the page's text, beside the chart rather than over its lines.
   assert.match(await host.textContent('.chart-legend li'), /^Petteia 6×6: \d+$/);
+  // Two variants with the same history draw the same line: dashed differently, both show, and
+  // each legend's sample is drawn as its line.
+  const lines = await host.evaluate(async () => {
+    const { ratingChart } = await import('/js/accounts/chart.js');
+    const same = [{ at: 1, rating: 1530 }, { at: 2, rating: 1510 }];
+    const figure = ratingChart({ 'petteia-6': same, 'petteia-8': same }, (v) => v);
+    const look = (/** @type {Element} */ el) => `${el.getAttribute('stroke')} ${el.getAttribute('stroke-dasharray') ?? 'solid'}`;
+    return {
+      lines: [...figure.querySelectorAll('svg.rating-chart polyline')].map(look),
+      samples: [...figure.querySelectorAll('.chart-legend .swatch line')].map(look),
+    };
+  });
+  assert.equal(new Set(lines.lines.map((l) => l.split(' ').slice(1).join(' '))).size, 2, `two dashes: ${lines.lines}`);
+  assert.deepEqual(lines.samples, lines.lines);
   assert.match(await host.textContent('.recent-games'), /win against zeus/);
   // Each game with its day, its variant opening its review.
   assert.match(await host.textContent('.recent-games li'), /^\d{1,2}\/\d{1,2}\/\d{4} · /);

@@ -11,6 +11,12 @@ const PAD = 36;
 // Okabe and Ito's colours, told apart by every kind of colour vision (the earlier set had two
 // near oranges).
 const COLOURS = ['#0072b2', '#d55e00', '#009e73', '#cc79a7', '#e69f00', '#56b4e9'];
+// And a dash of its own: two variants with the same history draw the same line, and one drawn
+// solid over the other hid it; dashed differently, both show along it.
+const DASHES = ['', '10 5', '3 4', '12 4 3 4', '6 6', '2 8'];
+
+/** The colour and dash of line `n`. @param {number} n */
+const stroke = (n) => ({ stroke: COLOURS[n % COLOURS.length], 'stroke-dasharray': DASHES[n % DASHES.length] || undefined });
 
 /**
  * @param {Record<string, { at: number, rating: number }[]>} history points per variant, oldest first
@@ -30,10 +36,11 @@ export function ratingChart(history, label) {
   const y = (/** @type {number} */ r) => HEIGHT - PAD - ((r - low) / (high - low)) * (HEIGHT - 2 * PAD);
   const paths = lines.map(([variant, points], n) => {
     const coordinates = [[x(0), y(1500)], ...points.map((p, i) => [x(i + 1), y(p.rating)])];
-    return svg('polyline', { 'data-variant': variant, points: coordinates.map((c) => c.join(',')).join(' '), fill: 'none', stroke: COLOURS[n % COLOURS.length], 'stroke-width': 2.5 });
+    return svg('polyline', { 'data-variant': variant, points: coordinates.map((c) => c.join(',')).join(' '), fill: 'none', ...stroke(n), 'stroke-width': 2.5 });
   });
   const legend = lines.map(([variant, points], n) => html('li', {}, [
-    html('span', { class: 'swatch', style: `background: ${COLOURS[n % COLOURS.length]}`, 'aria-hidden': 'true' }),
+    // The line's own colour and dash, drawn as a sample of it.
+    svg('svg', { class: 'swatch', viewBox: '0 0 28 10', 'aria-hidden': 'true' }, [svg('line', { x1: 0, y1: 5, x2: 28, y2: 5, ...stroke(n), 'stroke-width': 2.5 })]),
     `${label(variant)}: ${points[points.length - 1].rating}`,
   ]));
   return html('figure', { class: 'rating-figure' }, [
