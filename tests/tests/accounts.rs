@@ -158,6 +158,19 @@ async fn signed_up_players_get_results_and_ratings_from_a_rated_game(database: D
         ),
         (Some("bob_2"), Some(1), Some("Ann"))
     );
+    // The first game still shows each player's rating as that game left it, not today's.
+    let (_, seats_then) = api
+        .get(&format!("/api/v1/games/{game}/players"), None)
+        .await;
+    assert_eq!(
+        seats_then, seats,
+        "the first game's seats, four games later"
+    );
+    assert_ne!(
+        seats_then[1]["rating"],
+        profile(&api, "bob_2").await["variants"]["petteia-6"]["rating"],
+        "bob's rating has moved since"
+    );
     let (_, games) = api.get("/api/v1/players/bob_2/games?limit=2", None).await;
     let before = games[1]["finished_at"].as_i64().unwrap();
     let (_, older) = api

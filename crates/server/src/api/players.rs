@@ -320,7 +320,9 @@ pub async fn seat_holders(
                 SeatHolder {
                     side: h.side,
                     username: h.username,
-                    rating: h.rating.map(f64::round),
+                    // A game that ended rated shows the rating it left (a finished game's page
+                    // read later showed today's rating beside that game's change).
+                    rating: h.rating_after.or(h.rating).map(f64::round),
                     rating_change: shown_change(h.rating_before, h.rating_after),
                 }
             }
