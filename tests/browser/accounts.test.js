@@ -313,3 +313,57 @@ test('a challenge from a profile reaches the other player live; declined, then a
   assert.match(sides[0], /^Light/, `the challenger chose the first side: ${sides[0]}`);
   assertNoProblems(challenger, challenged);
 });
+
+test('a challenge and its game\'s start are told on any page; a game that ended while the challenger was away does not open by itself', async () => {
+  const challenger = await page();
+  const challenged = await page();
+  await signUpIn(challenger, 'orpheus');
+  await signUpIn(challenged, 'eurydice');
+  await challenged.goto('/');
+  const send = async () => {
+    await challenger.goto('/challenges?to=eurydice');
+    await challenger.selectOption('#challenge-variant', 'petteia-6');
+    await challenger.selectOption('#challenge-clock', '10+5');
+    await challenger.click('.challenge-form button[type=submit]');
+    await challenger.waitForSelector('.challenge-list.outgoing li:has-text("eurydice")');
+  };
+  await send();
+  // The challenged player, on the home page, is told and goes to answer.
+  const told = challenged.locator('.site-notice', { hasText: 'orpheus challenges you to Petteia 6×6.' });
+  await told.waitFor();
+  await shot(challenged, 'accounts-challenge-notice');
+  await challenger.goto('/rules');
+  await told.locator('a').click();
+  await challenged.locator('.challenge-list.incoming li', { hasText: 'orpheus' }).locator('button:has-text("Accept")').click();
+  await challenged.waitForURL(/\/game\//);
+  // The challenger, reading the rules, is told the game has started and opens it in its seat.
+  const started = challenger.locator('.site-notice', { hasText: 'has started' });
+  await started.waitFor();
+  await started.locator('a').click();
+  await challenger.waitForURL(/\/game\//);
+  await waitStatus(challenger, 'playing');
+  await challenger.waitForSelector('.clock-bottom .clock-side:has-text("orpheus")');
+  assert.equal(await challenger.locator('.site-notice').count(), 0, 'the notice goes once followed');
+
+  // A player who challenged through the API, with no page open, and whose game was accepted and
+  // resigned meanwhile: the next page they open tells them, and stays where it is.
+  const context = await challenged.context().browser().newContext({ baseURL: server.base });
+  const asAway = (path, data) => context.request.post(`${server.base}${path}`, { data });
+  assert.equal((await asAway('/api/v1/accounts', { username: 'persephone', password: 'a good password' })).status(), 201);
+  assert.equal((await asAway('/api/v1/challenges', { username: 'eurydice', variant: 'petteia-6' })).status(), 201);
+  await challenged.goto('/challenges');
+  await challenged.locator('.challenge-list.incoming li', { hasText: 'persephone' }).locator('button:has-text("Accept")').click();
+  await challenged.waitForURL(/\/game\//);
+  await waitStatus(challenged, 'playing');
+  await challenged.click('#resign');
+  await challenged.click('#resign');
+  await waitStatus(challenged, 'finished');
+  // This browser signed in on another day (the page keeps that it did; the cookie is the API's).
+  await context.addInitScript(() => localStorage.setItem('ludus.signed-in', 'persephone'));
+  const back = await context.newPage();
+  await back.goto('/challenges');
+  await back.locator('.site-notice', { hasText: 'ended while you were away' }).waitFor();
+  assert.equal(new URL(back.url()).pathname, '/challenges', 'the ended game does not open by itself');
+  assertNoProblems(challenger, challenged);
+  await context.close();
+});

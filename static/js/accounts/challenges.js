@@ -1,13 +1,15 @@
 // @ts-check
 // `/challenges`: challenge a player (variant, clock, side, rated), and the challenges to and from
 // the signed-in account, kept live by the account's event stream (GET /api/v1/stream/events,
-// NDJSON). Accepting opens the game; the challenger's page opens it on the stream's `game_start`.
+// NDJSON, followed by notices.js). Accepting opens the game; the challenger's page opens it on the
+// stream's `game_start` (notices.js, for every page).
 import { html } from '../svg.js';
 import { variants, saveToken } from '../api.js';
 import { sideName } from '../boards/index.js';
 import { navigate } from '../router.js';
 import { CLOCKS } from '../home.js';
-import { currentAccount, challenges, challenge, answerChallenge, accountEvents } from './api.js';
+import { currentAccount, challenges, challenge, answerChallenge } from './api.js';
+import { onNotice } from './notices.js';
 import { t, language } from '../i18n.js';
 import { formatElapsed } from '../game/clock.js';
 import { refusal } from './forms.js';
@@ -169,22 +171,19 @@ export async function showChallenges(app, query, signal) {
   ]));
   await reload();
 
-  // Live: new and withdrawn challenges, answers to ours, and the start of a game we are in.
-  accountEvents(signal, (notice) => {
-    if (notice.type === 'challenge' && notice.challenger !== account.username) incoming.set(notice.challenge_id, notice);
+  // Live: new and withdrawn challenges, answers to ours (an accepted one starts a game, which
+  // notices.js opens).
+  onNotice((notice) => {
+    if (notice.type === 'challenge' && notice.challenger !== account.username) incoming.set(notice.challenge_id, /** @type {Challenge} */ (/** @type {unknown} */ (notice)));
     if (notice.type === 'challenge_canceled') incoming.delete(notice.challenge_id);
     if (notice.type === 'challenge_declined') {
       const declined = outgoing.get(notice.challenge_id);
       outgoing.delete(notice.challenge_id);
       if (declined) note.textContent = t('challenges.declined', { name: declined.challenged });
     }
-    if (notice.type === 'game_start') {
-      saveToken(notice.game_id, notice.seat.token);
-      navigate(`/game/${encodeURIComponent(notice.game_id)}`);
-      return;
-    }
+    if (notice.type === 'game_start') outgoing.delete(notice.challenge_id);
     draw();
-  });
+  }, signal);
   // Lapsed challenges leave the lists without a notice.
   const lapses = setInterval(draw, 30000);
   signal.addEventListener('abort', () => clearInterval(lapses));

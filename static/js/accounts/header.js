@@ -1,7 +1,9 @@
 // @ts-check
 // The header's account link: "Sign in" for a visitor, the player's name (to the account page)
-// once signed in. Pages that sign in or out call `refreshAccountLink`.
+// once signed in, whose notices are then followed on every page. Pages that sign in or out call
+// `refreshAccountLink`.
 import { currentAccount } from './api.js';
+import { followNotices } from './notices.js';
 import { t } from '../i18n.js';
 
 export async function refreshAccountLink() {
@@ -10,4 +12,5 @@ export async function refreshAccountLink() {
   const account = await currentAccount();
   link.textContent = account ? account.username : t('nav.signin');
   link.setAttribute('href', account ? '/account' : '/signin');
+  if (account) followNotices(account.username);
 }

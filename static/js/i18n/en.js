@@ -624,4 +624,10 @@ export default {
   'challenges.decline': 'Decline',
   'challenges.cancel': 'Cancel',
   'challenges.declined': '{name} declined your challenge.',
+  'notices.challenge': '{name} challenges you to {variant}.',
+  'notices.answer': 'Answer',
+  'notices.started': 'Your challenge’s game has started: your clock may be running.',
+  'notices.play': 'Play',
+  'notices.ended': 'A game of yours from a challenge ended while you were away.',
+  'notices.see': 'See it',
 };

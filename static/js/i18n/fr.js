@@ -624,4 +624,10 @@ export default {
   'challenges.decline': 'Refuser',
   'challenges.cancel': 'Annuler',
   'challenges.declined': '{name} a refusé votre défi.',
+  'notices.challenge': '{name} vous défie à {variant}.',
+  'notices.answer': 'Répondre',
+  'notices.started': 'La partie de votre défi a commencé\u00a0: votre pendule tourne peut-être.',
+  'notices.play': 'Jouer',
+  'notices.ended': 'Une partie issue d’un défi s’est terminée en votre absence.',
+  'notices.see': 'La voir',
 };
