@@ -44,6 +44,15 @@ let current = typeof window === 'undefined'
 export const language = () => current;
 
 /**
+ * The locale for dates and numbers: the reader's own variant of the page's language when the
+ * browser names one (`en-GB` writes 7/12/2026 where `en` writes 12/7/2026), else the language.
+ */
+export function locale() {
+  if (typeof navigator === 'undefined') return current;
+  return (navigator.languages || [navigator.language]).find((tag) => tag.split('-')[0] === current) || current;
+}
+
+/**
  * Switches the language and remembers it; the caller re-renders.
  * @param {string} lang
  */

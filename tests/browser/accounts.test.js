@@ -174,6 +174,16 @@ test('two signed-in players play a rated game; the game shows names and the prof
   assert.equal(new Set(lines.lines.map((l) => l.split(' ').slice(1).join(' '))).size, 2, `two dashes: ${lines.lines}`);
   assert.deepEqual(lines.samples, lines.lines);
   assert.match(await host.textContent('.recent-games'), /win against zeus/);
+  // On a phone, in French (longer headings), the results fit the page without scrolling sideways.
+  await host.setViewportSize({ width: 390, height: 844 });
+  await host.goto('/@/hera?lang=fr');
+  await host.waitForSelector('.results tr[data-variant="petteia-6"]');
+  const [scrolled, shown] = await host.$eval('.results', (table) => [table.scrollWidth, table.clientWidth]);
+  assert.ok(scrolled <= shown, `the results table is ${scrolled} px wide in ${shown}`);
+  await shot(host, 'accounts-profile-fr-phone');
+  await host.setViewportSize({ width: 1200, height: 900 });
+  await host.goto('/@/hera?lang=en');
+  await host.waitForSelector('.recent-games');
   // Each game with its day, its variant opening its review.
   assert.match(await host.textContent('.recent-games li'), /^\d{1,2}\/\d{1,2}\/\d{4} · /);
   assert.match(await host.getAttribute('.recent-games li a', 'href'), /^\/game\//);
@@ -285,7 +295,8 @@ test('a challenge from a profile reaches the other player live; declined, then a
   // It arrives without a reload; declined, it leaves the challenger's list with a note.
   const offer = challenged.locator('.challenge-list.incoming li', { hasText: 'theseus' });
   await offer.waitFor();
-  assert.match(await offer.textContent(), /10\+5, rated/);
+  assert.match(await offer.textContent(), /10\+5, rated, you play Dark/, 'the challenger took Light');
+  assert.match(await challenger.textContent('.challenge-list.outgoing li'), /10\+5, rated, you play Light/);
   for (const [name, width, height] of SIZES) {
     await challenged.setViewportSize({ width, height });
     await shot(challenged, `accounts-challenges-${name}`);
@@ -320,6 +331,8 @@ test('a challenge and its game\'s start are told on any page; a game that ended 
   await signUpIn(challenger, 'orpheus');
   await signUpIn(challenged, 'eurydice');
   await challenged.goto('/');
+  // A signed-in player's header has the challenges page.
+  assert.equal(await challenged.getAttribute('header.site a[href="/challenges"]', 'hidden'), null);
   const send = async () => {
     await challenger.goto('/challenges?to=eurydice');
     await challenger.selectOption('#challenge-variant', 'petteia-6');

@@ -6,7 +6,7 @@ import { navigate } from '../router.js';
 import { currentAccount, tokens, createToken, revokeToken, signOut, changePassword, deleteAccount } from './api.js';
 import { refreshAccountLink } from './header.js';
 import { refusal } from './forms.js';
-import { t, language } from '../i18n.js';
+import { t, locale } from '../i18n.js';
 
 /** @param {HTMLElement} app */
 export async function showAccount(app) {
@@ -21,7 +21,7 @@ export async function showAccount(app) {
   const drawTokens = async () => {
     const items = await tokens();
     list.replaceChildren(...items.map((token) => html('li', {}, [
-      t('account.token_made', { description: token.description || t('account.no_description'), date: new Date(token.created_at).toLocaleDateString(language()) }),
+      t('account.token_made', { description: token.description || t('account.no_description'), date: new Date(token.created_at).toLocaleDateString(locale()) }),
       html('button', { type: 'button', text: t('account.revoke'), onclick: async () => { await revokeToken(token.id); await drawTokens(); } }),
     ])));
   };

@@ -134,8 +134,14 @@ export function seatLabel({ username, rating, rating_change: change }) {
   const name = username === 'deleted' ? t('profile.opponent.deleted') : username;
   if (rating === null) return name;
   if (change === null || change === undefined) return `${name} (${rating})`;
-  return `${name} (${rating}, ${change > 0 ? '+' : change < 0 ? '−' : '±'}${Math.abs(change)})`;
+  return `${name} (${rating}, ${signedChange(change)})`;
 }
+
+/**
+ * A rating change with its sign, a true minus for a loss: `+12`, `−8`, `±0`.
+ * @param {number} change
+ */
+export const signedChange = (change) => `${change > 0 ? '+' : change < 0 ? '−' : '±'}${Math.abs(change)}`;
 
 /**
  * Who holds each seat of a game, as a label per side (`seatLabel`).

@@ -10,7 +10,7 @@ import { navigate } from '../router.js';
 import { CLOCKS } from '../home.js';
 import { currentAccount, challenges, challenge, answerChallenge } from './api.js';
 import { onNotice } from './notices.js';
-import { t, language } from '../i18n.js';
+import { t, locale } from '../i18n.js';
 import { formatElapsed } from '../game/clock.js';
 import { refusal } from './forms.js';
 
@@ -25,18 +25,28 @@ const LAPSES_AFTER_MS = 10 * 60 * 1000;
  * @param {{ initial_ms: number, increment_ms: number }} clock
  */
 export function clockTerms({ initial_ms: initial, increment_ms: increment }) {
-  const number = (/** @type {number} */ n) => n.toLocaleString(language(), { maximumFractionDigits: 3 });
+  const number = (/** @type {number} */ n) => n.toLocaleString(locale(), { maximumFractionDigits: 3 });
   const time = initial % 60000 === 0 ? number(initial / 60000) : formatElapsed(initial);
   return `${time}+${number(increment / 1000)}`;
 }
 
-/** @param {Challenge} c */
-function terms(c) {
+/**
+ * A challenge's terms as the one reading them will play them: the game, the clock, the side.
+ * @param {Challenge} c
+ * @param {boolean} challenger whether the reader made the challenge
+ * @param {import('../api.js').Variant[]} list the variants, for the sides' names
+ */
+function terms(c, challenger, list) {
   const clock = c.clock ? clockTerms(c.clock) : t('challenges.no_clock');
+  const players = list.find((v) => v.id === c.variant)?.players;
+  // `side` is the challenger's; the challenged player takes the other.
+  const index = c.side === 'first' ? 0 : c.side === 'second' ? 1 : null;
+  const mine = index === null || !players ? null : players[challenger ? index : 1 - index];
   return t('challenges.terms', {
     variant: t(`variant.${c.variant}`),
     clock,
     rated: t(c.rated ? 'challenges.rated' : 'challenges.unrated'),
+    side: mine ? t('challenges.you_play', { side: sideName(mine) }) : t('challenges.side_random'),
   });
 }
 
@@ -90,7 +100,7 @@ export async function showChallenges(app, query, signal) {
   };
   const draw = () => {
     drawList(incomingList, incoming, (c) => [
-      t('challenges.from', { name: c.challenger }), terms(c), ' ',
+      t('challenges.from', { name: c.challenger }), terms(c, false, list), ' ',
       button('challenges.accept', async () => {
         const started = await answerChallenge(c.challenge_id, 'accept');
         saveToken(started.game_id, started.seat.token);
@@ -99,7 +109,7 @@ export async function showChallenges(app, query, signal) {
       button('challenges.decline', drop(incoming, c, 'decline')),
     ]);
     drawList(outgoingList, outgoing, (c) => [
-      t('challenges.to', { name: c.challenged }), terms(c), ' ',
+      t('challenges.to', { name: c.challenged }), terms(c, true, list), ' ',
       button('challenges.cancel', drop(outgoing, c, 'cancel')),
     ]);
   };

@@ -2,10 +2,10 @@
 // `/@/<username>`: a player's results per variant (and against the computer per level), the
 // rating history as a chart, and the recent games, each linking to its record.
 import { html } from '../svg.js';
-import { profile, playedGames, currentAccount, GAMES_PAGE } from './api.js';
+import { profile, playedGames, currentAccount, GAMES_PAGE, signedChange } from './api.js';
 import { ratingChart } from './chart.js';
 import { showNotFound } from '../notfound.js';
-import { t, language, terminationLabel } from '../i18n.js';
+import { t, locale, terminationLabel } from '../i18n.js';
 
 /**
  * Who a game was against: a player's name, or the words for the computer, a deleted account or a guest.
@@ -47,13 +47,13 @@ export async function showProfile(app, username) {
   // Each game with its day, and whether it was rated (a game between two accounts that was not
   // says so; the computer's and guests' games never are).
   const gameRow = (g) => html('li', { class: `played ${g.result}` }, [
-    `${new Date(g.finished_at).toLocaleDateString(language())} · `,
+    `${new Date(g.finished_at).toLocaleDateString(locale())} · `,
     html('a', { href: `/game/${encodeURIComponent(g.game_id)}`, text: `${label(g.variant)}` }),
     t('profile.played', { result: t(`profile.result.${g.result}`), opponent: opponentName(g.opponent) }),
     g.level ? t('profile.level', { level: g.level }) : '',
     `, ${terminationLabel(g.termination)}`,
     g.assisted ? ` (${t('profile.assisted')})` : '',
-    g.rating_change !== null ? ` (${g.rating_change >= 0 ? '+' : ''}${g.rating_change})`
+    g.rating_change !== null ? ` (${signedChange(g.rating_change)})`
       : g.mode === 'online' && g.opponent && g.opponent !== 'deleted' ? ` (${t('profile.unrated')})` : '',
   ]);
   const list = html('ol', { class: 'recent-games' }, games.map(gameRow));
@@ -76,7 +76,7 @@ export async function showProfile(app, username) {
     viewer && viewer.username === player.username
       ? html('p', {}, [html('a', { href: '/challenges', text: t('account.your_challenges') })])
       : null,
-    html('p', { class: 'muted', text: t('profile.since', { date: new Date(player.created_at).toLocaleDateString(language()) }) }),
+    html('p', { class: 'muted', text: t('profile.since', { date: new Date(player.created_at).toLocaleDateString(locale()) }) }),
     html('h2', { text: t('profile.results') }),
     resultRows.length
       ? html('table', { class: 'results', tabindex: '0' }, [
