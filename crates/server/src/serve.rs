@@ -202,32 +202,40 @@ fn sqlite_file(url: &str) -> Option<&str> {
     crate::config::sqlite_path(url).filter(|path| !path.is_empty() && !path.contains(":memory:"))
 }
 
-/// A database URL without its password, for logs: the one after the user (`user:password@`) and
-/// one given as a parameter (`?password=…`, which Postgres's URLs take too).
+/// A database URL without its password, for logs and errors: the one after the user
+/// (`user:password@`, up to the last `@`: a password may hold `?`, `/` or `@` unencoded), and one
+/// given as a parameter (`?password=…`, which Postgres's URLs take too, or a libpq connection
+/// string's `password=…` word).
 fn redact(url: &str) -> String {
-    let (address, query) = url
-        .split_once('?')
-        .map_or((url, None), |(a, q)| (a, Some(q)));
-    let mut redacted = match (address.find("://"), address.rfind('@')) {
-        (Some(scheme), Some(at)) if at > scheme => match address[scheme + 3..at].split_once(':') {
-            Some((user, _password)) => {
-                format!("{}://{user}:***{}", &address[..scheme], &address[at..])
-            }
-            None => address.to_string(),
-        },
-        _ => address.to_string(),
+    let (userinfo, rest) = match (url.find("://"), url.rfind('@')) {
+        (Some(scheme), Some(at)) if at > scheme => {
+            let user = match url[scheme + 3..at].split_once(':') {
+                Some((user, _password)) => format!("{user}:***"),
+                None => url[scheme + 3..at].to_string(),
+            };
+            (format!("{}://{user}", &url[..scheme]), &url[at..])
+        }
+        _ => (String::new(), url),
     };
-    if let Some(query) = query {
-        let parameters: Vec<String> = query
-            .split('&')
-            .map(|parameter| match parameter.split_once('=') {
-                Some((key, _)) if key.eq_ignore_ascii_case("password") => format!("{key}=***"),
-                _ => parameter.to_string(),
-            })
-            .collect();
-        redacted = format!("{redacted}?{}", parameters.join("&"));
+    userinfo + &hide_password_parameters(rest)
+}
+
+/// `text` with the value of every `password=` (any case) replaced, up to the next `&` or space.
+fn hide_password_parameters(text: &str) -> String {
+    const KEY: &str = "password=";
+    let mut hidden = String::with_capacity(text.len());
+    let mut rest = text;
+    // Lower-casing ASCII keeps every byte where it was, so its positions are the text's.
+    while let Some(at) = rest.to_ascii_lowercase().find(KEY) {
+        let value = at + KEY.len();
+        hidden.push_str(&rest[..value]);
+        hidden.push_str("***");
+        let end = rest[value..]
+            .find(|c: char| c == '&' || c.is_whitespace())
+            .map_or(rest.len(), |length| value + length);
+        rest = &rest[end..];
     }
-    redacted
+    hidden + rest
 }
 
 /// Serves `app` on `listener` until `shutdown` completes; then stops accepting, closes the sockets
@@ -324,6 +332,21 @@ mod tests {
         assert_eq!(
             redact("postgres://ludus:a@db/ludus?Password=b"),
             "postgres://ludus:***@db/ludus?Password=***"
+        );
+        // A password with characters a URL should have encoded: all of it is hidden still (a
+        // `?` in it was read as the query's start, and the password logged whole).
+        assert_eq!(
+            redact("postgres://ludus:Pa?Secret9@db:5432/ludus"),
+            "postgres://ludus:***@db:5432/ludus"
+        );
+        assert_eq!(
+            redact("postgres://ludus:p@ss/w@db/ludus?sslmode=require"),
+            "postgres://ludus:***@db/ludus?sslmode=require"
+        );
+        // A libpq connection string, which the store refuses, is no URL: its password word goes.
+        assert_eq!(
+            redact("host=db user=ludus password=KvSecret dbname=ludus"),
+            "host=db user=ludus password=*** dbname=ludus"
         );
     }
 }

@@ -61,7 +61,8 @@ pub enum StoreError {
     Database(#[from] sqlx::Error),
     #[error("migrations: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),
-    #[error("unsupported database URL {0:?}: use sqlite://… or postgres://…")]
+    /// Holds the URL's scheme only (empty without one): the rest may hold a password.
+    #[error("unsupported database URL (scheme {0:?}): use sqlite://… or postgres://…")]
     UnsupportedUrl(String),
     /// The [`Appender`]'s writers have stopped (the runtime is shutting down).
     #[error("the store's writer has stopped")]
@@ -455,7 +456,10 @@ impl Store {
             POSTGRES_MIGRATIONS.run(&pool).await?;
             Ok(Store::Postgres(pool))
         } else {
-            Err(StoreError::UnsupportedUrl(url.chars().take(40).collect()))
+            let scheme = url.split_once("://").map_or("", |(scheme, _)| scheme);
+            Err(StoreError::UnsupportedUrl(
+                scheme.chars().take(20).collect(),
+            ))
         }
     }
 
