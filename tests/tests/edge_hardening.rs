@@ -623,3 +623,40 @@ async fn every_answer_carries_the_browser_protections() {
     }
     server.stop().await;
 }
+
+/// The client's files are revalidated before each use: after an upgrade a browser loads the new
+/// scripts rather than yesterday's against the new server (they were served with a date only,
+/// which browsers may trust for days).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_client_s_files_are_revalidated_after_an_upgrade() {
+    let server = TestServer::start(Database::Sqlite).await;
+    let client = reqwest::Client::new();
+    for path in ["/", "/game/g1", "/js/app.js", "/css/ludus.css"] {
+        let answer = client
+            .get(format!("{}{path}", server.base))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(answer.status(), 200, "{path}");
+        assert_eq!(
+            answer
+                .headers()
+                .get("cache-control")
+                .and_then(|v| v.to_str().ok()),
+            Some("no-cache"),
+            "{path}"
+        );
+        // Revalidating costs a request, not the file: an unchanged one is answered 304.
+        let modified = answer.headers().get("last-modified").cloned();
+        if let Some(modified) = modified {
+            let again = client
+                .get(format!("{}{path}", server.base))
+                .header("if-modified-since", modified)
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(again.status(), 304, "{path}");
+        }
+    }
+    server.stop().await;
+}

@@ -40,6 +40,7 @@ pub fn app(state: AppState, static_dir: &Path) -> Router {
         .nest_service("/signin", index.clone())
         .nest_service("/signup", index.clone())
         .fallback_service(ServeDir::new(static_dir).not_found_service(index))
+        .layer(axum::middleware::map_response(revalidated))
         .layer(axum::middleware::from_fn(api::refuse_unservable_paths));
     // Each request's log lines name its client, as the limits see it (behind a trusted proxy,
     // the address the proxy names).
@@ -106,6 +107,16 @@ async fn with_security_headers(mut response: Response) -> Response {
     for (name, value) in SECURITY_HEADERS {
         headers.insert(name, value);
     }
+    response
+}
+
+/// The client's files are used only once the server says they have not changed (an unchanged
+/// one is a 304, by its date): served with a date alone, a browser may keep yesterday's scripts
+/// for days after an upgrade, against the new server.
+async fn revalidated(mut response: Response) -> Response {
+    response
+        .headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
     response
 }
 
