@@ -122,13 +122,26 @@ async fn open_sockets_count_against_their_address() {
         refused.is_none(),
         "a fifth connection from the address opens"
     );
-    // Another address is served; and this one again once a socket has closed.
+    // Another address is served, and its operator sees the refusal counted.
     let health = client_from("127.0.0.2")
         .get(format!("{}/healthz", server.base))
         .send()
         .await
         .expect("/healthz answers");
     assert_eq!(health.status(), 200);
+    let metrics = client_from("127.0.0.2")
+        .get(format!("{}/metrics", server.base))
+        .send()
+        .await
+        .expect("/metrics answers")
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        metrics.contains("\nludus_connections_refused_total 1\n"),
+        "{metrics}"
+    );
+    // And this address again once a socket has closed.
     drop(sockets.pop());
     let mut again = None;
     for _ in 0..50 {

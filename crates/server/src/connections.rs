@@ -6,6 +6,7 @@
 //! to its requests as axum's `ConnectInfo`.
 
 use crate::api::ForwardingHeader;
+use crate::metrics::Metrics;
 use axum::Router;
 use axum::extract::ConnectInfo;
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
@@ -18,6 +19,7 @@ use std::future::Future;
 use std::io;
 use std::net::IpAddr;
 use std::pin::Pin;
+use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 use std::time::Duration;
@@ -80,6 +82,7 @@ pub async fn serve(
     listener: TcpListener,
     app: Router,
     limits: ConnectionLimits,
+    metrics: Arc<Metrics>,
     shutdown: impl Future<Output = ()>,
 ) {
     let mut builder = Builder::new(TokioExecutor::new());
@@ -89,6 +92,7 @@ pub async fn serve(
         .header_read_timeout(limits.header_read_timeout);
     let open = OpenConnections::default();
     let graceful = GracefulShutdown::new();
+    let mut refusals = Refusals::default();
     tokio::pin!(shutdown);
     loop {
         let (stream, peer) = tokio::select! {
@@ -113,7 +117,8 @@ pub async fn serve(
             limits.per_address
         };
         let Some(slot) = open.admit(crate::api::address::limited_as(peer.ip()), limit) else {
-            tracing::debug!(address = %peer.ip(), "too many connections from one address");
+            metrics.connections_refused.fetch_add(1, Ordering::Relaxed);
+            refusals.note(peer.ip(), limit);
             continue;
         };
         // Without TCP_NODELAY, Nagle's algorithm holds a small message (an event after an ack)
@@ -158,6 +163,37 @@ pub async fn serve(
         .is_err()
     {
         tracing::warn!("shutting down: connections still open after 10 s are dropped");
+    }
+}
+
+/// The connections refused for the cap, told in the log at most once a minute: a flood would
+/// fill it, and a wrong `--trusted-proxies`, which makes every visitor the proxy, must be seen
+/// (the whole site then answers 502 through the proxy).
+#[derive(Default)]
+struct Refusals {
+    last_told: Option<std::time::Instant>,
+    untold: u64,
+}
+
+impl Refusals {
+    const TOLD_EVERY: Duration = Duration::from_secs(60);
+
+    fn note(&mut self, address: IpAddr, limit: usize) {
+        self.untold += 1;
+        if self
+            .last_told
+            .is_some_and(|told| told.elapsed() < Self::TOLD_EVERY)
+        {
+            return;
+        }
+        tracing::warn!(
+            %address,
+            limit,
+            refused = self.untold,
+            "refused connections: an address holds its cap of open connections (behind a reverse proxy, is the proxy's address in --trusted-proxies?)"
+        );
+        self.last_told = Some(std::time::Instant::now());
+        self.untold = 0;
     }
 }
 

@@ -55,6 +55,8 @@ impl Histogram {
 #[derive(Debug, Default)]
 pub struct Metrics {
     pub sockets: AtomicU64,
+    /// Connections closed at once: their address held its cap (`--connections-per-address`).
+    pub connections_refused: AtomicU64,
     pub moves_accepted: AtomicU64,
     /// Refused moves by error code.
     moves_refused: Mutex<BTreeMap<&'static str, u64>>,
@@ -82,6 +84,11 @@ impl Metrics {
             out,
             "# HELP ludus_sockets Open WebSocket connections.\n# TYPE ludus_sockets gauge\nludus_sockets {}",
             self.sockets.load(Ordering::Relaxed)
+        );
+        let _ = writeln!(
+            out,
+            "# HELP ludus_connections_refused_total Connections closed at once because their address held the per-address cap (behind a reverse proxy the server does not trust, every visitor shares the proxy's).\n# TYPE ludus_connections_refused_total counter\nludus_connections_refused_total {}",
+            self.connections_refused.load(Ordering::Relaxed)
         );
         let _ = writeln!(
             out,

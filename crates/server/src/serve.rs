@@ -255,7 +255,8 @@ async fn serve_app(
         let _ = shutdown_sender.send(true);
     };
     // Our own accept loop: a header read timeout and a cap per address (TCP_NODELAY set there).
-    crate::connections::serve(listener, app, state.limits.connections.clone(), signal).await;
+    let limits = state.limits.connections.clone();
+    crate::connections::serve(listener, app, limits, state.metrics.clone(), signal).await;
     // WebSockets close themselves on the signal. Stop the games only once they have (or after a
     // bound), so that a socket's last word is "server shutting down", not its game going away.
     let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
