@@ -1,12 +1,13 @@
 // @ts-check
 // Home: the games this browser holds seats in, then choose a game and rule set, a mode, a clock
-// and a side, and create the game.
-import { variants, createGame, saveToken, saveInvite, saveEntropy, entropy, savedSeats, gameView } from './api.js';
+// and a side, and create the game; below, the games being played that their creators listed for
+// anyone to watch.
+import { variants, createGame, saveToken, saveInvite, saveEntropy, entropy, savedSeats, gameView, request } from './api.js';
 import { html } from './svg.js';
 import { sideName } from './boards/index.js';
 import { navigate } from './router.js';
 import { orderMyGames, gameLine } from './mygames.js';
-import { accountGames } from './accounts/api.js';
+import { accountGames, seatLabels } from './accounts/api.js';
 import { t, errorMessage } from './i18n.js';
 import { KIND } from './learn/variants.js';
 
@@ -71,6 +72,32 @@ function myGames(list, signal) {
       }
       section.hidden = !playing.length && !finished.length;
     });
+  return section;
+}
+
+/** How many listed games the home page shows to watch. */
+const TO_WATCH = 10;
+
+/**
+ * The listed games in play, newest first, each with its players' names where accounts hold the
+ * seats: where a visitor finds a game to watch (the creator's "Let anyone find the game").
+ * @param {AbortSignal} signal
+ */
+function gamesToWatch(signal) {
+  const section = html('section', { class: 'to-watch', id: 'to-watch', 'aria-labelledby': 'to-watch-heading', hidden: true });
+  request('GET', `/api/v1/games?status=playing&limit=${TO_WATCH}`)
+    .then((/** @type {{ game_id: string, variant: string }[]} */ games) => Promise.all(games.map(async (game) => {
+      const names = await seatLabels(game.game_id).catch(() => ({}));
+      return html('li', { 'data-game-id': game.game_id }, [
+        html('a', { href: `/game/${encodeURIComponent(game.game_id)}`, text: t(`variant.${game.variant}`) }),
+        Object.keys(names).length ? ` — ${Object.values(names).join(t('home.versus'))}` : '',
+      ]);
+    })))
+    .then((items) => {
+      if (signal.aborted || !items.length) return;
+      section.append(html('h2', { id: 'to-watch-heading', text: t('home.to_watch') }), html('ul', {}, items));
+      section.hidden = false;
+    }, () => {});
   return section;
 }
 
@@ -145,7 +172,7 @@ export async function showHome(app, signal) {
 
   const submit = /** @type {HTMLButtonElement} */ (html('button', { type: 'submit', class: 'primary', id: 'create', text: t('home.start') }));
   form.append(games, modes, clocks, sides, submit, status);
-  app.append(form);
+  app.append(form, gamesToWatch(signal));
   sideLabels();
   form.addEventListener('change', sideLabels);
   level.addEventListener('change', () => {

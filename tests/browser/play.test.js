@@ -794,7 +794,25 @@ test('the home form lets the creator list a live game for anyone to watch; it is
   const waiting = (await response.json()).map((/** @type {{ game_id: string }} */ g) => g.game_id);
   assert.ok(waiting.includes(watched), 'the game created as listed is listed');
   assert.ok(!waiting.includes(unlisted), 'the other is not');
-  assertNoProblems(host);
+
+  // Once both are played, a visitor finds the listed one under "Games to watch", and watches it.
+  for (const id of [watched, unlisted]) {
+    const { body: view } = await callApi(server.base, 'GET', `/api/v1/games/${id}`);
+    const invite = await host.evaluate((gameId) => localStorage.getItem(`ludus.invite.${gameId}`), id);
+    assert.equal(view.status, 'waiting');
+    assert.equal((await callApi(server.base, 'POST', `/api/v1/invites/${encodeURIComponent(invite)}/join`, { body: {} })).status, 200);
+  }
+  const visitor = await page(PHONE);
+  await visitor.goto('/');
+  const listed = visitor.locator(`#to-watch li[data-game-id="${watched}"] a`);
+  await listed.waitFor();
+  assert.equal(await visitor.locator(`#to-watch li[data-game-id="${unlisted}"]`).count(), 0, 'the unlisted game is not offered');
+  assert.equal(await visitor.textContent('#to-watch h2'), 'Games to watch');
+  await listed.click();
+  await visitor.waitForURL(new RegExp(`/game/${watched}$`));
+  await visitor.waitForFunction(() => document.querySelector('section.game')?.dataset.status === 'playing');
+  assert.equal(await visitor.locator('#resign').count(), 0, 'a visitor watches: no seat, no buttons');
+  assertNoProblems(host, visitor);
 });
 
 test('each game on the home page is a radio named by the game alone and described by its summary', async () => {

@@ -305,6 +305,8 @@ export default {
   'home.heading': 'Play an ancient board game',
   'home.no_server': 'The server did not answer: {detail}',
   'home.games': 'Game and rule set',
+  'home.to_watch': 'Games to watch',
+  'home.versus': ' against ',
   'home.rules_link': 'Rules and sources',
   'home.level_label': 'Computer level',
   'home.level_1': 'level 1: first steps',

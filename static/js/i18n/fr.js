@@ -305,6 +305,8 @@ export default {
   'home.heading': 'Jouer à un jeu de plateau antique',
   'home.no_server': 'Le serveur n’a pas répondu\u00a0: {detail}',
   'home.games': 'Jeu et variante',
+  'home.to_watch': 'Parties à regarder',
+  'home.versus': ' contre ',
   'home.rules_link': 'Règles et sources',
   'home.level_label': 'Niveau de l’ordinateur',
   'home.level_1': 'niveau 1\u00a0: premiers pas',
