@@ -7,7 +7,7 @@ import { html } from './svg.js';
 import { sideName } from './boards/index.js';
 import { navigate } from './router.js';
 import { orderMyGames, gameLine } from './mygames.js';
-import { accountGames, seatLabels } from './accounts/api.js';
+import { accountGames, seatLabels, currentAccount } from './accounts/api.js';
 import { t, errorMessage } from './i18n.js';
 import { KIND } from './learn/variants.js';
 
@@ -137,6 +137,15 @@ export async function showHome(app, signal) {
     );
   });
 
+  // A signed-in player's online game is rated once a signed-in friend joins it: said, and a
+  // choice (it was rated without a word).
+  const rated = html('label', { class: 'choice', for: 'rated', hidden: true }, [
+    html('input', { type: 'checkbox', name: 'rated', id: 'rated', checked: true }),
+    html('span', {}, t('home.rated')),
+  ]);
+  currentAccount().then((account) => {
+    rated.hidden = !account;
+  });
   const level = html('select', { name: 'level', id: 'level', 'aria-label': t('home.level_label') },
     [1, 2, 3, 4, 5].map((n) => html('option', { value: n, text: t(`home.level_${n}`) })));
   const modes = html('fieldset', { class: 'modes' }, [
@@ -148,6 +157,7 @@ export async function showHome(app, signal) {
       html('input', { type: 'checkbox', name: 'listed', id: 'listed' }),
       html('span', {}, t('home.listed')),
     ]),
+    rated,
   ]);
 
   const customMinutes = html('input', { type: 'number', name: 'minutes', min: 1, max: 180, value: 15, 'aria-label': t('home.minutes'), class: 'short' });
@@ -192,7 +202,10 @@ export async function showHome(app, signal) {
     }
     const level = mode === 'computer' ? Number(data.get('level')) : undefined;
     const listed = data.get('listed') === 'on';
-    const body = { variant: data.get('variant'), mode, clock, side: data.get('side'), entropy: entropy(), level, listed };
+    const body = {
+      variant: data.get('variant'), mode, clock, side: data.get('side'), entropy: entropy(), level, listed,
+      rated: mode === 'online' && !rated.hidden ? data.get('rated') === 'on' : undefined,
+    };
     submit.disabled = true;
     status.textContent = t('home.creating');
     status.classList.remove('error');

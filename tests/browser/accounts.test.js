@@ -380,3 +380,33 @@ test('a challenge and its game\'s start are told on any page; a game that ended 
   assertNoProblems(challenger, challenged);
   await context.close();
 });
+
+test('the home form says a signed-in player\'s online game is rated, and makes it unrated when asked', async () => {
+  const visitor = await page();
+  await visitor.goto('/');
+  await visitor.waitForSelector('#create');
+  assert.equal(await visitor.isVisible('#rated'), false, 'a visitor\'s game is never rated: no choice');
+  const host = await page();
+  const guest = await page();
+  await signUpIn(host, 'castor');
+  await signUpIn(guest, 'pollux');
+  await host.goto('/');
+  await host.waitForSelector('label[for="rated"]:not([hidden])');
+  assert.equal(await host.isChecked('#rated'), true, 'rated unless unticked');
+  await host.uncheck('#rated');
+  await host.click('label[for="variant-petteia-6"]');
+  await host.click('#create');
+  await host.waitForSelector('#invite-link');
+  await guest.goto(await host.inputValue('#invite-link'));
+  await waitStatus(guest, 'playing');
+  for (let ply = 0; ply < 2; ply += 1) await playAnyMove(ply === 0 ? host : guest);
+  await waitVersion(host, 2);
+  await host.click('#resign');
+  await host.click('#resign');
+  await waitStatus(host, 'finished');
+  const { body: games } = await callApi(server.base, 'GET', '/api/v1/players/castor/games');
+  assert.equal(games[0].rating_change, null, 'the game was unrated');
+  const { body: profile } = await callApi(server.base, 'GET', '/api/v1/players/castor');
+  assert.equal(profile.variants['petteia-6'].rating, null, JSON.stringify(profile));
+  assertNoProblems(visitor, host, guest);
+});

@@ -319,6 +319,7 @@ export default {
   'home.computer': 'Play the computer at',
   'home.local': 'Two players on this device',
   'home.listed': 'Let anyone find the game to watch it',
+  'home.rated': 'Rated, when the friend who joins online is signed in too',
   'home.minutes': 'Minutes each',
   'home.increment': 'Seconds added per move',
   'home.clock': 'Clock (minutes + seconds per move)',

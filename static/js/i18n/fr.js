@@ -319,6 +319,7 @@ export default {
   'home.computer': 'Jouer contre l’ordinateur au',
   'home.local': 'Deux joueurs sur cet appareil',
   'home.listed': 'Laisser quiconque trouver la partie pour la regarder',
+  'home.rated': 'Classée, si l’ami qui rejoint en ligne est connecté aussi',
   'home.minutes': 'Minutes chacun',
   'home.increment': 'Secondes ajoutées par coup',
   'home.clock': 'Pendule (min + s par coup)',
