@@ -301,8 +301,12 @@ test('a challenge from a profile reaches the other player live; declined, then a
     await challenged.setViewportSize({ width, height });
     await shot(challenged, `accounts-challenges-${name}`);
   }
-  await offer.locator('button:has-text("Decline")').click();
+  await offer.locator('button:has-text("Decline")').focus();
+  await challenged.keyboard.press('Enter');
   await challenger.waitForSelector('[role=status]:has-text("ariadne declined your challenge")');
+  // The keyboard stays in the list it answered from, not at the top of the page.
+  await challenged.waitForSelector('.challenge-list.incoming li:has-text("None")');
+  assert.ok(await challenged.evaluate(() => document.querySelector('.challenge-list.incoming')?.contains(document.activeElement)), 'the focus stays in the list');
   await challenger.waitForSelector('.challenge-list.outgoing li:has-text("None")');
 
   // Sent again, unrated, and accepted: both land in the game, each in their own seat.
@@ -409,4 +413,24 @@ test('the home form says a signed-in player\'s online game is rated, and makes i
   const { body: profile } = await callApi(server.base, 'GET', '/api/v1/players/castor');
   assert.equal(profile.variants['petteia-6'].rating, null, JSON.stringify(profile));
   assertNoProblems(visitor, host, guest);
+});
+
+test('a profile\'s next page of games, asked by keyboard, takes the focus to its first game', async () => {
+  const p = await page();
+  await signUpIn(p, 'hector');
+  // A page and one more: 21 games against the computer, each resigned at once.
+  for (let i = 0; i < 21; i += 1) {
+    const created = await p.context().request.post(`${server.base}/api/v1/games`, { data: { variant: 'petteia-6', mode: 'computer', side: 'first' } });
+    const { game_id: id, seat } = await created.json();
+    await callApi(server.base, 'POST', `/api/v1/games/${id}/resign`, { token: seat.token });
+  }
+  await p.goto('/@/hector');
+  await p.waitForSelector('.more-games:not([hidden])');
+  assert.equal(await p.locator('.recent-games li').count(), 20);
+  await p.focus('.more-games');
+  await p.keyboard.press('Enter');
+  await p.waitForFunction(() => document.querySelectorAll('.recent-games li').length === 21);
+  assert.ok(await p.evaluate(() => document.activeElement === document.querySelector('.recent-games li:nth-child(21) a')), 'the focus is on the first game of the new page');
+  assert.equal(await p.isVisible('.more-games'), false, 'nothing more to ask');
+  assertNoProblems(p);
 });

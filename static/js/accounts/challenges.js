@@ -71,8 +71,8 @@ export async function showChallenges(app, query, signal) {
   /** @type {Map<string, Challenge>} */
   const outgoing = new Map();
   const note = html('p', { class: 'challenge-note', role: 'status', 'aria-live': 'polite' });
-  const incomingList = html('ul', { class: 'challenge-list incoming', 'aria-label': t('challenges.incoming') });
-  const outgoingList = html('ul', { class: 'challenge-list outgoing', 'aria-label': t('challenges.outgoing') });
+  const incomingList = html('ul', { class: 'challenge-list incoming', 'aria-label': t('challenges.incoming'), tabindex: '-1' });
+  const outgoingList = html('ul', { class: 'challenge-list outgoing', 'aria-label': t('challenges.outgoing'), tabindex: '-1' });
 
   /** Runs an answer; a refusal (answered elsewhere, lapsed) shows and the lists are read again. @param {() => Promise<void>} act */
   const attempt = async (act) => {
@@ -94,9 +94,14 @@ export async function showChallenges(app, query, signal) {
   /** @param {HTMLElement} list @param {Map<string, Challenge>} pending @param {(c: Challenge) => (string | HTMLElement)[]} line */
   const drawList = (list, pending, line) => {
     const shown = [...pending.values()].filter((c) => Date.now() - c.created_at < LAPSES_AFTER_MS);
+    const focused = list.contains(document.activeElement);
     list.replaceChildren(...(shown.length
       ? shown.map((c) => html('li', { 'data-challenge-id': c.challenge_id }, line(c)))
       : [html('li', { class: 'muted', text: t('challenges.none') })]));
+    // A keyboard that answered a challenge stays in its list (its button went with the redraw,
+    // and the focus fell to the top of the page): on the next challenge's first button, or the
+    // list itself.
+    if (focused) /** @type {HTMLElement} */ (list.querySelector('button') || list).focus();
   };
   const draw = () => {
     drawList(incomingList, incoming, (c) => [

@@ -65,8 +65,12 @@ export async function showProfile(app, username) {
     more.disabled = false;
     if (!next) return;
     games.push(...next);
-    list.append(...next.map(gameRow));
+    const rows = next.map(gameRow);
+    list.append(...rows);
     more.hidden = next.length < GAMES_PAGE;
+    // A keyboard goes on reading where the new games begin (the button, disabled while they
+    // came, had dropped the focus to the top of the page).
+    rows[0]?.querySelector('a')?.focus();
   });
   app.replaceChildren(html('section', { class: 'profile' }, [
     html('h1', { text: player.username }),
