@@ -1,8 +1,9 @@
 // @ts-check
 // The client's words in English and French: `t(key, params)` looks a key up in the chosen
 // catalogue (falling back to English, then to the key, so a missing word shows rather than breaks).
-// The language comes from `?lang=`, else the remembered choice, else the browser. This module
-// never touches the page beyond <html lang> and the switch it builds.
+// The language comes from `?lang=` (a choice, remembered as the switch's is), else the remembered
+// choice, else the browser. This module never touches the page beyond <html lang> and the switch
+// it builds.
 import en from './i18n/en.js';
 import fr from './i18n/fr.js';
 
@@ -17,12 +18,16 @@ const STORAGE_KEY = 'ludus.lang';
  * @returns {string}
  */
 export function chooseLanguage({ query = null, stored = null, browser = [] } = {}) {
-  /** @param {string | null | undefined} code */
-  const supported = (code) => {
-    const base = String(code || '').toLowerCase().split('-')[0];
-    return LANGUAGES.includes(base) ? base : null;
-  };
   return supported(query) || supported(stored) || browser.map(supported).find(Boolean) || 'en';
+}
+
+/**
+ * The language a code names (`fr-CA`: `fr`), if the client has it.
+ * @param {string | null | undefined} code
+ */
+function supported(code) {
+  const base = String(code || '').toLowerCase().split('-')[0];
+  return LANGUAGES.includes(base) ? base : null;
 }
 
 function storedLanguage() {
@@ -41,6 +46,13 @@ let current = typeof window === 'undefined'
     browser: navigator.languages || [navigator.language],
   });
 
+// A link that names its language is a choice: the pages reached from it, and the site opened
+// again without it, stay in that language (they went back to the browser's).
+if (typeof window !== 'undefined') {
+  const asked = supported(new URLSearchParams(location.search).get('lang'));
+  if (asked) remember(asked);
+}
+
 export const language = () => current;
 
 /**
@@ -58,12 +70,17 @@ export function locale() {
  */
 export function setLanguage(lang) {
   current = chooseLanguage({ query: lang });
+  remember(current);
+  document.documentElement.lang = current;
+}
+
+/** @param {string} lang */
+function remember(lang) {
   try {
-    localStorage.setItem(STORAGE_KEY, current);
+    localStorage.setItem(STORAGE_KEY, lang);
   } catch {
     // Private browsing without storage: the choice lasts for this page.
   }
-  document.documentElement.lang = current;
 }
 
 /**

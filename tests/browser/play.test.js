@@ -81,6 +81,20 @@ test('opening your own invite link shows your waiting game; the friend opening i
   assertNoProblems(host, guest, third);
 });
 
+test('a link that names its language keeps the site in it: the next page, and the site opened again', async () => {
+  const p = await page(LAPTOP);
+  await p.goto('/rules?lang=fr');
+  await p.waitForSelector('header.site a[href="/leaderboard"]:has-text("Classement")');
+  await p.click('header.site a[href="/leaderboard"]');
+  await p.waitForURL(/\/leaderboard$/);
+  assert.equal(await p.textContent('header.site a[href="/"]:not(.brand)'), 'Nouvelle partie');
+  await p.goto('/');
+  await p.waitForSelector('#create');
+  assert.equal(await p.getAttribute('html', 'lang'), 'fr');
+  assert.equal(await p.textContent('#create'), 'Commencer la partie');
+  assertNoProblems(p);
+});
+
 test('an invite that leads nowhere, or to a game called off, says which, in the reader\'s language', async () => {
   const lost = await page(PHONE);
   await lost.goto('/join/0123456789abcdefghijABCDEFGHIJ01?lang=fr');
