@@ -136,7 +136,12 @@ fn main() -> ExitCode {
     let tool = match command() {
         Command::Serve(config) => return serve(*config),
         Command::Verify { record } => return verify(&record),
-        Command::Health { url } => return health(&url.unwrap_or_else(own_readiness_url)),
+        Command::Health { url } => {
+            return match url.map_or_else(own_readiness_url, Ok) {
+                Ok(url) => health(&url),
+                Err(refused) => refuse(refused),
+            };
+        }
         Command::Analyze {
             variant,
             position,
@@ -304,19 +309,25 @@ fn verify(path: &str) -> ExitCode {
 }
 
 /// The readiness of the server this environment runs, at the address `LUDUS_LISTEN` names (on
-/// loopback when it listens on every address).
-fn own_readiness_url() -> String {
+/// loopback when it listens on every address; port 8080 without it). An address the server could
+/// not have listened on is refused, not replaced by the default.
+fn own_readiness_url() -> Result<String, String> {
     use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
-    let listen = std::env::var("LUDUS_LISTEN")
-        .ok()
-        .and_then(|listen| listen.parse::<SocketAddr>().ok())
-        .unwrap_or(SocketAddr::from((Ipv4Addr::LOCALHOST, 8080)));
+    let listen = match std::env::var("LUDUS_LISTEN") {
+        Ok(listen) => listen.parse::<SocketAddr>().map_err(|_| {
+            format!("LUDUS_LISTEN {listen:?} is not an address and port, like 0.0.0.0:8080")
+        })?,
+        Err(_) => SocketAddr::from((Ipv4Addr::LOCALHOST, 8080)),
+    };
     let host = match listen.ip() {
         IpAddr::V4(ip) if ip.is_unspecified() => IpAddr::V4(Ipv4Addr::LOCALHOST),
         IpAddr::V6(ip) if ip.is_unspecified() => IpAddr::V6(Ipv6Addr::LOCALHOST),
         ip => ip,
     };
-    format!("http://{}/readyz", SocketAddr::new(host, listen.port()))
+    Ok(format!(
+        "http://{}/readyz",
+        SocketAddr::new(host, listen.port())
+    ))
 }
 
 /// A plain HTTP/1.0 GET over TCP: the health check needs nothing but the standard library.

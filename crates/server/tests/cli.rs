@@ -368,6 +368,22 @@ fn health_checks_the_server_at_its_listening_address() {
     assert!(server.join().unwrap().starts_with("GET /readyz "));
 }
 
+/// A `LUDUS_LISTEN` the server could not listen on is refused by the check, which checked
+/// port 8080 instead (a self-hoster's `localhost:8081` passed or failed on another server).
+#[test]
+fn health_refuses_a_listen_address_that_is_none() {
+    let checked = Command::new(env!("CARGO_BIN_EXE_ludus"))
+        .arg("health")
+        .env("LUDUS_LISTEN", "localhost:8081")
+        .output()
+        .expect("the binary runs");
+    assert_eq!(checked.status.code(), Some(2), "{checked:?}");
+    assert!(
+        String::from_utf8_lossy(&checked.stderr).contains("LUDUS_LISTEN \"localhost:8081\""),
+        "{checked:?}"
+    );
+}
+
 /// What a self-hoster's ban list reads: a wrong password and a request over a limit are each
 /// logged with the client's address, and an invite's code is not.
 #[test]
