@@ -198,6 +198,9 @@ test('two signed-in players play a rated game; the game shows names and the prof
   assert.match(await guest.textContent('.recent-games'), /loss against hera/);
   await guest.goto('/leaderboard');
   await guest.waitForSelector('.leaderboard p, .leaderboard table');
+  // The variant's choice has a label a reader sees, not only a name read aloud.
+  assert.equal(await guest.getByLabel('Variant').count(), 1);
+  assert.equal(await guest.isVisible('label[for="leaderboard-variant"]'), true);
   assertNoProblems(host, guest);
 });
 
@@ -236,8 +239,15 @@ test('the account page makes a token shown once and revokes it; games played bef
     await p.setViewportSize({ width, height });
     await shot(p, `accounts-account-${name}`);
   }
+  // The token's line has the time it was made; revoking asks again, and the notice that showed
+  // the token goes with it.
+  assert.match(await p.textContent('.token-list li'), /^my bot — made \d{1,2}\/\d{1,2}\/\d{2,4}, \d{1,2}:\d{2}/);
   await p.click('.token-list button:has-text("Revoke")');
+  await p.waitForSelector('.token-list button:has-text("Confirm revoke")');
+  assert.equal((await fetch(`${server.base}/api/v1/account`, { headers: { Authorization: `Bearer ${token}` } })).status, 200, 'not revoked yet');
+  await p.click('.token-list button:has-text("Confirm revoke")');
   await p.waitForFunction(() => document.querySelectorAll('.token-list li').length === 0);
+  assert.equal(await p.isVisible('.new-token'), false, 'the revoked token is no longer shown');
   const revoked = await fetch(`${server.base}/api/v1/account`, { headers: { Authorization: `Bearer ${token}` } });
   assert.equal(revoked.status, 401);
 

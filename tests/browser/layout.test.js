@@ -98,15 +98,24 @@ test('on a 390-px phone no variant scrolls sideways, and Start is within two scr
   await shot(home, 'layout-phone-home');
   // The header keeps to two rows in either language, every link in the window: the game's own
   // lines (an offer's Accept and Decline) stay above the fold.
-  for (const lang of ['en', 'fr']) {
-    await home.goto(`/?lang=${lang}`);
-    await home.waitForSelector('#create');
-    const header = await home.locator('header.site').boundingBox();
-    t.diagnostic(`the header is ${Math.round(header.height)} px high (${lang})`);
-    assert.ok(header.height <= 110, `the header is ${header.height} px high (${lang})`);
-    for (const link of await home.locator('header.site a, header.site select').all()) {
-      const box = await link.boundingBox();
-      assert.ok(box.x >= 0 && box.x + box.width <= 390 && box.y + box.height <= header.height, `${await link.textContent()} is in the header`);
+  // Signed in too, when the header names the player and has the challenges page.
+  for (const signedIn of [false, true]) {
+    if (signedIn) {
+      const made = await home.context().request.post(`${server.base}/api/v1/accounts`, { data: { username: 'penthesilea', password: 'a good password' } });
+      assert.equal(made.status(), 201);
+      await home.evaluate(() => localStorage.setItem('ludus.signed-in', 'penthesilea'));
+    }
+    for (const lang of ['en', 'fr']) {
+      await home.goto(`/?lang=${lang}`);
+      await home.waitForSelector('#create');
+      if (signedIn) await home.waitForSelector('header.site a[href="/challenges"]:not([hidden])');
+      const header = await home.locator('header.site').boundingBox();
+      t.diagnostic(`the header is ${Math.round(header.height)} px high (${lang}${signedIn ? ', signed in' : ''})`);
+      assert.ok(header.height <= 110, `the header is ${header.height} px high (${lang})`);
+      for (const link of await home.locator('header.site a:visible, header.site select').all()) {
+        const box = await link.boundingBox();
+        assert.ok(box.x >= 0 && box.x + box.width <= 390 && box.y + box.height <= header.height, `${await link.textContent()} is in the header`);
+      }
     }
   }
   await shot(home, 'layout-phone-home-fr');

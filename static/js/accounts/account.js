@@ -16,14 +16,30 @@ export async function showAccount(app) {
     navigate('/signin', { replace: true });
     return;
   }
-  const list = html('ul', { class: 'token-list', 'aria-label': t('account.tokens') });
+  const list = html('ul', { class: 'token-list', 'aria-label': t('account.tokens'), tabindex: '-1' });
   const made = html('p', { class: 'notice', role: 'status', hidden: true });
+  /** The token last made and shown once, by its id: its notice goes if it is revoked. */
+  let shownId = '';
   const drawTokens = async () => {
     const items = await tokens();
-    list.replaceChildren(...items.map((token) => html('li', {}, [
-      t('account.token_made', { description: token.description || t('account.no_description'), date: new Date(token.created_at).toLocaleDateString(locale()) }),
-      html('button', { type: 'button', text: t('account.revoke'), onclick: async () => { await revokeToken(token.id); await drawTokens(); } }),
-    ])));
+    list.replaceChildren(...items.map((token) => {
+      // Revoking asks again, as resigning does: a bot's token revoked is a bot stopped.
+      const revoke = html('button', { type: 'button', text: t('account.revoke') });
+      revoke.addEventListener('click', async () => {
+        if (revoke.dataset.confirming !== 'yes') {
+          revoke.dataset.confirming = 'yes';
+          revoke.textContent = t('account.confirm_revoke');
+          return;
+        }
+        await revokeToken(token.id);
+        if (token.id === shownId) made.hidden = true;
+        await drawTokens();
+        /** @type {HTMLElement} */ (list.querySelector('button') || list).focus();
+      });
+      // Made at a time as well as a day: two tokens of one description made the same day differ.
+      const date = new Date(token.created_at).toLocaleString(locale(), { dateStyle: 'short', timeStyle: 'short' });
+      return html('li', {}, [t('account.token_made', { description: token.description || t('account.no_description'), date }), revoke]);
+    }));
   };
   const description = html('input', { id: 'token-description', maxlength: '100', placeholder: t('account.description_example') });
   const tokenForm = html('form', { class: 'choice-row' }, [
@@ -32,7 +48,8 @@ export async function showAccount(app) {
   ]);
   tokenForm.addEventListener('submit', async (event) => {
     event.preventDefault();
-    const { token } = await createToken(/** @type {HTMLInputElement} */ (description).value);
+    const { id, token } = await createToken(/** @type {HTMLInputElement} */ (description).value);
+    shownId = id;
     made.hidden = false;
     made.replaceChildren(t('account.new_token'), html('code', { class: 'new-token', text: token }));
     await drawTokens();

@@ -10,7 +10,7 @@ export async function showLeaderboard(app) {
   document.title = t('account.page_title', { title: t('leaderboard.title') });
   const list = await variants().catch(() => []);
   const table = html('div', { class: 'leaderboard' });
-  const choose = html('select', { id: 'leaderboard-variant', 'aria-label': t('leaderboard.variant') }, list.map((v) => html('option', { value: v.id, text: t(`variant.${v.id}`) })));
+  const choose = html('select', { id: 'leaderboard-variant' }, list.map((v) => html('option', { value: v.id, text: t(`variant.${v.id}`) })));
   const draw = async () => {
     const rows = await leaderboard(/** @type {HTMLSelectElement} */ (choose).value).catch(() => []);
     table.replaceChildren(rows.length
@@ -26,6 +26,10 @@ export async function showLeaderboard(app) {
       : html('p', { text: t('leaderboard.empty') }));
   };
   choose.addEventListener('change', draw);
-  app.replaceChildren(html('section', { class: 'leaderboard-page' }, [html('h1', { text: t('leaderboard.heading') }), choose, table]));
+  app.replaceChildren(html('section', { class: 'leaderboard-page' }, [
+    html('h1', { text: t('leaderboard.heading') }),
+    html('label', { for: 'leaderboard-variant', class: 'leaderboard-choice' }, [html('span', { text: t('leaderboard.variant') }), choose]),
+    table,
+  ]));
   await draw();
 }
