@@ -53,7 +53,7 @@ async function stillPlaying(notice) {
   return view !== null && (view.status === 'playing' || view.status === 'waiting');
 }
 
-/** The site's notices, between the header and the page, by what they are about. */
+/** The site's notices, between the header and the page, by what they are about. @type {Map<string, HTMLElement>} */
 const shown = new Map();
 
 /**
