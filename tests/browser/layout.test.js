@@ -86,6 +86,12 @@ test('on a 390-px phone no variant scrolls sideways, and Start is within two scr
     const width = await pageWidth(p);
     t.diagnostic(`${variant.id}: ${width} px wide`);
     assert.ok(width <= 390, `${variant.id} is ${width} px wide`);
+    if (variant.id === 'duodecim-scripta') {
+      // The trays' words, on the board drawn smallest, are drawn at a size one can read.
+      const px = await p.$eval('.board-holder .tray-label', (label) => parseFloat(getComputedStyle(label).fontSize) * (label.getScreenCTM()?.a ?? 1));
+      t.diagnostic(`Duodecim's tray words: ${px.toFixed(1)} px`);
+      assert.ok(px >= 9.5, `Duodecim's tray words are ${px} px`);
+    }
     await shot(p, `layout-phone-${variant.id}`);
   }
   const home = await page(PHONE);
