@@ -178,6 +178,39 @@ async fn create_with(server: &TestServer, headers: &[(&str, &str)]) -> u16 {
         .as_u16()
 }
 
+/// A request's id is kept from a trusted proxy only: a client's own would go into the log as if
+/// a proxy had vouched for it (the self-hoster audit forged `abc` through nginx).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_request_id_is_kept_from_a_trusted_proxy_only() {
+    let behind_proxy = TestServer::start_configured(Database::Sqlite, |config| ServeConfig {
+        trusted_proxies: vec!["127.0.0.1/32".parse().unwrap()],
+        ..config
+    })
+    .await;
+    let direct = TestServer::start(Database::Sqlite).await;
+    let id_answered = |server: &TestServer| {
+        let url = format!("{}/api/v1/variants", server.base);
+        async move {
+            let answer = reqwest::Client::new()
+                .get(url)
+                .header("x-request-id", "forged-by-the-client")
+                .send()
+                .await
+                .unwrap();
+            answer.headers()["x-request-id"]
+                .to_str()
+                .unwrap()
+                .to_string()
+        }
+    };
+    assert_eq!(id_answered(&behind_proxy).await, "forged-by-the-client");
+    let made = id_answered(&direct).await;
+    assert_ne!(made, "forged-by-the-client");
+    assert_eq!(made.len(), 36, "a UUID made here: {made}");
+    behind_proxy.stop().await;
+    direct.stop().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_trusted_proxy_names_the_client_and_anyone_else_cannot() {
     let behind_proxy = TestServer::start_configured(Database::Sqlite, |config| ServeConfig {

@@ -52,16 +52,28 @@ impl ConnectionLimits {
         extensions: &axum::http::Extensions,
         headers: &axum::http::HeaderMap,
     ) -> std::net::IpAddr {
-        let peer = extensions
-            .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
-            .map_or(std::net::IpAddr::from([127, 0, 0, 1]), |info| info.0.ip());
         crate::api::address::client_address(
-            peer,
+            peer(extensions),
             headers,
             &self.trusted_proxies,
             self.forwarded_header,
         )
     }
+
+    /// Whether a request's connection comes from a proxy the deployment trusts: what it says of
+    /// the request (the client's address, the request's id) is believed.
+    pub fn from_trusted_proxy(&self, extensions: &axum::http::Extensions) -> bool {
+        let peer = peer(extensions).to_canonical();
+        self.trusted_proxies.iter().any(|net| net.contains(&peer))
+    }
+}
+
+/// The address of a request's connection (loopback where none was recorded, as in tests that
+/// call the router directly).
+fn peer(extensions: &axum::http::Extensions) -> std::net::IpAddr {
+    extensions
+        .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
+        .map_or(std::net::IpAddr::from([127, 0, 0, 1]), |info| info.0.ip())
 }
 
 impl Default for ConnectionLimits {

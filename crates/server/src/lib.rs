@@ -45,6 +45,7 @@ pub fn app(state: AppState, static_dir: &Path) -> Router {
     // Each request's log lines name its client, as the limits see it (behind a trusted proxy,
     // the address the proxy names).
     let connections = state.limits.connections.clone();
+    let proxies = connections.clone();
     // The error shape is the API's: the client's pages (the not-found page is index.html with a
     // 404) stay pages.
     api::router(state)
@@ -65,6 +66,15 @@ pub fn app(state: AppState, static_dir: &Path) -> Router {
         .layer(axum::middleware::map_response(with_security_headers))
         .layer(tower_http::request_id::PropagateRequestIdLayer::x_request_id())
         .layer(tower_http::request_id::SetRequestIdLayer::x_request_id(tower_http::request_id::MakeRequestUuid))
+        // A request's id is the trusted proxy's, else made here: a client's own would be written
+        // into the log as if a proxy had vouched for it.
+        .layer(axum::middleware::from_fn(move |mut request: axum::extract::Request, next: axum::middleware::Next| {
+            let trusted = proxies.from_trusted_proxy(request.extensions());
+            if !trusted {
+                request.headers_mut().remove("x-request-id");
+            }
+            next.run(request)
+        }))
 }
 
 /// A request's path as the log shows it: an invite's code, which seats whoever holds it, is left
