@@ -63,8 +63,16 @@ impl ConnectionLimits {
     /// Whether a request's connection comes from a proxy the deployment trusts: what it says of
     /// the request (the client's address, the request's id) is believed.
     pub fn from_trusted_proxy(&self, extensions: &axum::http::Extensions) -> bool {
-        let peer = peer(extensions).to_canonical();
-        self.trusted_proxies.iter().any(|net| net.contains(&peer))
+        self.trusts(peer(extensions))
+    }
+
+    /// Whether `address` is one of the trusted proxies' (an IPv4 address written as IPv6, as a
+    /// dual-stack listener sees it, read as the IPv4 address it is, as `client_address` reads it).
+    fn trusts(&self, address: IpAddr) -> bool {
+        let address = address.to_canonical();
+        self.trusted_proxies
+            .iter()
+            .any(|net| net.contains(&address))
     }
 }
 
@@ -119,11 +127,7 @@ pub async fn serve(
             },
             () = &mut shutdown => break,
         };
-        let limit = if limits
-            .trusted_proxies
-            .iter()
-            .any(|n| n.contains(&peer.ip()))
-        {
+        let limit = if limits.trusts(peer.ip()) {
             usize::MAX
         } else {
             limits.per_address

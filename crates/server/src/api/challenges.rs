@@ -9,6 +9,7 @@ use super::games::{
 };
 use super::{ApiJson, AppState};
 use crate::error::ApiError;
+use crate::game::services::Seeding;
 use crate::players::credentials::new_id;
 use axum::Json;
 use axum::body::Bytes;
@@ -261,8 +262,11 @@ pub async fn accept(
         creation(&challenge.variant, &terms)?,
         Some(&challenge.challenger_id),
     )?;
-    request.entropy = challenge.entropy.clone();
-    request.server_seed = seed_of(&challenge);
+    request.seeding = Seeding {
+        server_seed: seed_of(&challenge),
+        creator_entropy: challenge.entropy.clone(),
+        ..Seeding::default()
+    };
     let variant = request.variant;
     let registry = &state.registry;
     let created = registry.create(request).await?;

@@ -8,7 +8,7 @@ use crate::game::actor::{Acted, Action, Command, Published, Subscription};
 use crate::game::error::GameError;
 use crate::game::event::VersionedEvent;
 use crate::game::registry::Hint;
-use crate::game::services::NewGameRequest;
+use crate::game::services::{NewGameRequest, Seeding};
 use crate::game::token::{InviteCode, SeatToken};
 use crate::game::view::GameView;
 use crate::game::{ClockSettings, GameId, Mode, PlayerIndex, Settings, Status};
@@ -133,9 +133,10 @@ pub(super) fn validate(
             level,
             creator: PlayerIndex(creator),
         },
-        entropy: entropy(body.entropy)?,
-        joiner_entropy: String::new(),
-        server_seed: None,
+        seeding: Seeding {
+            creator_entropy: entropy(body.entropy)?,
+            ..Seeding::default()
+        },
         listed: body.listed,
         holders: Holders::New {
             creator: account.map(|account_id| AccountSeat {

@@ -60,27 +60,23 @@ pub struct NewGameRequest {
     pub variant: Variant,
     pub mode: Mode,
     pub settings: Settings,
-    pub entropy: String,
-    /// Empty, but for a game both of whose seats are filled at creation after its commitment was
-    /// published (a rematch's accepter's entropy).
-    pub joiner_entropy: String,
-    /// A seed drawn and committed to before the game is made (a challenge's or a rematch offer's);
-    /// drawn now if none.
-    pub server_seed: Option<ServerSeed>,
+    pub seeding: Seeding,
     /// Whether the game is listed for anyone to watch while it is live.
     pub listed: bool,
     /// The accounts holding its seats from the start, and whether it is rated.
     pub holders: Holders,
 }
 
-/// What a rematch's dice come from (docs/RULES.md §4): an accepted offer's seed with the
-/// offerer's entropy as the creator's and the accepter's as the joiner's; else a seed drawn at
-/// creation with the asker's entropy.
-#[derive(Clone, Debug)]
-pub struct RematchEntropies {
+/// What a new game's dice come from (docs/RULES.md §4).
+#[derive(Clone, Debug, Default)]
+pub struct Seeding {
+    /// A seed drawn and committed to before the game is made (a challenge's, a rematch offer's);
+    /// drawn at creation if none.
     pub server_seed: Option<ServerSeed>,
-    pub creator: String,
-    pub joiner: String,
+    pub creator_entropy: String,
+    /// Empty, but for a game both of whose seats are filled at creation after its commitment was
+    /// published (a rematch's accepter's entropy); an invite's joiner gives it at the join.
+    pub joiner_entropy: String,
 }
 
 /// A game just stored.
@@ -214,6 +210,7 @@ impl Services {
     ) -> Result<StoredGame, GameError> {
         let now = self.clock.now_ms();
         let server_seed = request
+            .seeding
             .server_seed
             .unwrap_or_else(|| ServerSeed(rand::random()));
         let id = token::new_game_id();
@@ -223,8 +220,8 @@ impl Services {
             mode: request.mode,
             settings: request.settings.clone(),
             server_seed,
-            creator_entropy: request.entropy.clone(),
-            joiner_entropy: request.joiner_entropy.clone(),
+            creator_entropy: request.seeding.creator_entropy.clone(),
+            joiner_entropy: request.seeding.joiner_entropy.clone(),
             created_at: now,
             // As `restore` judges it: a computer game starts at once though only one seat has a token.
             seated: request.mode != Mode::Online || seats.iter().all(Option::is_some),
@@ -260,8 +257,8 @@ impl Services {
             invite,
             server_seed,
             dice: request.variant.dice_per_roll() > 0,
-            creator_entropy: request.entropy,
-            joiner_entropy: request.joiner_entropy,
+            creator_entropy: request.seeding.creator_entropy,
+            joiner_entropy: request.seeding.joiner_entropy,
             created_at: now,
             listed: request.listed,
             owner: self.instance.as_ref().map(|i| i.id().to_string()),
@@ -287,7 +284,7 @@ impl Services {
         &self,
         game: &LiveGame,
         seats: &[Option<SecretHash>; 2],
-        entropies: RematchEntropies,
+        seeding: Seeding,
     ) -> Result<GameId, GameError> {
         let settings = Settings {
             creator: PlayerIndex(game.creator().other()),
@@ -298,9 +295,7 @@ impl Services {
             variant: game.variant,
             mode: game.mode,
             settings,
-            entropy: entropies.creator,
-            joiner_entropy: entropies.joiner,
-            server_seed: entropies.server_seed,
+            seeding,
             // The players choose again whether a new game is watched.
             listed: false,
             holders: Holders::RematchOf(game.id.clone()),

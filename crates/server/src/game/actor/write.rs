@@ -9,7 +9,7 @@ use crate::game::error::{GameError, Refusal, error_chain};
 use crate::game::event::{GameEvent, VersionedEvent, clients_json, event_rows};
 use crate::game::live::{LiveGame, RematchStep};
 use crate::game::restore::restore;
-use crate::game::services::RematchEntropies;
+use crate::game::services::Seeding;
 use crate::game::{Mode, Seat, Status};
 use ludus_engine::Side;
 use ludus_engine::dice::{ServerSeed, to_hex};
@@ -367,7 +367,7 @@ impl GameActor {
     /// dice game's offer draws the rematch's seed and publishes its commitment, so that the
     /// accept's entropy comes after it, as a join's after an invite's (docs/RULES.md §4).
     async fn rematch(&mut self, seat: Seat, entropy: String, now: i64) -> Result<u64, GameError> {
-        let entropies = match self.game.decide_rematch(seat)? {
+        let seeding = match self.game.decide_rematch(seat)? {
             RematchStep::Offer(side) => {
                 let commitment = if self.game.variant.dice_per_roll() > 0 {
                     let offered = OfferedSeed {
@@ -390,24 +390,24 @@ impl GameActor {
                     None => None,
                 };
                 match offered {
-                    Some(offered) => RematchEntropies {
+                    // The offerer's entropy is the creator's, the accepter's the joiner's.
+                    Some(offered) => Seeding {
                         server_seed: Some(offered.server_seed),
-                        creator: offered.entropy,
-                        joiner: entropy,
+                        creator_entropy: offered.entropy,
+                        joiner_entropy: entropy,
                     },
                     // No opponent to ask (or an offer made before offers drew seeds): the seed
                     // is drawn now, with the asker's entropy.
-                    None => RematchEntropies {
-                        server_seed: None,
-                        creator: entropy,
-                        joiner: String::new(),
+                    None => Seeding {
+                        creator_entropy: entropy,
+                        ..Seeding::default()
                     },
                 }
             }
         };
         let id = self
             .services
-            .create_rematch(&self.game, &self.seats, entropies)
+            .create_rematch(&self.game, &self.seats, seeding)
             .await?;
         // Stamped when it is made, after the new game's creation.
         let now = self.services.clock.now_ms();
