@@ -636,6 +636,13 @@ impl Api {
         created
     }
 
+    /// Creates a Petteia 6×6 game on one screen (its one token plays both sides): the game most
+    /// tests need only to exist.
+    pub async fn local_petteia(&self) -> Value {
+        self.create(json!({ "variant": "petteia-6", "mode": "local" }))
+            .await
+    }
+
     /// Redeems the invite of a created online game; panics unless it succeeds.
     pub async fn join(&self, created: &Value) -> Value {
         let invite = created["invite"]

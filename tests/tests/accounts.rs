@@ -406,9 +406,7 @@ async fn seats_played_before_signing_in_are_attached_to_the_account(database: Da
         .create(json!({ "variant": "petteia-6", "mode": "computer", "level": 2 }))
         .await;
     resign(&api, game_id(&computer), seat_token(&computer)).await;
-    let local = api
-        .create(json!({ "variant": "petteia-6", "mode": "local" }))
-        .await;
+    let local = api.local_petteia().await;
     let online = api
         .create(json!({ "variant": "petteia-6", "mode": "online", "side": "first" }))
         .await;

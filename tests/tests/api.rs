@@ -35,9 +35,7 @@ async fn play_first_moves(api: &ludus_tests::Api, game: &str, token: &str, limit
 async fn the_event_stream_sends_the_end_a_move_brings(database: Database) {
     let server = TestServer::start(database).await;
     let api = server.api();
-    let created = api
-        .create(json!({ "variant": "petteia-6", "mode": "local" }))
-        .await;
+    let created = api.local_petteia().await;
     let game = game_id(&created).to_string();
     let stream = api.event_stream(&game, "since=0", None).await;
     let end = play_first_moves(&api, &game, seat_token(&created), 5_000).await;
@@ -118,9 +116,7 @@ async fn the_event_stream_delivers_every_event_once_in_order_across_a_reconnect(
 ) {
     let server = TestServer::start(database).await;
     let api = server.api();
-    let created = api
-        .create(json!({ "variant": "petteia-6", "mode": "local" }))
-        .await;
+    let created = api.local_petteia().await;
     let game = game_id(&created).to_string();
     let token = seat_token(&created).to_string();
     let mut first = api
@@ -395,9 +391,7 @@ async fn a_hint_is_a_legal_move_for_the_seat_to_move_in_computer_and_local_games
 async fn moves_are_counted_in_the_metrics_over_http_and_the_socket(database: Database) {
     let server = TestServer::start(database).await;
     let api = server.api();
-    let created = api
-        .create(json!({ "variant": "petteia-6", "mode": "local" }))
-        .await;
+    let created = api.local_petteia().await;
     let (game, token) = (game_id(&created), seat_token(&created));
     let counted = [
         "ludus_moves_accepted_total",
@@ -526,9 +520,7 @@ async fn postgres_over_tls_when_the_url_asks_for_it() {
     )))
     .await;
     let api = server.api();
-    let created = api
-        .create(json!({ "variant": "petteia-6", "mode": "local" }))
-        .await;
+    let created = api.local_petteia().await;
     let view = play_first_moves(&api, game_id(&created), seat_token(&created), 2).await;
     assert_eq!(view["version"], 2, "{view}");
     let mut admin = <sqlx::PgConnection as sqlx::Connection>::connect(database.url())

@@ -87,9 +87,7 @@ async fn opening_an_invite_with_a_seat_token_returns_that_seat(database: Databas
     // the view said one was).
     assert_eq!(own["game"]["opponent_connected"], false, "{own}");
     // A token of another game changes nothing.
-    let other = api
-        .create(json!({ "variant": "petteia-6", "mode": "local" }))
-        .await;
+    let other = api.local_petteia().await;
     let (status, refused) = api
         .post(&join_path(&created), Some(seat_token(&other)), json!({}))
         .await;

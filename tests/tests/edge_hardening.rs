@@ -106,10 +106,7 @@ async fn open_sockets_count_against_their_address() {
         ..config
     })
     .await;
-    let created = server
-        .api()
-        .create(json!({ "variant": "petteia-6", "mode": "local" }))
-        .await;
+    let created = server.api().local_petteia().await;
     let game = game_id(&created);
     let mut sockets = Vec::new();
     for _ in 0..4 {
@@ -462,9 +459,7 @@ async fn raw(server: &TestServer, request: &[u8]) -> (u16, Value) {
 async fn every_error_is_the_json_error_shape_with_a_4xx() {
     let server = TestServer::start(Database::Sqlite).await;
     let api = server.api();
-    let created = api
-        .create(json!({ "variant": "petteia-6", "mode": "local" }))
-        .await;
+    let created = api.local_petteia().await;
     let game = game_id(&created);
     let long = "a".repeat(300);
     // Each name short enough, the whole past what the system opens (from a hostile-client audit:
@@ -545,9 +540,7 @@ async fn a_locked_event_log_is_unavailable_not_a_hang() {
     use sqlx::{Connection, Executor};
     let server = TestServer::start(Database::Postgres).await;
     let api = server.api();
-    let created = api
-        .create(json!({ "variant": "petteia-6", "mode": "local" }))
-        .await;
+    let created = api.local_petteia().await;
     let (game, token) = (game_id(&created), seat_token(&created));
     let version = api.view(game, Some(token)).await["version"]
         .as_u64()

@@ -13,9 +13,7 @@ async fn a_draw_is_offered_once_per_side_per_move(database: Database) {
     let server = TestServer::start(database).await;
     let api = server.api();
     // One token holding both seats, as the flooding client did.
-    let created = api
-        .create(json!({ "variant": "petteia-6", "mode": "local" }))
-        .await;
+    let created = api.local_petteia().await;
     let (game, token) = (game_id(&created), seat_token(&created));
     let (status, offered) = api.act(game, Some(token), "draw").await;
     assert_eq!((status, &offered["draw_offer"]), (200, &json!("light")));
@@ -50,9 +48,7 @@ async fn a_draw_is_offered_once_per_side_per_move(database: Database) {
 async fn the_event_log_is_served_in_pages(database: Database) {
     let server = TestServer::start(database).await;
     let api = server.api();
-    let created = api
-        .create(json!({ "variant": "petteia-6", "mode": "local" }))
-        .await;
+    let created = api.local_petteia().await;
     let (game, token) = (game_id(&created), seat_token(&created));
     let mut view = api.view(game, Some(token)).await;
     for mv in ["A1-A2", "A6-A5", "B1-B2", "B6-B5", "C1-C2"] {
@@ -254,8 +250,7 @@ async fn a_restart_rebuilds_only_the_games_in_play(database: Database) {
     let waiting = api
         .create(json!({ "variant": "petteia-6", "mode": "online" }))
         .await;
-    api.create(json!({ "variant": "petteia-6", "mode": "local" }))
-        .await;
+    api.local_petteia().await;
     first.stop().await;
     let second = TestServer::start_with(test_config(database.url().to_string())).await;
     let api = second.api();
@@ -276,9 +271,7 @@ async fn hints_are_limited_per_seat(database: Database) {
     })
     .await;
     let api = server.api();
-    let created = api
-        .create(json!({ "variant": "petteia-6", "mode": "local" }))
-        .await;
+    let created = api.local_petteia().await;
     let path = format!("/api/v1/games/{}/hint", game_id(&created));
     for _ in 0..2 {
         let (status, hint) = api.get(&path, Some(seat_token(&created))).await;
@@ -291,9 +284,7 @@ async fn hints_are_limited_per_seat(database: Database) {
     );
     assert!(refused["error"]["retry_after_ms"].as_u64().unwrap() > 0);
     // Another seat has its own allowance (the address's is three times a seat's).
-    let other = api
-        .create(json!({ "variant": "petteia-6", "mode": "local" }))
-        .await;
+    let other = api.local_petteia().await;
     let path = format!("/api/v1/games/{}/hint", game_id(&other));
     assert_eq!(api.get(&path, Some(seat_token(&other))).await.0, 200);
     // The analysis board's suggestions search in the same queue, within the same budget of the

@@ -12,9 +12,7 @@ use tokio_tungstenite::tungstenite::Message;
 async fn bad_socket_messages_get_errors_and_change_nothing(database: Database) {
     let server = TestServer::start(database).await;
     let api = server.api();
-    let created = api
-        .create(json!({ "variant": "petteia-6", "mode": "local" }))
-        .await;
+    let created = api.local_petteia().await;
     let game = game_id(&created);
     let token = seat_token(&created);
     let mut socket = Socket::connect(&server.base, game, Some(token), None).await;
@@ -99,10 +97,7 @@ fn masked_frame(first: u8, payload: &[u8]) -> Vec<u8> {
 /// client saw only an abnormal closure).
 async fn a_broken_frame_is_told_why_and_closed_with_its_code(database: Database) {
     let server = TestServer::start(database).await;
-    let created = server
-        .api()
-        .create(json!({ "variant": "petteia-6", "mode": "local" }))
-        .await;
+    let created = server.api().local_petteia().await;
     let game = game_id(&created);
     let too_large = "x".repeat(128 << 10);
     let cases = [
@@ -168,10 +163,7 @@ async fn flood_ready(database: Database) -> (TestServer, Value, Socket) {
         ..config
     })
     .await;
-    let created = server
-        .api()
-        .create(json!({ "variant": "petteia-6", "mode": "local" }))
-        .await;
+    let created = server.api().local_petteia().await;
     let mut flood = Socket::connect(&server.base, game_id(&created), None, None).await;
     flood.next_of("snapshot").await;
     (server, created, flood)
@@ -266,9 +258,7 @@ async fn creating_games_too_fast_is_rate_limited(database: Database) {
 async fn shutdown_closes_sockets_with_a_reason(database: Database) {
     let server = TestServer::start(database).await;
     let api = server.api();
-    let created = api
-        .create(json!({ "variant": "petteia-6", "mode": "local" }))
-        .await;
+    let created = api.local_petteia().await;
     let game = game_id(&created).to_string();
     let url = format!(
         "{}/api/v1/games/{game}/ws",
@@ -388,10 +378,7 @@ async fn a_client_that_stops_reading_is_dropped_and_counts_no_more(database: Dat
 /// audit: each arrival and departure sent every socket a whole view, 2,300 a second to a player).
 async fn a_crowd_coming_and_going_is_told_at_most_once_a_second(database: Database) {
     let server = TestServer::start(database).await;
-    let created = server
-        .api()
-        .create(json!({ "variant": "petteia-6", "mode": "local" }))
-        .await;
+    let created = server.api().local_petteia().await;
     let game = game_id(&created);
     let mut player = Socket::connect(&server.base, game, Some(seat_token(&created)), None).await;
     player.next_of("snapshot").await;

@@ -526,9 +526,7 @@ async fn the_computer_plays_whole_turns_in_the_dice_games(database: Database) {
 async fn a_local_game_plays_both_sides_with_one_token(database: Database) {
     let server = server(database).await;
     let api = server.api();
-    let created = api
-        .create(json!({ "variant": "petteia-6", "mode": "local" }))
-        .await;
+    let created = api.local_petteia().await;
     let game = game_id(&created);
     let t = seat_token(&created);
     assert!(created.get("invite_url").is_none());

@@ -549,9 +549,7 @@ async fn documented_limits_are_the_ones_enforced(database: Database) {
     // not described).
     let most = limit(&schemas["MoveBody"]["properties"]["id"], "maxLength") as usize;
     for (id, ok) in [("é".repeat(most), true), ("é".repeat(most + 1), false)] {
-        let created = api
-            .create(json!({ "variant": "petteia-6", "mode": "local" }))
-            .await;
+        let created = api.local_petteia().await;
         let (game, token) = (game_id(&created), seat_token(&created));
         let version = api.view(game, None).await["version"].clone();
         let body = json!({ "move": "A1-A2", "version": version, "id": id });
@@ -566,11 +564,7 @@ async fn documented_limits_are_the_ones_enforced(database: Database) {
     }
 
     // The pages of events and of stored games.
-    let game = game_id(
-        &api.create(json!({ "variant": "petteia-6", "mode": "local" }))
-            .await,
-    )
-    .to_string();
+    let game = game_id(&api.local_petteia().await).to_string();
     for (path, listing) in [
         (
             "/api/v1/games/{id}/events",
@@ -663,9 +657,7 @@ async fn documented_limits_are_the_ones_enforced(database: Database) {
 
 /// A Petteia 6×6 position, as a fresh game's view gives it.
 async fn view_position(api: &Api) -> String {
-    let created = api
-        .create(json!({ "variant": "petteia-6", "mode": "local" }))
-        .await;
+    let created = api.local_petteia().await;
     let view = api
         .view(game_id(&created), Some(seat_token(&created)))
         .await;
