@@ -259,6 +259,8 @@ class GameScreen {
     this.diceCheck = html('p', { class: 'dice-check', role: 'status' });
     this.diceChecked = false;
     this.seedDrawsFirst = variant?.first === 'seed';
+    /** The entropy this browser sent for the game, if it kept it (read once: it never changes). */
+    this.mine = savedEntropy(gameId);
     this.fairness.addEventListener('toggle', () => this.checkDice());
     const panel = html('aside', { class: 'side-panel' }, [
       this.notice, this.status, this.announcer, this.errorLine, this.hintLine, this.endPanel, this.diceBox, this.choices, this.actions, this.options(), this.fairness,
@@ -665,7 +667,7 @@ class GameScreen {
     const seed = v.server_seed
       ? t('game.seed_revealed', { seed: v.server_seed })
       : t('game.seed_hidden');
-    const mine = v.seat && savedEntropy(this.gameId);
+    const mine = v.seat && this.mine;
     this.fairness.replaceChildren(
       html('summary', { text: t('game.fair') }),
       html('p', { text: t('game.commitment', { commitment: v.commitment }) }),
@@ -692,7 +694,7 @@ class GameScreen {
     this.diceCheck.textContent = t('fair.checking');
     try {
       const record = await gameRecord(this.gameId);
-      const checked = await checkRecord(record, { subtle: crypto.subtle, sides: v.sides, seedDrawsFirst: this.seedDrawsFirst, mine: v.seat && savedEntropy(this.gameId) });
+      const checked = await checkRecord(record, { subtle: crypto.subtle, sides: v.sides, seedDrawsFirst: this.seedDrawsFirst, mine: v.seat && this.mine });
       this.diceCheck.textContent = diceCheckText(checked);
       this.diceCheck.classList.toggle('refusal', !checked.ok);
     } catch (error) {
