@@ -20,7 +20,7 @@
  * }} GameView
  * @typedef {{ version?: number, at?: number, kind: string, side?: string, move?: string,
  *   dice?: number[], keep?: number, game_id?: string, winner?: string | null,
- *   termination?: string, automatic?: boolean }} GameEvent
+ *   termination?: string, automatic?: boolean, absent?: string }} GameEvent
  * @typedef {{ id: string, name: string, players: string[], dice: number, first: string,
  *   summary: string, status: string, sources: string[] }} Variant
  */

@@ -6,11 +6,11 @@
 // after ten seconds here (`--invite-expiry-secs`): the waiting creator is told why the game ended.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { browserSuite, shot, view, waitStatus, waitVersion, shown, clickMove, startFromHome, LAPTOP, PHONE } from './support.js';
+import { browserSuite, shot, view, waitStatus, waitVersion, shown, clickMove, startFromHome, createViaApi, LAPTOP, PHONE } from './support.js';
 
 const CLAIM_AFTER_SECS = 2;
 const INVITE_EXPIRY_SECS = 10;
-const { page, onlineGame, assertNoProblems } = await browserSuite({
+const { server, page, onlineGame, assertNoProblems } = await browserSuite({
   serverArgs: ['--claim-after-timed-secs', String(CLAIM_AFTER_SECS), '--invite-expiry-secs', String(INVITE_EXPIRY_SECS)],
 });
 
@@ -23,6 +23,23 @@ test('an invite nobody used expires, and the creator waiting on the page is told
   assert.equal(await creator.textContent('.end-panel .how'), 'Personne n’a utilisé l’invitation à temps\u00a0: elle a expiré.');
   await shot(creator, 'presence-00-invite-expired-fr-laptop', { fullPage: false });
   assertNoProblems(creator);
+});
+
+test('a creator who never came after the join does not lose on time: the game is aborted, and the friend is told why', async () => {
+  // Made through the API by a creator (Light, to move) who then went away: no page of theirs is
+  // open when the friend joins, and their three seconds run out.
+  const created = await createViaApi(server.base, { variant: 'petteia-6', mode: 'online', clock: { initial_ms: 3000, increment_ms: 0 }, side: 'first' });
+  assert.equal(created.status, 201, JSON.stringify(created.body));
+  const friend = await page(PHONE);
+  await friend.goto(new URL(created.body.invite_url).pathname);
+  await friend.waitForSelector('.clock-top.running', { timeout: 9000 });
+  await waitStatus(friend, 'aborted', { timeout: 20000 });
+  await friend.waitForSelector('.end-panel:not([hidden])');
+  assert.equal(await friend.textContent('.end-panel .how'), 'Light’s time ran out before they came to the game: it counts for no one.');
+  const ended = await view(friend);
+  assert.deepEqual([ended.result, ended.clocks?.light], [null, 0]);
+  await shot(friend, 'presence-00b-absent-creator-aborted-phone', { fullPage: false });
+  assertNoProblems(friend);
 });
 
 test('a spectator is counted; the opponent gone is counted and claimable without a reload; the claim wins (three browsers)', async () => {

@@ -222,7 +222,11 @@ async fn an_online_dice_game_is_begun_once_a_die_is_thrown(database: Database) {
     let joined = api.join(&created).await;
     let game = game_id(&created);
     let seats = [seat_token(&created), seat_token(&joined)];
+    // Both look at the dice after they were thrown (a player who never did is another case:
+    // `a_player_not_seen_since_the_start_loses_neither_by_a_claim_nor_on_time`).
+    server.advance(Duration::from_millis(10)).await;
     let view = api.view(game, Some(seats[0])).await;
+    api.view(game, Some(seats[1])).await;
     assert!(
         view["dice"].as_array().is_some_and(|d| d.len() == 3),
         "{view}"
@@ -259,6 +263,75 @@ async fn an_online_dice_game_is_begun_once_a_die_is_thrown(database: Database) {
         .act(game_id(&waiting), Some(seat_token(&waiting)), "abort")
         .await;
     assert_eq!((status, &aborted["status"]), (200, &json!("aborted")));
+    server.stop().await;
+}
+
+/// A player not seen since the game began (a challenger away when their challenge was accepted,
+/// an inviter whose page closed before the join) loses neither by a claim nor on time: the game
+/// is aborted, and counts for no one (from a club audit: an absent challenger's clock ran, and
+/// an online dice game was won by the claim against them).
+async fn a_player_not_seen_since_the_start_loses_neither_by_a_claim_nor_on_time(
+    database: Database,
+) {
+    let server = server_with_short_claims(database).await;
+    let api = server.api();
+    // The log's last event, without its version and time.
+    let last_event = async |game: &str| {
+        let (_, events) = api.get(&format!("/api/v1/games/{game}/events"), None).await;
+        let mut last = events.as_array().and_then(|e| e.last()).cloned().unwrap();
+        let fields = last.as_object_mut().unwrap();
+        fields.remove("version");
+        fields.remove("at");
+        last
+    };
+    // A dice game: its first dice are thrown at the join, which the creator did not see.
+    let created = api
+        .create(json!({ "variant": "duodecim-scripta", "mode": "online" }))
+        .await;
+    server.advance(Duration::from_millis(10)).await;
+    let joined = api.join(&created).await;
+    let game = game_id(&created);
+    server.advance(Duration::from_millis(10)).await;
+    let view = api.view(game, Some(seat_token(&joined))).await;
+    assert!(
+        view["dice"].as_array().is_some_and(|d| d.len() == 3),
+        "{view}"
+    );
+    server.advance(Duration::from_millis(1_000)).await;
+    let (status, claimed) = api.act(game, Some(seat_token(&joined)), "claim").await;
+    assert_eq!(status, 200, "{claimed}");
+    assert_eq!(
+        (&claimed["status"], &claimed["result"]),
+        (&json!("aborted"), &Value::Null)
+    );
+    assert_eq!(
+        last_event(game).await,
+        json!({ "kind": "aborted", "side": view["seat"]["side"] })
+    );
+
+    // A timed game whose creator, to move first, has not come since the join: their time runs
+    // out, and the game is aborted, naming them.
+    let created = api
+        .create(json!({ "variant": "petteia-6", "mode": "online", "clock": { "initial_ms": 60_000, "increment_ms": 0 } }))
+        .await;
+    server.advance(Duration::from_millis(10)).await;
+    let joined = api.join(&created).await;
+    let game = game_id(&created);
+    server.advance(Duration::from_millis(60_000)).await;
+    let ended = api.view(game, Some(seat_token(&joined))).await;
+    assert_eq!(
+        (
+            &ended["status"],
+            &ended["result"],
+            &ended["clocks"]["light"]
+        ),
+        (&json!("aborted"), &Value::Null, &json!(0)),
+        "{ended}"
+    );
+    assert_eq!(
+        last_event(game).await,
+        json!({ "kind": "aborted", "side": null, "absent": "light" })
+    );
     server.stop().await;
 }
 
@@ -624,6 +697,7 @@ on_both_databases!(
     a_closed_socket_is_seen_at_once_and_the_claim_time_is_given,
     a_claim_before_each_side_has_moved_aborts_the_game,
     an_online_dice_game_is_begun_once_a_die_is_thrown,
+    a_player_not_seen_since_the_start_loses_neither_by_a_claim_nor_on_time,
     a_player_on_http_only_counts_as_present_while_active,
     an_open_event_stream_counts_as_present,
     a_closed_event_stream_is_seen_at_once,

@@ -339,8 +339,12 @@ async fn clocks_start_at_the_join_and_a_flag_ends_the_game(database: Database) {
         (&json!(60_000), &json!(60_000)),
         "waiting did not use up anyone's time"
     );
-    // Light's clock runs from the join: a millisecond before its end the game goes on.
-    server.advance(Duration::from_millis(59_999)).await;
+    // Light's clock runs from the join: a millisecond before its end the game goes on. Light
+    // came back meanwhile (a player never seen since the join would not lose on time:
+    // consent.rs, `a_player_not_seen_since_the_start_loses_neither_by_a_claim_nor_on_time`).
+    server.advance(Duration::from_millis(1_000)).await;
+    api.view(game, Some(seat_token(&created))).await;
+    server.advance(Duration::from_millis(58_999)).await;
     let almost = api.view(game, None).await;
     assert_eq!(almost["status"], "playing");
     assert_eq!(almost["clocks"]["light"], 1);

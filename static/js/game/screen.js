@@ -187,8 +187,10 @@ class GameScreen {
     this.offers = NO_OFFERS;
     /** Told when moves are played or taken back (the review panel follows the game). */
     this.movesChanged = () => {};
-    /** Whether this page saw the server abort the game (its invite expired unused). */
+    /** Whether this page saw the server abort the game because its invite expired unused. */
     this.inviteExpired = false;
+    /** @type {string | null} the side whose time ran out before they came, if this page saw the server abort the game for it */
+    this.absentSide = null;
     this.threatsOn = false;
     /** @type {{ places: string[], odds: any } | null} */
     this.threats = null;
@@ -407,8 +409,12 @@ class GameScreen {
     // A move of the roll's side plays it; a takeback leaves the dice as the view says.
     if ((event.kind === 'move' && event.side === this.latestRoll?.side) || event.kind === 'undo') this.latestRoll = null;
     if (event.kind === 'clocks_paused') this.clocksWerePaused = true;
-    // The server aborts a game by itself only when its invite expired unused.
-    if (event.kind === 'aborted' && !event.side) this.inviteExpired = true;
+    // The server aborts a game by itself when its invite expired unused, or when the time ran
+    // out of a player not seen since the game began (`absent`).
+    if (event.kind === 'aborted' && !event.side) {
+      if (event.absent) this.absentSide = event.absent;
+      else this.inviteExpired = true;
+    }
     // The joiner's name comes with the join; an online end's change of rating with the end (only
     // online games are rated).
     if (event.kind === 'joined' || (event.kind === 'finished' && this.view.mode === 'online')) this.loadPlayers();
@@ -550,6 +556,7 @@ class GameScreen {
       return;
     }
     if (this.inviteExpired) end.how = t('panel.aborted_expired');
+    if (this.absentSide) end.how = t('panel.aborted_absent', { side: sideName(this.absentSide) });
     const row = html('div', { class: 'actions' }, rematchButtons(v, this.offers).map((b) => this.button(b)));
     row.append(
       html('a', { href: '/', class: 'button-link', id: 'new-game', text: t('nav.new') }),

@@ -371,6 +371,7 @@ export default {
   'panel.aborted': 'The game was aborted.',
   'panel.aborted_short': 'Aborted',
   'panel.aborted_how': 'Ended before each side had moved: it counts for no one.',
+  'panel.aborted_absent': '{side}’s time ran out before they came to the game: it counts for no one.',
   'panel.aborted_expired': 'Nobody used the invite in time: it expired.',
   'panel.sending': 'Sending your move {move}…',
   'panel.to_move': '{side} to move.',

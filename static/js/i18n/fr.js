@@ -371,6 +371,7 @@ export default {
   'panel.aborted': 'La partie a été annulée.',
   'panel.aborted_short': 'Annulée',
   'panel.aborted_how': 'Terminée avant que chaque camp ait joué\u00a0: elle ne compte pour personne.',
+  'panel.aborted_absent': 'Le temps de {side} s’est écoulé sans qu’il soit venu à la partie\u00a0: elle ne compte pour personne.',
   'panel.aborted_expired': 'Personne n’a utilisé l’invitation à temps\u00a0: elle a expiré.',
   'panel.sending': 'Envoi de votre coup {move}…',
   'panel.to_move': 'Au trait\u00a0: {side}.',

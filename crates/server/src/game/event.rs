@@ -87,9 +87,14 @@ pub enum GameEvent {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         server_seed: Option<String>,
     },
+    /// `side` called the game off; null when no one did: an invite expired, or the time ran out
+    /// of `absent`, a player not seen since the game began (a challenger away at the accept).
     Aborted {
         #[schema(value_type = Option<String>)]
         side: Option<Side>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[schema(value_type = Option<String>)]
+        absent: Option<Side>,
     },
     /// Online, after the end: `side` offers a rematch; the opponent's rematch accepts it. A dice
     /// game's offer carries the rematch's commitment, published before the accept adds the other
@@ -270,7 +275,10 @@ mod tests {
                 termination: Termination::Timeout,
                 server_seed: Some("00ff".into()),
             },
-            GameEvent::Aborted { side: None },
+            GameEvent::Aborted {
+                side: None,
+                absent: Some(Side::White),
+            },
             GameEvent::Rematch {
                 game_id: "g1".parse().unwrap(),
             },

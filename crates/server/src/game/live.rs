@@ -7,6 +7,7 @@ use super::clock::GameClocks;
 use super::error::{Refusal, ReplayError};
 use super::event::{Checked, ClockReading, GameEvent};
 use super::services::Outage;
+use super::view::Presence;
 use super::{GameId, Mode, Seat, Settings, Status};
 use ludus_ai::Level;
 use ludus_engine::dice::{Seed, ServerSeed};
@@ -80,6 +81,8 @@ pub struct LiveGame {
     pub settings: Settings,
     pub status: Status,
     pub created_at: i64,
+    /// When play began: the join, or the creation of a game whose seats were filled at once.
+    pub started_at: Option<i64>,
     pub server_seed: ServerSeed,
     /// Shared text: a game is copied at every move (to put it back if the move is not committed).
     pub creator_entropy: Arc<str>,
@@ -128,6 +131,7 @@ impl LiveGame {
             settings,
             status: Status::Waiting,
             created_at,
+            started_at: None,
             server_seed,
             creator_entropy: creator_entropy.into(),
             joiner_entropy: joiner_entropy.into(),
@@ -144,15 +148,16 @@ impl LiveGame {
             version: 0,
         };
         if seated {
-            game.start();
+            game.start(created_at);
         }
         game
     }
 
     /// Both seats are filled, and both entropies known: the seed and the first player are known
     /// and play begins.
-    fn start(&mut self) {
+    fn start(&mut self, at: i64) {
         self.status = Status::Playing;
+        self.started_at = Some(at);
         let seed = self
             .server_seed
             .game_seed(&self.creator_entropy, &self.joiner_entropy);
@@ -276,7 +281,7 @@ impl LiveGame {
     /// Applies one event of the log (replay and live play alike).
     pub fn apply(&mut self, event: &GameEvent, at: i64) -> Result<(), ReplayError> {
         match event {
-            GameEvent::Joined { .. } => self.start(),
+            GameEvent::Joined { .. } => self.start(at),
             GameEvent::ClockStarted { clocks } => {
                 if let Some(c) = &mut self.clocks {
                     c.running = Some(self.engine.to_move());
@@ -480,11 +485,33 @@ impl LiveGame {
         }
     }
 
-    /// A time-out due at `now`, if the running player's clock has run out.
-    pub fn flag_due(&self, now: i64) -> Option<GameEvent> {
+    /// A time-out due at `now`, if the running player's clock has run out. Online, a player
+    /// not `seen` since the game began (`never_came`) does not lose it: the game is aborted.
+    pub fn flag_due(&self, now: i64, seen: &Presence) -> Option<GameEvent> {
         let (player, deadline) = self.clocks?.deadline()?;
-        (self.status == Status::Playing && now >= deadline)
-            .then(|| self.finished(Outcome::win(player.other(), Termination::Timeout)))
+        if self.status != Status::Playing || now < deadline {
+            return None;
+        }
+        Some(if self.never_came(player, seen) {
+            GameEvent::Aborted {
+                side: None,
+                absent: Some(self.variant.side(player)),
+            }
+        } else {
+            self.finished(Outcome::win(player.other(), Termination::Timeout))
+        })
+    }
+
+    /// Online, `player` has not been `seen` since play began: no socket of theirs is open and
+    /// their last sign of life came no later than the start. A challenger away when their
+    /// challenge was accepted; an inviter who closed the page before the join. (After a restart
+    /// everyone counts as seen at the restart: the rule then waits for them as for anyone.)
+    fn never_came(&self, player: Player, seen: &Presence) -> bool {
+        self.mode == Mode::Online
+            && self
+                .started_at
+                .zip(seen.last_seen(player))
+                .is_some_and(|(started, seen)| seen <= started)
     }
 
     /// When an online game still waiting for its invite is aborted (`expiry_ms` after creation).
@@ -496,7 +523,10 @@ impl LiveGame {
     pub fn expiry_due(&self, expiry_ms: i64, now: i64) -> Option<GameEvent> {
         self.invite_expires_at(expiry_ms)
             .filter(|&at| now >= at)
-            .map(|_| GameEvent::Aborted { side: None })
+            .map(|_| GameEvent::Aborted {
+                side: None,
+                absent: None,
+            })
     }
 
     fn require_playing(&self) -> Result<(), Refusal> {
@@ -754,7 +784,7 @@ impl LiveGame {
             Seat::Player(p) => Some(self.variant.side(p)),
             _ => None,
         };
-        Ok(GameEvent::Aborted { side })
+        Ok(GameEvent::Aborted { side, absent: None })
     }
 
     /// Online, a die was thrown: it was shown to both, so the game has begun though no one has
@@ -764,14 +794,15 @@ impl LiveGame {
         self.mode == Mode::Online && self.dice_thrown > 0
     }
 
-    /// Claims the win when the opponent has been gone for `gone_ms` ≥ `needed_ms`. Before each
-    /// side has moved there is no game to win (lichess's rule): the claim aborts it, and it counts
-    /// in no one's results; but not once a die was thrown (`dice_seen_online`).
+    /// Claims the win when the opponent has been away the claim window (`seen` says). Before
+    /// each side has moved there is no game to win (lichess's rule): the claim aborts it, and it
+    /// counts in no one's results; but not once a die was thrown (`dice_seen_online`), unless
+    /// the opponent never came to see it (`never_came`).
     pub fn decide_claim(
         &self,
         seat: Seat,
-        opponent_gone_ms: Option<i64>,
-        needed_ms: i64,
+        seen: &Presence,
+        now: i64,
     ) -> Result<GameEvent, Refusal> {
         let Seat::Player(player) = seat else {
             return Err(Refusal::ClaimOnlyOnline);
@@ -780,19 +811,22 @@ impl LiveGame {
         if self.mode != Mode::Online {
             return Err(Refusal::ClaimOnlyOnline);
         }
-        match opponent_gone_ms {
-            Some(gone)
-                if gone >= needed_ms && !self.each_side_has_moved() && !self.dice_seen_online() =>
-            {
-                Ok(GameEvent::Aborted {
-                    side: Some(self.variant.side(player)),
-                })
-            }
-            Some(gone) if gone >= needed_ms => {
-                Ok(self.finished(Outcome::win(player, Termination::Abandoned)))
-            }
-            Some(gone_ms) => Err(Refusal::ClaimTooEarly { gone_ms, needed_ms }),
-            None => Err(Refusal::OpponentConnected),
+        let opponent = player.other();
+        let Some(away_since) = seen.away_since(opponent, now) else {
+            return Err(Refusal::OpponentConnected);
+        };
+        let (gone_ms, needed_ms) = (now - away_since, seen.window_ms);
+        if gone_ms < needed_ms {
+            return Err(Refusal::ClaimTooEarly { gone_ms, needed_ms });
+        }
+        let not_begun = !self.dice_seen_online() || self.never_came(opponent, seen);
+        if !self.each_side_has_moved() && not_begun {
+            Ok(GameEvent::Aborted {
+                side: Some(self.variant.side(player)),
+                absent: None,
+            })
+        } else {
+            Ok(self.finished(Outcome::win(player, Termination::Abandoned)))
         }
     }
 

@@ -2,7 +2,7 @@
 //! and stops every actor at shutdown. The map is locked only to find or add a game's slot; a
 //! game is loaded under its own slot's lock, so loading one game never waits for another.
 
-use super::actor::{Acted, Action, Command, GameActor, Join, Mailbox, Subscription};
+use super::actor::{Acted, Action, Arrival, Command, GameActor, Join, Mailbox, Subscription};
 use super::error::{GameError, error_chain};
 use super::event::VersionedEvent;
 use super::restore::{MoveAnswers, Restored, restore};
@@ -419,20 +419,20 @@ impl Registry {
         flag_not_before: i64,
     ) -> Result<Mailbox, GameError> {
         let restored = restore(&self.services, game_id).await?;
-        Ok(self.spawn(restored, slot, flag_not_before))
+        Ok(self.spawn(restored, slot, Arrival::Loaded { flag_not_before }))
     }
 
     /// Starts the actor of a game just created, in a slot of its own (a new id has none yet).
     fn start(&self, created: Restored) {
         let id = created.game.id.clone();
         let slot = Slot::default();
-        let actor = self.spawn(created, &slot, 0);
+        let actor = self.spawn(created, &slot, Arrival::Created);
         slot.actor.set(actor).expect("a new slot holds no actor");
         self.games.lock().expect("registry lock").insert(id, slot);
     }
 
     /// Starts the actor of `restored` for `slot`; when it stops, the slot goes.
-    fn spawn(&self, restored: Restored, slot: &Slot, flag_not_before: i64) -> Mailbox {
+    fn spawn(&self, restored: Restored, slot: &Slot, arrival: Arrival) -> Mailbox {
         let slot_version = slot.version.clone();
         let (games, id, slot) = (
             Arc::downgrade(&self.games),
@@ -447,7 +447,7 @@ impl Registry {
         GameActor::spawn(
             restored,
             self.services.clone(),
-            flag_not_before,
+            arrival,
             slot_version,
             on_stop,
         )

@@ -29,15 +29,23 @@ pub struct Presence {
 }
 
 impl Presence {
-    /// Everyone counts as just seen: a restart does not make players absent at once.
-    pub fn new(now: i64, window_ms: i64) -> Presence {
+    /// Everyone counts as seen at `seen_at`: a restart does not make players absent at once
+    /// (the restart's time), and a game just made has seen its players when it was made.
+    pub fn new(seen_at: i64, window_ms: i64) -> Presence {
         Presence {
             sockets: [0, 0],
             spectators: 0,
-            last_request: [Some(now); 2],
-            left_at: [now; 2],
+            last_request: [Some(seen_at); 2],
+            left_at: [seen_at; 2],
             window_ms,
         }
+    }
+
+    /// `player`'s last sign of life: None while they have a socket open.
+    pub fn last_seen(&self, player: Player) -> Option<i64> {
+        let i = player.index();
+        (self.sockets[i] == 0)
+            .then(|| self.left_at[i].max(self.last_request[i].unwrap_or(i64::MIN)))
     }
 
     pub fn is_present(&self, player: Player, now: i64) -> bool {
@@ -47,9 +55,8 @@ impl Presence {
 
     /// Since when `player` has been away: their last sign of life (None while present).
     pub fn away_since(&self, player: Player, now: i64) -> Option<i64> {
-        let i = player.index();
-        (!self.is_present(player, now))
-            .then(|| self.left_at[i].max(self.last_request[i].unwrap_or(i64::MIN)))
+        self.last_seen(player)
+            .filter(|_| !self.is_present(player, now))
     }
 
     /// When the opponent of `player` may claim the win (None while `player` is present).

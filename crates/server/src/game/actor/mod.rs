@@ -150,20 +150,33 @@ impl std::fmt::Debug for GameActor {
     }
 }
 
+/// How a game came to its actor.
+#[derive(Clone, Copy, Debug)]
+pub enum Arrival {
+    /// Just made: its players were last seen when it was made.
+    Created,
+    /// Loaded from the store: its players count as seen now (a restart does not make them
+    /// absent at once), and its flag waits until `flag_not_before` (a restart's grace).
+    Loaded { flag_not_before: i64 },
+}
+
 impl GameActor {
     /// Starts the actor of a restored game; `on_stop` runs when it stops.
     pub fn spawn(
         restored: Restored,
         services: Arc<Services>,
-        flag_not_before: i64,
+        arrival: Arrival,
         known_version: Arc<AtomicU64>,
         on_stop: OnStop,
     ) -> Mailbox {
         let (sender, commands) = mpsc::channel(64);
         let (events, _) = broadcast::channel(BROADCAST_CAPACITY);
-        let now = services.clock.now_ms();
+        let (seen_at, flag_not_before) = match arrival {
+            Arrival::Created => (restored.game.created_at, 0),
+            Arrival::Loaded { flag_not_before } => (services.clock.now_ms(), flag_not_before),
+        };
         let window = services.config.claim_window(restored.game.clocks.is_some());
-        let presence = Presence::new(now, window.as_millis() as i64);
+        let presence = Presence::new(seen_at, window.as_millis() as i64);
         let services_leads = services.leads(&restored.game.id);
         let mut move_list = MoveList::default();
         move_list.update(&restored.game);

@@ -100,7 +100,7 @@ impl GameActor {
             .clocks
             .and_then(|c| c.deadline())
             .map_or(now, |(_, at)| at.max(now));
-        if let Some(event) = self.game.flag_due(due) {
+        if let Some(event) = self.game.flag_due(due, &self.seen()) {
             self.commit_own(event, now, "a time-out").await;
         }
     }

@@ -59,7 +59,7 @@ impl GameActor {
         // A clock that ran out before this request ends the game first.
         if let Some(flag) = self
             .game
-            .flag_due(now)
+            .flag_due(now, &self.seen())
             .filter(|_| now >= self.flag_not_before)
         {
             self.commit(vec![flag], None, now).await?;
@@ -95,14 +95,7 @@ impl GameActor {
             Action::UndoDecline => game.decide_undo_decline(seat)?,
             Action::RematchDecline => game.decide_rematch_decline(seat)?,
             Action::Abort => game.decide_abort(seat)?,
-            Action::Claim => {
-                let Seat::Player(player) = seat else {
-                    return Err(Refusal::ClaimOnlyOnline.into());
-                };
-                let seen = self.seen();
-                let away_since = seen.away_since(player.other(), now);
-                game.decide_claim(seat, away_since.map(|since| now - since), seen.window_ms)?
-            }
+            Action::Claim => game.decide_claim(seat, &self.seen(), now)?,
             // Boxed, as every rare path of the write: the rematch's creation is a large future.
             Action::Rematch { entropy } => {
                 return Box::pin(self.rematch(seat, entropy.clone(), now)).await;

@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::game::ClockSettings;
+use crate::game::view::Presence;
 
 fn game(variant: Variant, mode: Mode, clock: Option<ClockSettings>) -> LiveGame {
     LiveGame::for_tests(variant, mode, clock)
@@ -22,6 +23,27 @@ fn commit(game: &mut LiveGame, events: Vec<GameEvent>, now: i64) -> Vec<GameEven
 
 const ME: Seat = Seat::Player(Player::First);
 const THEM: Seat = Seat::Player(Player::Second);
+const WINDOW_MS: i64 = 600_000;
+
+/// Both players connected.
+fn both_here() -> Presence {
+    Presence {
+        sockets: [1, 1],
+        ..Presence::new(0, WINDOW_MS)
+    }
+}
+
+/// `player`'s last socket closed at `at`; the other connected.
+fn left_at(player: Player, at: i64) -> Presence {
+    let mut presence = both_here();
+    let i = player.index();
+    (
+        presence.sockets[i],
+        presence.left_at[i],
+        presence.last_request[i],
+    ) = (0, at, None);
+    presence
+}
 
 #[test]
 fn an_online_game_waits_for_the_join_and_its_clock_starts_then() {
@@ -84,8 +106,8 @@ fn a_flag_falls_for_the_player_whose_time_ran_out() {
     let mut g = game(Variant::Petteia8, Mode::Local, clock(1_000, 0));
     let start = g.clock_start().into_iter().collect();
     commit(&mut g, start, 0);
-    assert_eq!(g.flag_due(999), None);
-    let flag = g.flag_due(1_000).expect("time is up");
+    assert_eq!(g.flag_due(999, &both_here()), None);
+    let flag = g.flag_due(1_000, &both_here()).expect("time is up");
     commit(&mut g, vec![flag], 1_000);
     assert_eq!(
         g.result.unwrap().outcome,
@@ -107,7 +129,11 @@ fn clocks_paused_while_no_server_serves_the_game_charge_no_one_and_resume_where_
     let pause = g.pause_clocks(14_000).expect("the clocks run");
     commit(&mut g, vec![pause.clone()], 14_000);
     assert!(g.clocks_paused());
-    assert_eq!(g.flag_due(1_000_000), None, "no flag falls while paused");
+    assert_eq!(
+        g.flag_due(1_000_000, &both_here()),
+        None,
+        "no flag falls while paused"
+    );
     assert_eq!(g.pause_clocks(20_000), None, "paused once");
     let resume = g.resume_clocks().expect("paused clocks resume");
     commit(&mut g, vec![resume.clone()], 100_000);
@@ -251,25 +277,29 @@ fn a_claim_needs_the_opponent_gone_long_enough() {
     let mut g = game(Variant::Petteia6, Mode::Online, None);
     let join = g.decide_join();
     commit(&mut g, join, 0);
+    // They left at 1 s, after the game began.
+    let gone = left_at(Player::Second, 1_000);
+    let claim_at = 1_000 + WINDOW_MS;
     assert!(matches!(
-        g.decide_claim(ME, None, 600_000),
+        g.decide_claim(ME, &both_here(), claim_at),
         Err(Refusal::OpponentConnected)
     ));
     assert!(matches!(
-        g.decide_claim(ME, Some(1_000), 600_000),
+        g.decide_claim(ME, &gone, claim_at - 1),
         Err(Refusal::ClaimTooEarly { .. })
     ));
     // Before each side has moved, a claim aborts: nobody won a game that never started.
     let aborted_by_me = Ok(GameEvent::Aborted {
         side: Some(g.variant.side(Player::First)),
+        absent: None,
     });
-    assert_eq!(g.decide_claim(ME, Some(600_000), 600_000), aborted_by_me);
+    assert_eq!(g.decide_claim(ME, &gone, claim_at), aborted_by_me);
     let mut one_side_moved = g.clone();
     let mv = one_side_moved
         .decide_move(ME, "A1-A2", g.version, 0)
         .unwrap();
     commit(&mut one_side_moved, vec![mv], 0);
-    let claim = one_side_moved.decide_claim(ME, Some(600_000), 600_000);
+    let claim = one_side_moved.decide_claim(ME, &gone, claim_at);
     assert_eq!(claim, aborted_by_me);
     commit(&mut one_side_moved, vec![claim.unwrap()], 0);
     assert_eq!(
@@ -281,7 +311,7 @@ fn a_claim_needs_the_opponent_gone_long_enough() {
         let mv = g.decide_move(mover, text, g.version, 0).unwrap();
         commit(&mut g, vec![mv], 0);
     }
-    let claim = g.decide_claim(ME, Some(600_000), 600_000).unwrap();
+    let claim = g.decide_claim(ME, &gone, claim_at).unwrap();
     commit(&mut g, vec![claim], 0);
     assert_eq!(
         g.result.unwrap().outcome,
@@ -290,8 +320,51 @@ fn a_claim_needs_the_opponent_gone_long_enough() {
 }
 
 #[test]
+fn a_player_not_seen_since_the_game_began_loses_neither_by_a_claim_nor_on_time() {
+    // An online dice game: its first dice are thrown at the join (5 s), seen by whoever is there.
+    let mut g = game(Variant::DuodecimScripta, Mode::Online, clock(60_000, 0));
+    let join = g.decide_join();
+    commit(&mut g, join, 5_000);
+    assert_eq!(g.started_at, Some(5_000));
+    let claimant = Seat::Player(Player::First);
+    let claimant_side = g.variant.side(Player::First);
+    // Away since before the start (a challenger away at the accept): the claim aborts.
+    let never_came = left_at(Player::Second, 4_000);
+    assert_eq!(
+        g.decide_claim(claimant, &never_came, 4_000 + WINDOW_MS),
+        Ok(GameEvent::Aborted {
+            side: Some(claimant_side),
+            absent: None
+        })
+    );
+    // Seen after the dice were thrown, then gone: the claim wins, as it did.
+    let came_and_left = left_at(Player::Second, 6_000);
+    assert_eq!(
+        g.decide_claim(claimant, &came_and_left, 6_000 + WINDOW_MS),
+        Ok(g.finished(Outcome::win(Player::First, Termination::Abandoned)))
+    );
+
+    // The flag of the player to move: an abort naming them if they never came, else a loss.
+    let (mover, deadline) = g.clocks.unwrap().deadline().expect("a clock runs");
+    assert_eq!(deadline, 65_000);
+    assert_eq!(
+        g.flag_due(deadline, &left_at(mover, 4_000)),
+        Some(GameEvent::Aborted {
+            side: None,
+            absent: Some(g.variant.side(mover))
+        })
+    );
+    let lost_on_time = Some(g.finished(Outcome::win(mover.other(), Termination::Timeout)));
+    assert_eq!(g.flag_due(deadline, &left_at(mover, 6_000)), lost_on_time);
+    assert_eq!(g.flag_due(deadline, &both_here()), lost_on_time);
+    let flag = g.flag_due(deadline, &left_at(mover, 4_000)).unwrap();
+    commit(&mut g, vec![flag], deadline);
+    assert_eq!((g.status, g.result), (Status::Aborted, None));
+}
+
+#[test]
 fn the_views_move_list_follows_moves_undo_and_a_rebuilt_history() {
-    use crate::game::view::{MoveList, Presence, Snapshot};
+    use crate::game::view::{MoveList, Snapshot};
     use std::sync::Arc;
     let both = Seat::Both;
     let play = |g: &mut LiveGame, mv: &str| {
@@ -362,7 +435,7 @@ fn the_views_move_list_follows_moves_undo_and_a_rebuilt_history() {
 
 #[test]
 fn the_move_list_extended_by_the_moves_of_each_batch_is_the_games_list() {
-    use crate::game::view::{MoveList, Presence, Snapshot};
+    use crate::game::view::{MoveList, Snapshot};
     let both = Seat::Both;
     // Duodecim: a move may bring a roll and forced moves with it, all in one batch.
     let mut g = game(Variant::DuodecimScripta, Mode::Local, None);
