@@ -87,7 +87,7 @@ function gamesToWatch(signal) {
   const section = html('section', { class: 'to-watch', id: 'to-watch', 'aria-labelledby': 'to-watch-heading', hidden: true });
   request('GET', `/api/v1/games?status=playing&limit=${TO_WATCH}`)
     .then((/** @type {{ game_id: string, variant: string }[]} */ games) => Promise.all(games.map(async (game) => {
-      const names = await seatLabels(game.game_id).catch(() => ({}));
+      const names = await seatLabels(game.game_id).then(({ labels }) => labels, () => ({}));
       return html('li', { 'data-game-id': game.game_id }, [
         html('a', { href: `/game/${encodeURIComponent(game.game_id)}`, text: t(`variant.${game.variant}`) }),
         Object.keys(names).length ? ` — ${Object.values(names).join(t('home.versus'))}` : '',

@@ -135,6 +135,8 @@ test('two signed-in players play a rated game; the game shows names and the prof
   // No reload: the joiner's name reaches the creator's screen with the join.
   await host.waitForSelector('.clock-side:has-text("zeus")');
   await guest.waitForSelector('.clock-side:has-text("hera")');
+  // Each is told the game counts for the ratings (the friend opened a link and played at once).
+  for (const p of [host, guest]) await p.waitForSelector('#game-terms:text-is("Rated game")');
   for (const [name, width, height] of SIZES) {
     await guest.setViewportSize({ width, height });
     await shot(guest, `accounts-rated-game-${name}`);
@@ -413,6 +415,7 @@ test('the home form says a signed-in player\'s online game is rated, and makes i
   await host.waitForSelector('#invite-link');
   await guest.goto(await host.inputValue('#invite-link'));
   await waitStatus(guest, 'playing');
+  for (const p of [host, guest]) await p.waitForSelector('#game-terms:text-is("Unrated game")');
   for (let ply = 0; ply < 2; ply += 1) await playAnyMove(ply === 0 ? host : guest);
   await waitVersion(host, 2);
   await host.click('#resign');

@@ -127,6 +127,11 @@ async fn signed_up_players_get_results_and_ratings_from_a_rated_game(database: D
         .await;
     assert_eq!(seats[0]["username"], "Ann");
     assert_eq!(
+        (&seats[0]["rated"], &seats[1]["rated"]),
+        (&json!(true), &json!(true)),
+        "the page can say the game is rated"
+    );
+    assert_eq!(
         seats[1]["rating"], bob_petteia["rating"],
         "the game shows each player's rating"
     );
@@ -204,6 +209,14 @@ async fn shared_screen_aborted_and_unrated_games_leave_ratings_alone(database: D
     let (status, aborted) = api.act(&game, Some(&ann_seat), "abort").await;
     assert_eq!((status, aborted["status"].as_str()), (200, Some("aborted")));
     let (game, ann_seat, _) = rated_game(&api, &ann, &bob, json!({ "rated": false })).await;
+    let (_, seats) = api
+        .get(&format!("/api/v1/games/{game}/players"), None)
+        .await;
+    assert_eq!(
+        (&seats[0]["rated"], &seats[1]["rated"]),
+        (&json!(false), &json!(false)),
+        "the page can say the game is unrated: {seats}"
+    );
     resign(&api, &game, &ann_seat).await;
     // A rated game resigned before each side has moved changes no rating (nor farms one).
     let (game, _, bob_seat) = online_game(&api, &ann, &bob, json!({})).await;

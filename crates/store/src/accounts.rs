@@ -155,6 +155,9 @@ pub struct SeatHolder {
     /// The holder's rating before and after the game's end, once it ended rated.
     pub rating_before: Option<f64>,
     pub rating_after: Option<f64>,
+    /// Whether the game counts for the ratings when both its seats are held by accounts: an
+    /// online game not created unrated (the same test as `settle_ratings!`).
+    pub rated: bool,
 }
 
 /// A game seat a token opens (for attaching a browser's games to an account).
@@ -504,7 +507,9 @@ impl Store {
         Ok(on_backend!(self, pool => {
             sqlx::query_as(
                 "SELECT seat_owners.side, accounts.username, accounts.deleted, ratings.rating, \
-                 changes.before AS rating_before, changes.after AS rating_after FROM seat_owners \
+                 changes.before AS rating_before, changes.after AS rating_after, \
+                 (games.mode = 'online' AND NOT EXISTS (SELECT 1 FROM unrated_games WHERE game_id = games.id)) AS rated \
+                 FROM seat_owners \
                  JOIN accounts ON accounts.id = seat_owners.account_id \
                  JOIN games ON games.id = seat_owners.game_id \
                  LEFT JOIN ratings ON ratings.account_id = accounts.id AND ratings.variant = games.variant \

@@ -144,14 +144,18 @@ export function seatLabel({ username, rating, rating_change: change }) {
 export const signedChange = (change) => `${change > 0 ? '+' : change < 0 ? '−' : '±'}${Math.abs(change)}`;
 
 /**
- * Who holds each seat of a game, as a label per side (`seatLabel`).
+ * Who holds each seat of a game, as a label per side (`seatLabel`), and whether the game counts for
+ * the ratings: both seats held by accounts, and the server says it is rated.
  * @param {string} gameId
- * @returns {Promise<Record<string, string>>}
+ * @returns {Promise<{ labels: Record<string, string>, rated: boolean }>}
  */
 export async function seatLabels(gameId) {
-  /** @type {{ side: string, username: string, rating: number | null, rating_change: number | null }[]} */
+  /** @type {{ side: string, username: string, rating: number | null, rating_change: number | null, rated: boolean }[]} */
   const holders = await request('GET', `/api/v1/games/${encodeURIComponent(gameId)}/players`).catch(() => []);
-  return Object.fromEntries(holders.map((h) => [h.side, seatLabel(h)]));
+  return {
+    labels: Object.fromEntries(holders.map((h) => [h.side, seatLabel(h)])),
+    rated: holders.length === 2 && holders.every((h) => h.rated),
+  };
 }
 
 /**

@@ -214,6 +214,8 @@ class GameScreen {
     this.claimShown = false;
     /** @type {Record<string, string>} each account-held side's player: "Ann (1662)" */
     this.players = {};
+    /** Beside the title: "Rated" or "Unrated" (`loadPlayers`). */
+    this.terms = html('span', { class: 'game-terms', id: 'game-terms' });
     this.loadPlayers();
     /** Whether the first view has been drawn. */
     this.shown = false;
@@ -226,7 +228,7 @@ class GameScreen {
     const head = html('div', { class: 'game-head' }, [this.heading, html('a', {
       href: `/rules/${encodeURIComponent(view.variant)}`, id: 'rules-link', class: 'rules-link', target: '_blank', rel: 'noopener',
       text: t('nav.rules'), 'aria-label': t('rules.title', { name: this.name }),
-    })]);
+    }), this.terms]);
     this.notice = html('div', { class: 'notices' });
     if (linkNote) this.notice.append(html('p', { class: 'notice', role: 'note', text: linkNote }));
     // Not a live region: it counts every second, which a screen reader would read out each time.
@@ -305,7 +307,12 @@ class GameScreen {
    * stored with the join itself, so asking once when the `joined` event arrives finds it.
    */
   async loadPlayers() {
-    this.players = await seatLabels(this.gameId);
+    const { labels, rated } = await seatLabels(this.gameId);
+    this.players = labels;
+    // Whether the game counts for the ratings, once it is played and an account holds a seat
+    // (a game between two people without accounts counts for no one, which goes without saying).
+    const told = this.view.mode === 'online' && this.view.status !== 'waiting' && Object.keys(labels).length > 0;
+    this.terms.textContent = told ? t(rated ? 'game.rated' : 'game.unrated') : '';
   }
 
   /** The game's past events, for the dice games' move list by turn. */

@@ -486,6 +486,8 @@ export default {
   'verify.check': 'Check the dice',
   'verify.link': 'Check a record downloaded earlier',
   'fair.no_dice_variant': 'the record names no dice game this server knows.',
+  'game.rated': 'Rated game',
+  'game.unrated': 'Unrated game',
   'game.you': ' (you)',
   'game.computer': ' (computer)',
   'game.computer_level': ' (computer, level {level})',

@@ -486,6 +486,8 @@ export default {
   'verify.check': 'Vérifier les dés',
   'verify.link': 'Vérifier une feuille téléchargée auparavant',
   'fair.no_dice_variant': 'la feuille ne nomme aucun jeu à dés que ce serveur connaisse.',
+  'game.rated': 'Partie classée',
+  'game.unrated': 'Partie non classée',
   'game.you': ' (vous)',
   'game.computer': ' (ordinateur)',
   'game.computer_level': ' (ordinateur, niveau {level})',

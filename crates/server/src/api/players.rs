@@ -290,6 +290,9 @@ pub struct SeatHolder {
     rating: Option<f64>,
     /// What this game's end did to that rating, once it ended rated (null before, or unrated).
     rating_change: Option<f64>,
+    /// Whether the game counts for the ratings when both seats are held by accounts: an online
+    /// game not created unrated (the same for both holders).
+    rated: bool,
 }
 
 /// A rated game's change of rating as shown: the difference of the two ratings as they are shown
@@ -315,6 +318,7 @@ pub async fn seat_holders(
                     username: DELETED.to_string(),
                     rating: None,
                     rating_change: None,
+                    rated: h.rated,
                 }
             } else {
                 SeatHolder {
@@ -324,6 +328,7 @@ pub async fn seat_holders(
                     // read later showed today's rating beside that game's change).
                     rating: h.rating_after.or(h.rating).map(f64::round),
                     rating_change: shown_change(h.rating_before, h.rating_after),
+                    rated: h.rated,
                 }
             }
         })
