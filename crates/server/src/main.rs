@@ -128,8 +128,50 @@ fn command() -> Command {
     {
         return command;
     }
-    let cli = Cli::parse();
+    let cli = Cli::try_parse().unwrap_or_else(|error| {
+        // Help and the version are not errors: clap prints them to stdout.
+        if !error.use_stderr() {
+            error.exit()
+        }
+        eprint!("{}", naming_the_variable(&error));
+        std::process::exit(error.exit_code())
+    });
     cli.command.unwrap_or(Command::Serve(Box::new(cli.serve)))
+}
+
+/// Clap's message for a bad setting, naming the `LUDUS_…` variable it came from when it did not
+/// come from the command line: clap names only the flag, which a compose file never mentions.
+fn naming_the_variable(error: &clap::Error) -> String {
+    use clap::CommandFactory;
+    use clap::error::{ContextKind, ContextValue};
+    let message = error.render().to_string();
+    let Some(ContextValue::String(shown)) = error.get(ContextKind::InvalidArg) else {
+        return message;
+    };
+    let flag = shown.split([' ', '=']).next().unwrap_or_default();
+    let given = std::env::args().any(|arg| arg == flag || arg.starts_with(&format!("{flag}=")));
+    let cli = Cli::command();
+    let serve = cli.find_subcommand("serve").into_iter();
+    let variable = std::iter::once(&cli)
+        .chain(serve)
+        .flat_map(|command| command.get_arguments())
+        .find(|arg| {
+            arg.get_long()
+                .is_some_and(|long| flag == format!("--{long}"))
+        })
+        .and_then(|arg| arg.get_env())
+        .filter(|variable| !given && std::env::var_os(variable).is_some());
+    match variable {
+        Some(variable) => message.replacen(
+            &format!("'{shown}'"),
+            &format!(
+                "'{shown}' (the environment variable {})",
+                variable.to_string_lossy()
+            ),
+            1,
+        ),
+        None => message,
+    }
 }
 
 fn main() -> ExitCode {
@@ -239,8 +281,16 @@ fn serve(config: ServeConfig) -> ExitCode {
 }
 
 fn init_logging(format: LogFormat) {
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info,sqlx=warn,tower_http=warn"));
+    use tracing_subscriber::EnvFilter;
+    const DEFAULT_FILTER: &str = "info,sqlx=warn,tower_http=warn";
+    // A `RUST_LOG` that does not parse is said once logging runs, not silently replaced (a
+    // self-hoster who mistyped it saw only the default lines, with no word why).
+    let asked = std::env::var(EnvFilter::DEFAULT_ENV).unwrap_or_default();
+    let (filter, refused) = match EnvFilter::try_new(&asked) {
+        Ok(filter) if !asked.trim().is_empty() => (filter, None),
+        Ok(_) => (EnvFilter::new(DEFAULT_FILTER), None),
+        Err(error) => (EnvFilter::new(DEFAULT_FILTER), Some(error)),
+    };
     let builder = tracing_subscriber::fmt().with_env_filter(filter);
     match format {
         LogFormat::Json => builder.json().init(),
@@ -248,6 +298,9 @@ fn init_logging(format: LogFormat) {
         LogFormat::Text => builder
             .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stdout()))
             .init(),
+    }
+    if let Some(error) = refused {
+        tracing::warn!(rust_log = %asked, %error, "RUST_LOG is not a valid filter: logging with the default one ({DEFAULT_FILTER})");
     }
 }
 

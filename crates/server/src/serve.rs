@@ -166,6 +166,17 @@ fn lock_sqlite_file(url: &str) -> Result<Option<std::fs::File>, String> {
     let Some(path) = sqlite_file(url) else {
         return Ok(None);
     };
+    let folder = std::path::Path::new(&path)
+        .parent()
+        .filter(|folder| !folder.as_os_str().is_empty());
+    if let Some(folder) = folder.filter(|folder| !folder.is_dir()) {
+        // Said as it is: the lock file's "No such file or directory" named a file nobody asked for.
+        return Err(format!(
+            "the folder of the SQLite database {path} does not exist ({}): create it, or give \
+             another --database-url",
+            folder.display()
+        ));
+    }
     let lock_path = format!("{path}.lock");
     let file = std::fs::OpenOptions::new()
         .create(true)

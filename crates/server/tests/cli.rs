@@ -220,10 +220,12 @@ fn verify_accepts_a_true_record_and_names_the_first_altered_die() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// `ludus serve` on a SQLite file and a free loopback port, with more `settings`; its output.
+/// `ludus serve` on a SQLite file and a free loopback port, with more `settings` and environment
+/// variables; its output.
 fn spawn_serve(
     database: &str,
     settings: &[&str],
+    env: &[(&str, &str)],
 ) -> (
     std::process::Child,
     std::io::BufReader<std::process::ChildStdout>,
@@ -237,6 +239,7 @@ fn spawn_serve(
             database,
         ])
         .args(settings)
+        .envs(env.iter().copied())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::null())
         .spawn()
@@ -255,7 +258,7 @@ fn next_line(stdout: &mut std::io::BufReader<std::process::ChildStdout>) -> Stri
 
 /// `ludus serve` on a SQLite file, until it says it is running (or exits).
 fn serve_sqlite(database: &str) -> std::process::Child {
-    let (child, mut stdout) = spawn_serve(database, &[]);
+    let (child, mut stdout) = spawn_serve(database, &[], &[]);
     while !next_line(&mut stdout).contains("Ludus is running") {}
     child
 }
@@ -395,6 +398,7 @@ fn the_log_names_the_client_of_a_refusal_and_hides_invites() {
     let (mut child, mut stdout) = spawn_serve(
         &database,
         &["--log-format", "json", "--sign-in-per-minute", "1"],
+        &[],
     );
     let address = loop {
         // The JSON log's first line says where it listens (no plain line in that format).
@@ -434,4 +438,79 @@ fn the_log_names_the_client_of_a_refusal_and_hides_invites() {
     }
     assert!(!log.contains("Secret0Code"), "{log}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A mistyped `RUST_LOG` is said at the start, where it was silently replaced by the default.
+#[test]
+fn an_invalid_rust_log_is_said_and_the_default_kept() {
+    let dir = std::env::temp_dir().join(format!("ludus-cli-rust-log-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let database = format!("sqlite://{}", dir.join("ludus.db").display());
+    let (mut child, mut stdout) = spawn_serve(&database, &[], &[("RUST_LOG", "info,ludus=loud")]);
+    let mut lines = Vec::new();
+    while !lines
+        .last()
+        .is_some_and(|l: &String| l.contains("Ludus is running"))
+    {
+        lines.push(next_line(&mut stdout));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(
+        lines.iter().any(|l| l.contains("WARN")
+            && l.contains("RUST_LOG is not a valid filter")
+            && l.contains("info,ludus=loud")),
+        "{lines:?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A SQLite database in a folder that does not exist is refused, naming the folder (it named the
+/// lock file beside the database, which nobody asked for).
+#[test]
+fn a_database_in_a_missing_folder_is_refused_naming_the_folder() {
+    let folder = std::env::temp_dir().join(format!("ludus-cli-missing-{}", std::process::id()));
+    let database = format!("sqlite://{}", folder.join("ludus.db").display());
+    let out = ludus(&[
+        "serve",
+        "--listen",
+        "127.0.0.1:0",
+        "--database-url",
+        &database,
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("does not exist") && stderr.contains(&*folder.to_string_lossy()),
+        "{stderr}"
+    );
+    assert!(!stderr.contains(".lock"), "{stderr}");
+    assert!(!folder.exists(), "nothing was created");
+}
+
+/// A bad value from a `LUDUS_…` variable (what a compose file sets) is refused naming the
+/// variable, where clap named only the flag nobody typed; from the command line, the flag alone.
+#[test]
+fn a_bad_setting_from_the_environment_names_its_variable() {
+    let refused = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_ludus"))
+            .args(args)
+            .env("LUDUS_LISTEN", "not-an-address")
+            .output()
+            .expect("the binary runs");
+        assert_eq!(out.status.code(), Some(2));
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    for args in [&[][..], &["serve"]] {
+        let stderr = refused(args);
+        assert!(
+            stderr.contains("'--listen <LISTEN>' (the environment variable LUDUS_LISTEN)"),
+            "{args:?}: {stderr}"
+        );
+    }
+    let stderr = refused(&["serve", "--listen", "also-not-one"]);
+    assert!(
+        stderr.contains("also-not-one") && !stderr.contains("LUDUS_LISTEN"),
+        "{stderr}"
+    );
 }
