@@ -190,35 +190,57 @@ test('axe-core finds no violation on the home page, the rules and a game of each
   assertNoProblems(p);
 });
 
-test('no board\'s words run into a tray they are not inside, in English and French, from either side', async (t) => {
-  const p = await page(LAPTOP);
+test('on a phone every board\'s words are drawn at least 9.5 px high', async () => {
+  const p = await page(PHONE);
   for (const lang of ['en', 'fr']) {
     for (const variant of list) {
-      for (const side of ['first', 'second']) {
-        await openGame(p, variant.id, { side, lang });
-        const crossings = await p.evaluate(() => {
-          const board = document.querySelector('.board-holder svg');
-          const box = (el) => el.getBoundingClientRect();
-          const meet = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
-          const inside = (a, b) => a.left >= b.left && a.right <= b.right && a.top >= b.top && a.bottom <= b.bottom;
-          const trays = [...board.querySelectorAll('rect.tray-box, rect.holy')].map(box);
-          return [...board.querySelectorAll('text')].flatMap((text) => trays
-            .filter((tray) => meet(box(text), tray) && !inside(box(text), tray))
-            .map((tray) => `"${text.textContent}" runs into the tray at ${Math.round(tray.left)},${Math.round(tray.top)}`));
-        });
-        t.diagnostic(`${lang} ${variant.id} from the ${side} side: ${crossings.length} crossings`);
-        assert.deepEqual(crossings, [], `${lang} ${variant.id} from the ${side} side`);
-        if (lang === 'fr' && variant.id === 'pente-grammai-kidd') await shot(p, `layout-fr-kidd-from-${side}-side`, { fullPage: false });
-        if (variant.dice > 0 && side === 'first') {
-          // The dice are named in the page's language too (the local game plays at once; the
-          // online one waits for its guest).
-          await p.waitForSelector('.dice-row .die');
-          const dice = await p.$$eval('.dice-row .die', (all) => all.map((d) => d.getAttribute('aria-label')));
-          assert.ok(dice.length > 0, `${variant.id} shows its roll`);
-          for (const label of dice) assert.match(label, lang === 'fr' ? /^dé [1-6]$/ : /^die [1-6]$/);
-        }
-      }
+      await openGame(p, variant.id, { lang });
+      const small = await p.evaluate(() => {
+        const board = document.querySelector('.board-holder svg');
+        const scale = board.getBoundingClientRect().width / board.viewBox.baseVal.width;
+        return [...board.querySelectorAll('text')]
+          .map((text) => ({ text: text.textContent, px: parseFloat(getComputedStyle(text).fontSize) * scale }))
+          .filter(({ px }) => px < 9.5)
+          .map(({ text, px }) => `"${text}" at ${px.toFixed(1)} px`);
+      });
+      assert.deepEqual(small, [], `${lang} ${variant.id}`);
     }
   }
   assertNoProblems(p);
+});
+
+test('no board\'s words run into a tray they are not inside, in English and French, from either side, on a laptop and a phone', async (t) => {
+  for (const size of [LAPTOP, PHONE]) {
+    const p = await page(size);
+    for (const lang of ['en', 'fr']) {
+      for (const variant of list) {
+        for (const side of ['first', 'second']) {
+          await openGame(p, variant.id, { side, lang });
+          const crossings = await p.evaluate(() => {
+            const board = document.querySelector('.board-holder svg');
+            const box = (el) => el.getBoundingClientRect();
+            const meet = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+            const inside = (a, b) => a.left >= b.left && a.right <= b.right && a.top >= b.top && a.bottom <= b.bottom;
+            const trays = [...board.querySelectorAll('rect.tray-box, rect.holy')].map(box);
+            return [...board.querySelectorAll('text')].flatMap((text) => trays
+              .filter((tray) => meet(box(text), tray) && !inside(box(text), tray))
+              .map((tray) => `"${text.textContent}" runs into the tray at ${Math.round(tray.left)},${Math.round(tray.top)}`));
+          });
+          const where = `${size.viewport.width} px, ${lang}, ${variant.id} from the ${side} side`;
+          t.diagnostic(`${where}: ${crossings.length} crossings`);
+          assert.deepEqual(crossings, [], where);
+          if (lang === 'fr' && variant.id === 'pente-grammai-kidd') await shot(p, `layout-fr-kidd-from-${side}-side${size === PHONE ? '-phone' : ''}`, { fullPage: false });
+          if (variant.dice > 0 && side === 'first') {
+            // The dice are named in the page's language too (the local game plays at once; the
+            // online one waits for its guest).
+            await p.waitForSelector('.dice-row .die');
+            const dice = await p.$$eval('.dice-row .die', (all) => all.map((d) => d.getAttribute('aria-label')));
+            assert.ok(dice.length > 0, `${variant.id} shows its roll`);
+            for (const label of dice) assert.match(label, lang === 'fr' ? /^dé [1-6]$/ : /^die [1-6]$/);
+          }
+        }
+      }
+    }
+    assertNoProblems(p);
+  }
 });

@@ -114,6 +114,17 @@ export function render(model, ctx) {
     return left + (c - 1) * cell + (c > 6 ? gapMid : 0);
   };
   const yOf = (/** @type {number} */ row) => boardTop + (flip ? 2 - row : row) * cell;
+  // A cell's name is its row's letter and its column's number (T1 … B12), written at the board's
+  // edges as a chess board's coordinates: in each cell's corner they were 4.7 px on a phone.
+  for (let col = 1; col <= 12; col += 1) {
+    // Below the board: above it the top trays come nearer.
+    root.append(svg('text', { x: xOf(col) + cell / 2, y: boardTop + 3 * cell + 17, class: 'cell-coord', 'text-anchor': 'middle' }, String(col)));
+  }
+  ROWS.forEach((rowName, r) => {
+    for (const x of [left / 2, width - left / 2]) {
+      root.append(svg('text', { x, y: yOf(r) + cell / 2 + 6, class: 'cell-coord', 'text-anchor': 'middle' }, rowName));
+    }
+  });
   ROWS.forEach((rowName, r) => {
     for (let col = 1; col <= 12; col += 1) {
       const name = rowName + col;
@@ -126,7 +137,6 @@ export function render(model, ctx) {
       // left to right, top to bottom (a cell's letter is the one at its place on the screen).
       const letter = face.rows && face.rows[flip ? 2 - r : r][(flip ? 13 - col : col) - 1];
       if (letter) g.append(svg('text', { x: x + cell / 2, y: y + cell * 0.72, 'text-anchor': 'middle', class: 'inscription under-pieces', 'aria-hidden': 'true' }, letter));
-      g.append(svg('text', { x: x + 3, y: y + 10, class: 'cell-name' }, name));
       if (ctx.lastMove && ctx.lastMove.has(name)) g.append(svg('rect', { x: x + 2, y: y + 2, width: cell - 4, height: cell - 4, class: 'last-move' }));
       const pieces = occupant ? stack(x + cell / 2, y + cell / 2, cell * 0.34, occupant.side, occupant.count) : null;
       if (pieces) g.append(pieces);
