@@ -71,6 +71,20 @@ async fn slow_clients_cannot_starve_the_others() {
             "a client that never finishes its headers is disconnected"
         );
     }
+    // A connection that opens HTTP/2 without TLS and says nothing more ends too: the server
+    // speaks HTTP/1.1 alone (HTTP/2 had no header timeout, and held such a connection for good).
+    let mut preface_only = TcpStream::connect(authority(&server)).await.unwrap();
+    preface_only
+        .write_all(b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n")
+        .await
+        .unwrap();
+    let mut answer = Vec::new();
+    let ended = tokio::time::timeout(PROMPTLY, preface_only.read_to_end(&mut answer)).await;
+    assert!(
+        ended.is_ok(),
+        "an HTTP/2 preface alone is not held: {}",
+        String::from_utf8_lossy(&answer)
+    );
     // A request whose head is whole and whose body stalls is answered, and ends, too (from a
     // hostile-client audit: it was held for good).
     let mut stalled = TcpStream::connect(authority(&server)).await.unwrap();

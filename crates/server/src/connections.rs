@@ -2,16 +2,16 @@
 //! finish its request headers within a time limit, must take what it is sent (a write that makes
 //! no progress for a while drops the connection), and one address may hold only so many
 //! connections at once (trusted proxies excepted: every visitor comes through them). Each
-//! connection is served by hyper with WebSocket upgrades, and the client's address is attached
-//! to its requests as axum's `ConnectInfo`.
+//! connection is served by hyper's HTTP/1.1 with WebSocket upgrades, and the client's address is
+//! attached to its requests as axum's `ConnectInfo`. HTTP/1.1 alone: browsers speak HTTP/2 only
+//! over TLS, which a proxy in front ends, and HTTP/2 without it had no header timeout (a
+//! connection that sent its preface alone was held for good).
 
 use crate::api::ForwardingHeader;
 use crate::metrics::Metrics;
 use axum::Router;
 use axum::extract::ConnectInfo;
-use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
-use hyper_util::server::conn::auto::Builder;
-use hyper_util::server::graceful::GracefulShutdown;
+use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
 use ipnet::IpNet;
 use std::collections::HashMap;
@@ -105,13 +105,13 @@ pub async fn serve(
     metrics: Arc<Metrics>,
     shutdown: impl Future<Output = ()>,
 ) {
-    let mut builder = Builder::new(TokioExecutor::new());
-    builder
-        .http1()
-        .timer(TokioTimer::new())
+    let mut http = hyper::server::conn::http1::Builder::new();
+    http.timer(TokioTimer::new())
         .header_read_timeout(limits.header_read_timeout);
     let open = OpenConnections::default();
-    let graceful = GracefulShutdown::new();
+    // Told to every connection at shutdown: it finishes the request in flight, then closes.
+    let (stop, stopping) = tokio::sync::watch::channel(false);
+    let mut connections = tokio::task::JoinSet::new();
     let mut refusals = Refusals::default();
     tokio::pin!(shutdown);
     loop {
@@ -154,8 +154,8 @@ pub async fn serve(
                 request
             },
         );
-        let connection = builder
-            .serve_connection_with_upgrades(
+        let connection = http
+            .serve_connection(
                 TokioIo::new(WriteDeadline::new(
                     Admitted {
                         stream,
@@ -165,16 +165,25 @@ pub async fn serve(
                 )),
                 TowerToHyperService::new(service),
             )
-            .into_owned();
-        let connection = graceful.watch(connection);
-        tokio::spawn(async move {
+            .with_upgrades();
+        let mut stopping = stopping.clone();
+        connections.spawn(async move {
+            tokio::pin!(connection);
+            tokio::select! {
+                _ = connection.as_mut() => return,
+                _ = stopping.wait_for(|&stop| stop) => connection.as_mut().graceful_shutdown(),
+            }
             let _ = connection.await;
         });
+        // The connections that ended are let go as others come.
+        while connections.try_join_next().is_some() {}
     }
     drop(listener);
+    let _ = stop.send(true);
     // Requests in flight finish (a move waits for its commit, itself bounded); a connection
-    // that does not finish in time is left behind rather than keep the process from exiting.
-    if tokio::time::timeout(Duration::from_secs(10), graceful.shutdown())
+    // that does not finish in time is dropped rather than keep the process from exiting.
+    let finished = async { while connections.join_next().await.is_some() {} };
+    if tokio::time::timeout(Duration::from_secs(10), finished)
         .await
         .is_err()
     {
