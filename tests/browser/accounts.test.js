@@ -175,6 +175,22 @@ test('two signed-in players play a rated game; the game shows names and the prof
   });
   assert.equal(new Set(lines.lines.map((l) => l.split(' ').slice(1).join(' '))).size, 2, `two dashes: ${lines.lines}`);
   assert.deepEqual(lines.samples, lines.lines);
+  // Time runs across, the same for every line: a variant played a month later is drawn after the
+  // other (counted in each variant's own games, both lines began at the left), and the axis says
+  // the first and the last day.
+  const timed = await host.evaluate(async () => {
+    const { ratingChart } = await import('/js/accounts/chart.js');
+    const november = Date.UTC(2026, 10, 2, 12);
+    const december = Date.UTC(2026, 11, 2, 12);
+    const figure = ratingChart({
+      'petteia-6': [{ at: november, rating: 1520 }, { at: november + 3600_000, rating: 1540 }],
+      'petteia-8': [{ at: december, rating: 1480 }],
+    }, (v) => v);
+    const xs = (/** @type {string} */ variant) => figure.querySelector(`polyline[data-variant="${variant}"]`).getAttribute('points').split(' ').map((c) => Number(c.split(',')[0]));
+    return { earlier: xs('petteia-6'), later: xs('petteia-8'), days: [...figure.querySelectorAll('.chart-day')].map((d) => d.textContent) };
+  });
+  assert.ok(Math.min(...timed.later) > Math.max(...timed.earlier), `the later variant's line comes after: ${JSON.stringify(timed)}`);
+  assert.deepEqual(timed.days, ['Nov 2, 2026', 'Dec 2, 2026']);
   assert.match(await host.textContent('.recent-games'), /win against zeus/);
   // On a phone, in French (longer headings), the results fit the page without scrolling sideways.
   await host.setViewportSize({ width: 390, height: 844 });

@@ -3,7 +3,7 @@
 // legend below it in the page's text (inside the drawing it crossed the lines, and on a phone it
 // shrank with it to 7 px). Pure: it takes the points and returns the drawing.
 import { svg, html } from '../svg.js';
-import { t } from '../i18n.js';
+import { t, locale } from '../i18n.js';
 
 // Its words are 18 of these units: 11 px on a phone's 390-px page, where 12 were 7 px.
 const WIDTH = 600;
@@ -32,13 +32,27 @@ export function ratingChart(history, label) {
   const ratings = [1500, ...all.map((p) => p.rating)];
   const low = Math.min(...ratings) - 20;
   const high = Math.max(...ratings) + 20;
-  const count = Math.max(...lines.map(([, points]) => points.length));
-  const x = (/** @type {number} */ i) => PAD + (i / Math.max(count, 1)) * (WIDTH - 2 * PAD);
+  // Time across, the same for every line (counted in each variant's own games, a variant played
+  // last month lay beside one played today). Each line starts at 1500 a little before its first
+  // game: a twentieth of the whole span, at least a minute.
+  const times = all.map((p) => p.at);
+  const first = Math.min(...times);
+  const last = Math.max(...times);
+  const lead = Math.max((last - first) / 20, 60_000);
+  const x = (/** @type {number} */ at) => PAD + ((at - (first - lead)) / (last - first + lead)) * (WIDTH - 2 * PAD);
   const y = (/** @type {number} */ r) => HEIGHT - PAD - ((r - low) / (high - low)) * (HEIGHT - 2 * PAD);
   const paths = lines.map(([variant, points], n) => {
-    const coordinates = [[x(0), y(1500)], ...points.map((p, i) => [x(i + 1), y(p.rating)])];
+    const coordinates = [[x(points[0].at - lead), y(1500)], ...points.map((p) => [x(p.at), y(p.rating)])];
     return svg('polyline', { 'data-variant': variant, points: coordinates.map((c) => c.join(',')).join(' '), fill: 'none', ...stroke(n), 'stroke-width': 2.5 });
   });
+  // The axis says when: the first game's day at its start, the last's at its end (one day once).
+  const day = (/** @type {number} */ at) => new Date(at).toLocaleDateString(locale(), { day: 'numeric', month: 'short', year: 'numeric' });
+  const days = day(first) === day(last)
+    ? [svg('text', { x: WIDTH / 2, y: HEIGHT - 8, 'text-anchor': 'middle', 'font-size': 18, fill: '#555', class: 'chart-day' }, day(first))]
+    : [
+      svg('text', { x: PAD, y: HEIGHT - 8, 'text-anchor': 'start', 'font-size': 18, fill: '#555', class: 'chart-day' }, day(first)),
+      svg('text', { x: WIDTH - PAD, y: HEIGHT - 8, 'text-anchor': 'end', 'font-size': 18, fill: '#555', class: 'chart-day' }, day(last)),
+    ];
   const legend = lines.map(([variant, points], n) => html('li', {}, [
     // The line's own colour and dash, drawn as a sample of it.
     svg('svg', { class: 'swatch', viewBox: '0 0 28 10', 'aria-hidden': 'true' }, [svg('line', { x1: 0, y1: 5, x2: 28, y2: 5, ...stroke(n), 'stroke-width': 2.5 })]),
@@ -49,7 +63,7 @@ export function ratingChart(history, label) {
       svg('line', { x1: PAD, y1: HEIGHT - PAD, x2: WIDTH - PAD, y2: HEIGHT - PAD, stroke: '#bbb' }),
       svg('text', { x: 4, y: y(high - 20) + 4, 'font-size': 18, fill: '#555' }, String(Math.round(high - 20))),
       svg('text', { x: 4, y: y(low + 20) + 4, 'font-size': 18, fill: '#555' }, String(Math.round(low + 20))),
-      svg('text', { x: WIDTH / 2, y: HEIGHT - 8, 'text-anchor': 'middle', 'font-size': 18, fill: '#555' }, t('profile.rated_games')),
+      ...days,
       ...paths,
     ]),
     html('ul', { class: 'chart-legend' }, legend),

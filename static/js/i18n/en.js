@@ -592,7 +592,6 @@ export default {
   'profile.computer': 'Against the computer',
   'profile.computer_level': '{variant}, level {level}',
   'profile.history': 'Rating history',
-  'profile.rated_games': 'rated games',
   'profile.more': 'More games',
   'profile.recent': 'Recent games',
   'profile.no_recent': 'No finished games yet.',

@@ -592,7 +592,6 @@ export default {
   'profile.computer': 'Contre l’ordinateur',
   'profile.computer_level': '{variant}, niveau {level}',
   'profile.history': 'Évolution de la cote',
-  'profile.rated_games': 'parties classées',
   'profile.more': 'Parties précédentes',
   'profile.recent': 'Parties récentes',
   'profile.no_recent': 'Aucune partie terminée pour l’instant.',
