@@ -635,6 +635,21 @@ async fn an_unreachable_postgres_is_named_at_start() {
     assert!(refused.contains("refused"), "{refused}");
 }
 
+/// A Postgres that answers with an error is quoted in its own words: sqlx's text added "error
+/// returned from database" and Postgres's source line ("does not exist at line 948").
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs TEST_DATABASE_URL (Postgres); run with -- --include-ignored"]
+async fn a_postgres_error_at_start_is_said_in_its_own_words() {
+    let url = ludus_tests::postgres_url().expect("TEST_DATABASE_URL");
+    let (server, _) = url.rsplit_once('/').expect("a database URL");
+    let config = ludus_tests::test_config(format!("{server}/ludus_no_such_database"));
+    let refused = TestServer::refused(config).await;
+    assert!(
+        refused.ends_with(r#"database: database "ludus_no_such_database" does not exist"#),
+        "{refused}"
+    );
+}
+
 /// Every answer, page or API, forbids framing by another site, type sniffing and the site's
 /// addresses in a `Referer` (a framed game page could be clicked into a resignation; an invite's
 /// path is its secret).

@@ -57,8 +57,10 @@ const STATEMENT_TIMEOUT: &str = "5s";
 
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
-    #[error("database: {0}")]
-    Database(#[from] sqlx::Error),
+    /// Not a `source`: the message is the database's, and sqlx's own text would follow it in a
+    /// chain of causes (`database_message`).
+    #[error("database: {}", database_message(.0))]
+    Database(sqlx::Error),
     #[error("migrations: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),
     /// Holds the URL's scheme only (empty without one): the rest may hold a password.
@@ -82,6 +84,21 @@ pub enum StoreError {
     /// The database did not answer within this time.
     #[error("the database did not answer within {0:?}")]
     TimedOut(std::time::Duration),
+}
+
+/// What the database said, in its words: sqlx's own text adds "error returned from database" and
+/// Postgres's source line ("… does not exist at line 948"), which tell a self-hoster nothing.
+fn database_message(error: &sqlx::Error) -> String {
+    match error {
+        sqlx::Error::Database(error) => error.message().to_string(),
+        other => other.to_string(),
+    }
+}
+
+impl From<sqlx::Error> for StoreError {
+    fn from(error: sqlx::Error) -> StoreError {
+        StoreError::Database(error)
+    }
 }
 
 impl StoreError {
