@@ -508,6 +508,44 @@ async fn readiness_follows_the_database() {
     server.stop().await;
 }
 
+/// Moves go on being played, none refused, after Postgres ended every connection of the server
+/// (a restart of the database, `pg_terminate_backend`): each connection held from before fails
+/// once, with "terminating connection due to administrator command", and the move is written on
+/// a new one (from a self-hoster's audit: the next move was refused 503).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs TEST_DATABASE_URL (Postgres); run with -- --include-ignored"]
+async fn moves_are_played_after_postgres_ends_every_connection() {
+    let server = TestServer::start(Database::Postgres).await;
+    let api = server.api();
+    let created = api.local_petteia().await;
+    let (game, token) = (game_id(&created), seat_token(&created));
+    let play_one = async || {
+        let view = api.view(game, Some(token)).await;
+        let version = view["version"].as_u64().unwrap();
+        let first_legal = view["legal_moves"][0].as_str().unwrap().to_string();
+        api.play(game, token, &first_legal, version).await
+    };
+    assert_eq!(play_one().await.0, 200);
+    let name = server.database_url.rsplit('/').next().unwrap().to_string();
+    let admin = ludus_tests::postgres_url().expect("TEST_DATABASE_URL");
+    let mut admin_connection = <sqlx::PgConnection as sqlx::Connection>::connect(&admin)
+        .await
+        .unwrap();
+    sqlx::Executor::execute(
+        &mut admin_connection,
+        sqlx::AssertSqlSafe(format!(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{name}'"
+        )),
+    )
+    .await
+    .unwrap();
+    for turn in 0..4 {
+        let (status, answer) = play_one().await;
+        assert_eq!(status, 200, "move {turn} after the connections ended: {answer}");
+    }
+    server.stop().await;
+}
+
 /// A database URL that asks for TLS (`sslmode=require`, as managed Postgres services want) gets
 /// encrypted connections, every one of them, and the server plays on them.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -106,9 +106,18 @@ impl StoreError {
     /// trigger): something about what was written, which another statement may not share. Any
     /// other failure (no connection within the pool's timeout, a connection broken, the writers
     /// stopped) is the database's as a whole, and every statement meets it alike.
+    ///
+    /// A connection's end told in the database's words is not the statement's: Postgres says
+    /// "terminating connection due to administrator command" (SQLSTATE 57P01) to every connection
+    /// of a database restarted or whose backends were ended, at their next statement (the first
+    /// move after it was refused 503 where a new connection plays it), and class 08 is a failed
+    /// connection.
     pub fn is_the_statements(&self) -> bool {
         match self {
-            StoreError::Conflict | StoreError::Database(sqlx::Error::Database(_)) => true,
+            StoreError::Conflict => true,
+            StoreError::Database(sqlx::Error::Database(error)) => !error
+                .code()
+                .is_some_and(|code| code.starts_with("57P") || code.starts_with("08")),
             StoreError::Shared(error) => error.is_the_statements(),
             _ => false,
         }
