@@ -541,7 +541,10 @@ async fn moves_are_played_after_postgres_ends_every_connection() {
     .unwrap();
     for turn in 0..4 {
         let (status, answer) = play_one().await;
-        assert_eq!(status, 200, "move {turn} after the connections ended: {answer}");
+        assert_eq!(
+            status, 200,
+            "move {turn} after the connections ended: {answer}"
+        );
     }
     server.stop().await;
 }

@@ -728,3 +728,83 @@ async fn the_client_s_files_are_revalidated_after_an_upgrade() {
     }
     server.stop().await;
 }
+
+/// The page loads its scripts and styles under its files' version: a release whose files differ
+/// names them at new addresses, which no browser has cached (from a self-hoster's audit of an
+/// upgrade: the previous release's files, kept by the browser's own guess, ran against the new
+/// server for days, or mixed with new ones into a blank page).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_upgrade_s_client_files_come_at_new_addresses() {
+    let copy = ludus_tests::temp_path("client");
+    let source = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../static"));
+    copy_folder(source, &copy);
+    let files_of = async |static_dir: &std::path::Path| {
+        let database = ludus_tests::TestDatabase::create(Database::Sqlite).await;
+        let server = TestServer::start_with(ServeConfig {
+            static_dir: Some(static_dir.to_path_buf()),
+            ..ludus_tests::test_config(database.url().to_string())
+        })
+        .await;
+        let page = reqwest::get(format!("{}/game/g1", server.base))
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
+        let script = page
+            .split(r#"<script type="module" src=""#)
+            .nth(1)
+            .and_then(|rest| rest.split('"').next())
+            .expect("the page loads its script")
+            .to_string();
+        let folder = script
+            .strip_suffix("/js/app.js")
+            .expect("under a folder")
+            .to_string();
+        // The script's imports are relative: the whole client comes from that folder.
+        for file in ["/js/app.js", "/js/game/panels.js", "/css/ludus.css"] {
+            let answer = reqwest::get(format!("{}{folder}{file}", server.base))
+                .await
+                .unwrap();
+            assert_eq!(answer.status(), 200, "{folder}{file}");
+            assert_eq!(
+                answer.text().await.unwrap(),
+                std::fs::read_to_string(static_dir.join(&file[1..])).unwrap()
+            );
+        }
+        assert!(
+            page.contains(&format!(r#"href="{folder}/css/ludus.css""#)),
+            "{page}"
+        );
+        server.stop().await;
+        folder
+    };
+    let before = files_of(&copy).await;
+    assert_eq!(
+        files_of(&copy).await,
+        before,
+        "the same files, the same addresses"
+    );
+    let panels = copy.join("js/game/panels.js");
+    let text = std::fs::read_to_string(&panels).unwrap();
+    std::fs::write(&panels, format!("{text}\n// the next release\n")).unwrap();
+    assert_ne!(
+        files_of(&copy).await,
+        before,
+        "a file changed: new addresses"
+    );
+    let _ = std::fs::remove_dir_all(copy.parent().unwrap_or(&copy));
+}
+
+/// Copies a folder and everything in it.
+fn copy_folder(from: &std::path::Path, to: &std::path::Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap().flatten() {
+        let target = to.join(entry.file_name());
+        if entry.path().is_dir() {
+            copy_folder(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}

@@ -4,6 +4,7 @@
 
 pub mod analysis;
 pub mod api;
+pub mod client;
 pub mod config;
 pub mod connections;
 pub mod error;
@@ -20,26 +21,28 @@ use axum::Router;
 use axum::http::{HeaderName, HeaderValue, header};
 use axum::response::Response;
 use std::path::Path;
-use tower_http::services::{ServeDir, ServeFile};
 use tower_http::trace::TraceLayer;
 
 /// The whole application: the API, and the browser client from `static_dir`.
 pub fn app(state: AppState, static_dir: &Path) -> Router {
-    let index = ServeFile::new(static_dir.join("index.html"));
     // Client routes (`/join/…`, `/game/…`, `/rules/…`, `/analysis`, …) all load the one page, which reads the path.
-    let client = Router::new()
-        .nest_service("/join", index.clone())
-        .nest_service("/game", index.clone())
-        .nest_service("/rules", index.clone())
-        .nest_service("/analysis", index.clone())
-        .nest_service("/verify", index.clone())
-        .nest_service("/@", index.clone())
-        .nest_service("/leaderboard", index.clone())
-        .nest_service("/challenges", index.clone())
-        .nest_service("/account", index.clone())
-        .nest_service("/signin", index.clone())
-        .nest_service("/signup", index.clone())
-        .fallback_service(ServeDir::new(static_dir).not_found_service(index))
+    let client = client::ClientFiles::load(static_dir)
+        .router(
+            static_dir,
+            &[
+                "/join",
+                "/game",
+                "/rules",
+                "/analysis",
+                "/verify",
+                "/@",
+                "/leaderboard",
+                "/challenges",
+                "/account",
+                "/signin",
+                "/signup",
+            ],
+        )
         .layer(axum::middleware::map_response(revalidated))
         .layer(axum::middleware::from_fn(api::refuse_unservable_paths));
     // Each request's log lines name its client, as the limits see it (behind a trusted proxy,
