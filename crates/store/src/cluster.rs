@@ -182,6 +182,16 @@ impl Store {
         Ok(rows.into_iter().map(|(id,)| id).collect())
     }
 
+    /// Each instance alive now, with the time its life runs to (its heartbeat moves it on).
+    pub async fn alive_instances_until(&self) -> Result<Vec<(String, i64)>, StoreError> {
+        Ok(sqlx::query_as(concat!(
+            "SELECT id, alive_until FROM instances WHERE alive_until > ",
+            now_ms!()
+        ))
+        .fetch_all(self.postgres()?)
+        .await?)
+    }
+
     /// An instance leaves: its games lose their owner and the others are told, so they take
     /// them over at once instead of when the heartbeat lapses.
     pub async fn release_instance(&self, instance: &str) -> Result<(), StoreError> {

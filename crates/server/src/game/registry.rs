@@ -132,7 +132,7 @@ impl Registry {
         // another instance lives (it served them). After an orderly shutdown their clocks are
         // paused already, and this changes nothing. Without a note (none was due yet), each
         // game's last event says when its server was last alive.
-        if self.nobody_else_serves().await {
+        if !self.another_instance_serves_at_start().await {
             let outage = Outage {
                 last_alive: self.services.store.last_alive().await?.unwrap_or(0),
                 restarted_at,
@@ -527,6 +527,47 @@ impl Registry {
             Ok(Ok(alive)) => alive.iter().all(|id| id == instance.id()),
             Ok(Err(_)) | Err(_) => true,
         }
+    }
+
+    /// At start-up, whether another instance serves games. One that looks alive may be this
+    /// server's predecessor, killed within its heartbeat's lapse (a crash restarted at once, as
+    /// compose's `restart: unless-stopped` does, whose downtime was charged to the clocks): an
+    /// instance is taken for alive only once its heartbeat moves on while this one watches, for
+    /// two and a half heartbeats at most. When the database does not answer, none is.
+    async fn another_instance_serves_at_start(&self) -> bool {
+        const WATCH_FOR: Duration = Duration::from_millis(2_500);
+        const LOOK_EVERY: Duration = Duration::from_millis(250);
+        let Some(instance) = &self.services.instance else {
+            return false;
+        };
+        let others = || async {
+            let rows = self.store().alive_instances_until().await.ok()?;
+            Some(
+                rows.into_iter()
+                    .filter(|(id, _)| id != instance.id())
+                    .collect::<HashMap<_, _>>(),
+            )
+        };
+        let Some(first) = others().await.filter(|others| !others.is_empty()) else {
+            return false;
+        };
+        let watched_since = tokio::time::Instant::now();
+        while watched_since.elapsed() < WATCH_FOR {
+            tokio::time::sleep(LOOK_EVERY).await;
+            let Some(now) = others().await else {
+                return false;
+            };
+            let renewed = now
+                .iter()
+                .any(|(id, until)| first.get(id).is_none_or(|before| until > before));
+            if renewed {
+                return true;
+            }
+            if now.is_empty() {
+                return false;
+            }
+        }
+        false
     }
 
     pub fn services(&self) -> &Services {
