@@ -357,6 +357,29 @@ test('a challenge from a profile reaches the other player live; declined, then a
   assertNoProblems(challenger, challenged);
 });
 
+test('a page whose account stream the server could not answer (a restart behind a proxy) follows it again, and is told of a challenge', async () => {
+  const challenger = await page();
+  const challenged = await page();
+  await signUpIn(challenger, 'daedalus');
+  await signUpIn(challenged, 'icarus');
+  // The proxy answers 502 while the server restarts: twice, then the server is back.
+  let refused = 0;
+  await challenged.route('**/api/v1/stream/events', (route) => {
+    if (refused >= 2) return route.continue();
+    refused += 1;
+    return route.fulfill({ status: 502, contentType: 'text/html', body: '<h1>502 Bad Gateway</h1>' });
+  });
+  await challenged.goto('/rules');
+  await challenged.waitForFunction(() => document.querySelector('[data-account-link]')?.textContent === 'icarus');
+  await challenger.goto('/challenges?to=icarus');
+  await challenger.selectOption('#challenge-variant', 'petteia-6');
+  await challenger.click('.challenge-form button[type=submit]');
+  await challenger.waitForSelector('.challenge-list.outgoing li:has-text("icarus")');
+  await challenged.locator('.site-notice', { hasText: 'daedalus challenges you to Petteia 6×6.' }).waitFor({ timeout: 20000 });
+  assert.equal(refused, 2, 'the page asked again after each refusal');
+  assertNoProblems(challenger);
+});
+
 test('a challenge and its game\'s start are told on any page; a game that ended while the challenger was away does not open by itself', async () => {
   const challenger = await page();
   const challenged = await page();

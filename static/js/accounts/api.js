@@ -189,8 +189,10 @@ export const answerChallenge = (id, answer) => request('POST', `/api/v1/challeng
 const RECONNECT_MS = 3000;
 
 /**
- * Follows the account's event stream (NDJSON) until `signal` aborts, opening it again when the
- * server closes it; each notice goes to `onNotice` (empty keep-alive lines do not).
+ * Follows the account's event stream (NDJSON) until `signal` aborts or the player is no longer
+ * signed in, opening it again when the server closes it or cannot answer (a restart behind a
+ * proxy answers 502: the page stopped following for good, and a waiting challenger's game never
+ * opened); each notice goes to `onNotice` (empty keep-alive lines do not).
  * @param {AbortSignal} signal
  * @param {(notice: any) => void} onNotice
  */
@@ -198,7 +200,8 @@ export async function accountEvents(signal, onNotice) {
   while (!signal.aborted) {
     try {
       const response = await fetch('/api/v1/stream/events', { signal, headers: { Accept: 'application/x-ndjson' } });
-      if (!response.ok || !response.body) return;
+      if (response.status === 401 || response.status === 403) return;
+      if (!response.ok || !response.body) throw new Error(`the stream answered ${response.status}`);
       const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
       let buffer = '';
       for (;;) {
