@@ -120,13 +120,16 @@ export async function showHome(app, signal) {
   const form = /** @type {HTMLFormElement} */ (html('form', { class: 'home', id: 'new-game' }));
 
   const games = html('fieldset', { class: 'variants' }, [html('legend', { text: t('home.games') })]);
-  list.forEach((v, i) => {
+  // `/?variant=…` (a rules page's "Play it") starts on that game; else the first.
+  const asked = new URLSearchParams(location.search).get('variant');
+  const chosen = list.some((v) => v.id === asked) ? asked : list[0]?.id;
+  list.forEach((v) => {
     const id = `variant-${v.id}`;
     games.append(
       // The radio is named by the game's name alone and described by the rest: the whole card
       // as its name was a paragraph read at every arrow key.
       html('label', { class: 'variant-card', for: id }, [
-        html('input', { type: 'radio', name: 'variant', value: v.id, id, checked: i === 0 || undefined, 'aria-labelledby': `${id}-name`, 'aria-describedby': `${id}-summary ${id}-kind` }),
+        html('input', { type: 'radio', name: 'variant', value: v.id, id, checked: v.id === chosen || undefined, 'aria-labelledby': `${id}-name`, 'aria-describedby': `${id}-summary ${id}-kind` }),
         html('span', { class: 'variant-text' }, [
           html('strong', { id: `${id}-name`, text: t(`variant.${v.id}`) }),
           html('span', { class: 'summary', id: `${id}-summary`, text: t(`summary.${v.id === 'petteia-8' ? 'petteia-6' : v.id}`) }),

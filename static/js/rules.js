@@ -47,7 +47,7 @@ export async function showRules(app, variantId, page) {
     html('h1', { text: t('rules.title', { name }) }),
     kindLabel(variant.id),
     html('p', { class: 'rules-actions' }, [
-      html('a', { href: '/', class: 'button-link', text: t('rules.play_link') }),
+      html('a', { href: `/?variant=${variant.id}`, class: 'button-link', id: 'play-it', text: t('rules.play_link') }),
       html('a', { href: `/rules/${variant.id}/print`, id: 'printable', class: 'button-link', text: t('rules.print_link') }),
       html('a', { href: `/analysis?variant=${variant.id}`, class: 'button-link', text: t('rules.analyse_link') }),
     ]),

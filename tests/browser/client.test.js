@@ -321,6 +321,29 @@ test('rules pages and printable boards for every variant', async () => {
     await p.waitForSelector('.worked-example svg');
     assert.match(await p.textContent('h1'), /^Rules of /);
     assert.match(await p.textContent('.kind-label'), /./);
+    // Every position the notation writes is one the server reads, and one of them is this
+    // variant's (from a learner's audit: Kidd's and the Perimeter's pages gave Schädler's start,
+    // Petteia 8×8's the 6×6 one).
+    const written = (await p.textContent('.notation')).match(/[-A-Za-z0-9]+(?:\/[-A-Za-z0-9]+){5,} [a-z](?: [a-z]:\d+,\d+)*/g) || [];
+    const family = list.filter((v) => v.game === variant.game);
+    const readBy = async (position) => {
+      const readers = [];
+      for (const v of family) {
+        const dice = v.dice ? [3] : undefined;
+        const { status } = await callApi(server.base, 'POST', '/api/v1/analysis', { body: { variant: v.id, position, dice } });
+        if (status === 200) readers.push(v.id);
+      }
+      return readers;
+    };
+    const readers = await Promise.all(written.map(readBy));
+    if (variant.game !== 'duodecim-scripta') assert.ok(written.length > 0, `${variant.id}: a position is written`);
+    written.forEach((position, i) => assert.ok(readers[i].length > 0, `${variant.id}: ${position} is read by no variant`));
+    if (written.length) assert.ok(readers.some((r) => r.includes(variant.id)), `${variant.id}: none of ${written} is its own`);
+    // "Play it" starts the home page on this game.
+    await p.click('#play-it');
+    await p.waitForSelector(`#variant-${variant.id}:checked`);
+    await p.goBack();
+    await p.waitForSelector('.worked-example svg');
     await shot(p, `14-rules-${variant.id}`);
     await p.click('#printable');
     await p.waitForURL(/\/print$/);

@@ -102,24 +102,25 @@ export default {
     'Throw one die and move one counter exactly that many points along the route 0→1→…→9→0. You may pass over counters.',
     'Check the landing: an ordinary point holds one counter, so you cannot finish on an occupied one, even your own. The two ends of the sacred line (points 2 and 7) hold any number of counters of both colours.',
     'Moving is compulsory: if any move is legal you must make one; if every landing is blocked, the turn passes.',
-    'Gather all five of your counters on your goal — Terracotta point 7, Black point 2 — to win.',
+    'A counter landing exactly on your goal — Terracotta point 7, Black point 2 — is gathered there, on your half of the sacred line. It may move on again, and must when it is your only counter that can move.',
+    'Gather all five of your counters on your goal to win.',
   ],
   'steps.pente-grammai-kidd': [
     'Set up: all five counters of each player start in reserve. Terracotta moves first.',
     'Throw one die. Either enter one counter from reserve on your starting corner (Terracotta 0, Black 5), which uses the turn, or move one counter exactly the number thrown.',
     'Your counters may share a point: two or more form a yoke, which the enemy cannot land on (but may pass).',
     'Landing on a single enemy counter (a blot) hits it: it goes back to its owner’s reserve.',
-    'A counter landing exactly on your goal (Terracotta 7, Black 2) steps onto your half of the holy line, where it is safe. Gather all five there to win. With no legal move, you pass.',
+    'A counter landing exactly on your goal (Terracotta 7, Black 2) steps onto your half of the holy line, where it is safe. It may move on from your goal later, but never has to: when only such moves are possible you may pass. Gather all five there to win. With no legal move, you pass.',
   ],
   'steps.pente-grammai-perimeter': [
-    'Set up: Terracotta on points 0–4, Black on 5–9. The game’s seed draws who starts. Any counters may share a point.',
+    'Set up: Terracotta on points 0–4, Black on 5–9. The game’s seed draws who starts (at a table, throw a die each: the higher starts). Any counters may share a point.',
     'Throw one die and move one unpinned counter exactly that many points, or re-enter a removed counter on one of your five setup points (which uses the turn).',
     'Threat: on an ordinary line, when you have two or more counters and more than your opponent, the opponent’s counters there are pinned and cannot move.',
     'Answer: the threatened player has one turn to even the count on that line. If it is still outnumbered after that turn, its counters on the line are removed. The sacred line 3 is never threatened.',
     'Win by standing with all five counters on the points that belonged to your opponent at the start.',
   ],
   'steps.duodecim-scripta': [
-    'Set up: fifteen pieces each start in reserve. The game’s seed draws who starts. Each turn rolls three dice.',
+    'Set up: fifteen pieces each start in reserve. The game’s seed draws who starts (at a table, throw a die each: the higher starts). Each turn rolls three dice.',
     'Each die is a separate move of one piece by exactly that many cells; dice are never added. Doubles and triples are played once, with no extra roll.',
     'The route is the same for both: the middle row left to right (steps 1–12), the top row right to left (13–24), the bottom row left to right (25–36).',
     'Reserve first: while you have a piece in reserve, a die can only enter one, on step d (the first six cells).',
@@ -161,8 +162,8 @@ export default {
   'example.duodecim.bearoff': 'Bearing off',
   'example.duodecim.bearoff.text': 'Every White piece is on B7–B12 and none in reserve: the 6 carries the piece on B10 past the end, off the board.',
 
-  'notation.petteia': 'Squares are named by column A–F (A–H on 8×8) from Light’s left and rank 1–6 (1–8) from Light’s side: D2. A move is written D2-D4. A position lists the ranks from the top: DDDDDD/6/6/6/6/LLLLLL l (L Light, D Dark, digits count empty squares, then the side to move).',
-  'notation.pente-grammai': 'The ten line ends are points 0–9 along the route; line 3 (points 2 and 7) is the sacred line. A move is written die:from-to, e.g. 3:4-7; R is the reserve, H the holy line, X the removed counters. A position lists points 0 to 9: T/T/T/T/T/B/B/B/B/B t.',
+  'notation.petteia': 'Squares are named by column A–F (A–H on 8×8) from Light’s left and rank 1–6 (1–8) from Light’s side: D2. A move is written D2-D4. A position lists the ranks from the top: the 6×6 start is DDDDDD/6/6/6/6/LLLLLL l, the 8×8 one DDDDDDDD/8/8/8/8/8/8/LLLLLLLL l (L Light, D Dark, digits count empty squares, then the side to move).',
+  'notation.pente-grammai': 'The ten line ends are points 0–9 along the route; line 3 (points 2 and 7) is the sacred line. A move is written die:from-to, e.g. 3:4-7; R is the reserve, H the holy line, X the removed counters. A position lists points 0 to 9, then the side to move: Schädler’s start is T/T/T/T/T/B/B/B/B/B t; Kidd’s adds the reserves and the holy line, -/-/-/-/-/-/-/-/-/- t r:5,5 h:0,0; the Perimeter’s the removed counters, T/T/T/T/T/B/B/B/B/B t x:0,0.',
   'notation.duodecim-scripta': 'Cells are named from White’s seat: rows T (top), M (middle), B (bottom) and columns 1–12, e.g. M3. R is the reserve, O off the board. A move is written die:from-to, e.g. 3:R-M3 or 6:B10-O.',
 
   'habits.petteia': [
@@ -171,7 +172,7 @@ export default {
     'Start at the first computer level and move up when you feel ready.',
   ],
   'habits.pente-grammai': [
-    'Count the landing point before you move: an occupied ordinary point blocks you.',
+    'Count the landing point before you move: in Schädler’s game an occupied ordinary point blocks you; in Kidd’s, two enemy counters do.',
     'In Kidd’s game, do not leave a counter alone where the enemy can reach it; pair it into a yoke.',
     'In Perimeter Line Battle, answer a pin at once: even the count on the line or lose the counters.',
   ],

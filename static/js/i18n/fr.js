@@ -93,7 +93,7 @@ export default {
   'steps.petteia': [
     'Mise en place\u00a0: chaque joueur remplit sa première rangée de pions (six en 6×6, huit en 8×8). Clair commence.',
     'Déplacez un pion d’autant de cases vides que vous voulez sur sa rangée ou sa colonne, comme une tour\u00a0: sans sauter, sans diagonale, sans passer.',
-    'Prise par encadrement\u00a0: si votre coup enferme un pion adverse entre le pion joué et un autre des vôtres, en ligne ou en colonne, il est pris. Un coup peut prendre dans trois directions.',
+    'Prise par encadrement\u00a0: si votre coup enferme un pion adverse entre le pion joué et un autre des vôtres, en ligne ou en colonne, il est pris. Un même coup peut prendre dans trois directions au plus.',
     'Jamais de prise\u00a0: deux pions adverses alignés (pas de prise en bloc), le bord ou un coin comme seconde mâchoire, les diagonales, ou un pion qui vient lui-même se placer entre deux adversaires.',
     'Vous gagnez quand l’adversaire n’a plus qu’un pion ou aucun, ou ne peut plus jouer. La troisième répétition d’une position, ou 100 demi-coups sans prise (un demi-coup est le coup d’un camp), donne la nulle.',
   ],
@@ -102,24 +102,25 @@ export default {
     'Lancez un dé et avancez un pion d’exactement autant de points sur le parcours 0→1→…→9→0. On peut passer par-dessus les pions.',
     'Vérifiez l’arrivée\u00a0: un point ordinaire ne reçoit qu’un pion\u00a0; on ne peut pas s’arrêter sur un point occupé, même par un des siens. Les deux bouts de la ligne sacrée (points 2 et 7) reçoivent autant de pions des deux couleurs qu’on veut.',
     'Jouer est obligatoire\u00a0: si un coup est possible, il faut le jouer\u00a0; si toutes les arrivées sont bloquées, on passe son tour.',
-    'Réunissez vos cinq pions sur votre but — Terre cuite le point 7, Noir le point 2 — pour gagner.',
+    'Un pion qui arrive exactement sur votre but — Terre cuite le point 7, Noir le point 2 — y est réuni, sur votre moitié de la ligne sacrée. Il peut en repartir, et le doit quand c’est votre seul pion qui peut bouger.',
+    'Réunissez vos cinq pions sur votre but pour gagner.',
   ],
   'steps.pente-grammai-kidd': [
     'Mise en place\u00a0: les cinq pions de chaque joueur commencent en réserve. Terre cuite commence.',
     'Lancez un dé. Soit vous faites entrer un pion de la réserve sur votre coin de départ (Terre cuite 0, Noir 5), ce qui prend le tour, soit vous avancez un pion d’exactement le nombre obtenu.',
     'Vos pions peuvent partager un point\u00a0: deux ou plus forment un joug, sur lequel l’adversaire ne peut pas s’arrêter (il peut passer).',
     'S’arrêter sur un pion adverse seul le frappe\u00a0: il retourne dans la réserve de son propriétaire.',
-    'Un pion qui arrive exactement sur votre but (Terre cuite 7, Noir 2) monte sur votre moitié de la ligne sainte, où il est à l’abri. Réunissez-y vos cinq pions pour gagner. Sans coup possible, on passe.',
+    'Un pion qui arrive exactement sur votre but (Terre cuite 7, Noir 2) monte sur votre moitié de la ligne sainte, où il est à l’abri. Il peut plus tard repartir de votre but, sans jamais y être obligé\u00a0: quand seuls de tels coups sont possibles, vous pouvez passer. Réunissez-y vos cinq pions pour gagner. Sans coup possible, on passe.',
   ],
   'steps.pente-grammai-perimeter': [
-    'Mise en place\u00a0: Terre cuite sur les points 0 à 4, Noir sur 5 à 9. La graine de la partie tire au sort qui commence. Les pions peuvent partager un point.',
+    'Mise en place\u00a0: Terre cuite sur les points 0 à 4, Noir sur 5 à 9. La graine de la partie tire au sort qui commence (à une table, chacun lance un dé\u00a0: le plus haut commence). Les pions peuvent partager un point.',
     'Lancez un dé et avancez un pion non bloqué d’exactement autant de points, ou faites rentrer un pion retiré sur un de vos cinq points de départ (ce qui prend le tour).',
     'Menace\u00a0: sur une ligne ordinaire, si vous avez deux pions ou plus et davantage que l’adversaire, ses pions sur cette ligne sont cloués et ne peuvent plus bouger.',
     'Réponse\u00a0: le joueur menacé a un tour pour rétablir l’égalité sur la ligne. S’il est encore en infériorité après ce tour, ses pions de la ligne sont retirés. La ligne sacrée 3 n’est jamais menacée.',
     'Gagnez en plaçant vos cinq pions sur les points qui appartenaient à l’adversaire au départ.',
   ],
   'steps.duodecim-scripta': [
-    'Mise en place\u00a0: quinze pions chacun commencent en réserve. La graine de la partie tire au sort qui commence. Chaque tour se joue avec trois dés.',
+    'Mise en place\u00a0: quinze pions chacun commencent en réserve. La graine de la partie tire au sort qui commence (à une table, chacun lance un dé\u00a0: le plus haut commence). Chaque tour se joue avec trois dés.',
     'Chaque dé est un déplacement séparé d’un pion d’exactement autant de cases\u00a0; on n’additionne pas les dés. Les doubles et les triples se jouent une seule fois et ne permettent pas de rejouer.',
     'Le parcours est le même pour les deux joueurs\u00a0: la rangée du milieu de gauche à droite (cases 1 à 12), la rangée du haut de droite à gauche (13 à 24), la rangée du bas de gauche à droite (25 à 36).',
     'La réserve d’abord\u00a0: tant qu’il vous reste un pion en réserve, un dé ne sert qu’à faire entrer un pion, sur la case d (les six premières cases).',
@@ -161,8 +162,8 @@ export default {
   'example.duodecim.bearoff': 'Sortir',
   'example.duodecim.bearoff.text': 'Tous les pions blancs sont en B7–B12 et aucun en réserve\u00a0: le 6 mène le pion de B10 au-delà de la dernière case, hors du plateau.',
 
-  'notation.petteia': 'Les cases se nomment par la colonne A–F (A–H en 8×8) depuis la gauche de Clair et la rangée 1–6 (1–8) depuis le côté de Clair\u00a0: D2. Un coup s’écrit D2-D4. Une position liste les rangées du haut vers le bas\u00a0: DDDDDD/6/6/6/6/LLLLLL l (L Clair, D Sombre, les chiffres comptent les cases vides, puis le camp au trait).',
-  'notation.pente-grammai': 'Les dix bouts de ligne sont les points 0 à 9 du parcours\u00a0; la ligne 3 (points 2 et 7) est la ligne sacrée. Un coup s’écrit dé:départ-arrivée, par exemple 3:4-7\u00a0; R est la réserve, H la ligne sainte, X les pions retirés. Une position liste les points 0 à 9\u00a0: T/T/T/T/T/B/B/B/B/B t.',
+  'notation.petteia': 'Les cases se nomment par la colonne A–F (A–H en 8×8) depuis la gauche de Clair et la rangée 1–6 (1–8) depuis le côté de Clair\u00a0: D2. Un coup s’écrit D2-D4. Une position liste les rangées du haut vers le bas\u00a0: le départ en 6×6 est DDDDDD/6/6/6/6/LLLLLL l, celui en 8×8 DDDDDDDD/8/8/8/8/8/8/LLLLLLLL l (L Clair, D Sombre, les chiffres comptent les cases vides, puis le camp au trait).',
+  'notation.pente-grammai': 'Les dix bouts de ligne sont les points 0 à 9 du parcours\u00a0; la ligne 3 (points 2 et 7) est la ligne sacrée. Un coup s’écrit dé:départ-arrivée, par exemple 3:4-7\u00a0; R est la réserve, H la ligne sainte, X les pions retirés. Une position liste les points 0 à 9, puis le camp au trait\u00a0: le départ de Schädler est T/T/T/T/T/B/B/B/B/B t\u00a0; celui de Kidd y ajoute les réserves et la ligne sainte, -/-/-/-/-/-/-/-/-/- t r:5,5 h:0,0\u00a0; celui de la Bataille des lignes les pions retirés, T/T/T/T/T/B/B/B/B/B t x:0,0.',
   'notation.duodecim-scripta': 'Les cases se nomment depuis la place de Blanc\u00a0: rangées T (haut), M (milieu), B (bas) et colonnes 1 à 12, par exemple M3. R est la réserve, O hors du plateau (sorti). Un coup s’écrit dé:départ-arrivée, par exemple 3:R-M3 ou 6:B10-O.',
 
   'habits.petteia': [
@@ -171,7 +172,7 @@ export default {
     'Commencez au premier niveau de l’ordinateur et montez quand vous vous en sentez capable.',
   ],
   'habits.pente-grammai': [
-    'Comptez le point d’arrivée avant de jouer\u00a0: un point ordinaire occupé vous bloque.',
+    'Comptez le point d’arrivée avant de jouer\u00a0: chez Schädler un point ordinaire occupé vous bloque\u00a0; chez Kidd, deux pions adverses.',
     'Chez Kidd, ne laissez pas un pion seul à portée de l’adversaire\u00a0; doublez-le en joug.',
     'Dans la Bataille des lignes, parez une menace tout de suite\u00a0: rétablissez l’égalité ou perdez les pions.',
   ],
@@ -227,7 +228,7 @@ export default {
     'Le parcours, l’entrée depuis la réserve, la frappe, la sortie et le sort des dés injouables suivent une description française et le premier parcours de Ludii\u00a0; les règles antiques ne sont pas conservées.',
   ],
   'evidence.duodecim.chosen': [
-    'Le même parcours pour les deux joueurs (le parcours partagé de Murray est une option non proposée)\u00a0; les déplacements dans la table de sortie restent permis\u00a0; les dés qui ne peuvent pas être joués passent à l’adversaire en dés bonus, comme le dit la page française.',
+    'Le même parcours pour les deux joueurs (le parcours séparé de Murray est une option non proposée)\u00a0; les déplacements dans la table de sortie restent permis\u00a0; les dés qui ne peuvent pas être joués passent à l’adversaire en dés bonus, comme le dit la page française.',
     'Une limite de 5 000 coups termine une partie sans fin par la nulle\u00a0: ce n’est pas historique.',
   ],
   'evidence.duodecim.sources': [
