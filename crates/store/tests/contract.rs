@@ -613,7 +613,56 @@ async fn a_database_url_of_another_kind_is_refused() {
     assert!(!refused.to_string().contains("KvSecret"), "{refused}");
 }
 
+/// Migration 0010 marks the computer games whose log holds a takeback made before 0009 marked such
+/// games, and no other game (from the upgrade audit: they still counted at their level).
+async fn migration_0010_marks_the_takebacks_made_before_the_mark(store: Store) {
+    let computer = |id: &GameId| NewGame {
+        mode: Mode::Computer,
+        ..new_game(id, None, 5)
+    };
+    let (took_back, played_on, online) = (new_id(), new_id(), new_id());
+    let undo = r#"{"kind":"undo","side":"light","keep":0}"#;
+    let moved = r#"{"kind":"move","side":"light","move":"A1-A2"}"#;
+    let offered = r#"{"kind":"undo_offered","side":"light"}"#;
+    // Stored unmarked, as before 0009 (the store ran 0010 at its start, on no game).
+    for (game, body) in [
+        (computer(&took_back), undo),
+        (computer(&played_on), moved),
+        (computer(&new_id()), offered),
+        (new_game(&online, None, 5), undo),
+    ] {
+        store
+            .create_game(&game, &[event(1, body, None)])
+            .await
+            .unwrap();
+    }
+    // The migration's statement, run again now that the games are there; then the marked games.
+    macro_rules! mark_and_read {
+        ($pool:expr, $migration:literal) => {{
+            let mark = sqlx::AssertSqlSafe(include_str!($migration));
+            sqlx::raw_sql(mark).execute($pool).await.unwrap();
+            sqlx::query_scalar::<_, String>("SELECT id FROM games WHERE assisted ORDER BY id")
+                .fetch_all($pool)
+                .await
+                .unwrap()
+        }};
+    }
+    let marked = match &store {
+        Store::Sqlite(pool) => {
+            mark_and_read!(pool, "../../../migrations/sqlite/0010_assisted_before.sql")
+        }
+        Store::Postgres(pool) => {
+            mark_and_read!(
+                pool,
+                "../../../migrations/postgres/0010_assisted_before.sql"
+            )
+        }
+    };
+    assert_eq!(marked, [took_back.as_str()]);
+}
+
 on_both_backends!(
+    migration_0010_marks_the_takebacks_made_before_the_mark,
     a_created_game_loads_with_its_events,
     a_version_is_written_once_and_a_move_id_once,
     the_events_of_several_games_append_together_or_not_at_all,
