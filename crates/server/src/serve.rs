@@ -26,6 +26,7 @@ pub async fn run(
     let _sqlite_lock = lock_sqlite_file(&config.database_url)?;
     if let Some(path) = sqlite_file(&config.database_url) {
         create_private(path);
+        warn_if_readable_by_others(path);
     }
     // Without the client there is no site to open: better not to start than to answer 404s.
     let static_dir = config.static_dir();
@@ -191,6 +192,21 @@ fn lock_sqlite_file(url: &str) -> Result<Option<std::fs::File>, String> {
              SQLite serves one instance; to run several instances, use Postgres"
         )),
         Err(std::fs::TryLockError::Error(e)) => Err(format!("cannot lock {lock_path}: {e}")),
+    }
+}
+
+/// Says so when the SQLite database may be read by others than its owner: a backup copied or
+/// restored under a usual umask is readable by every local user, with the dice seeds of the games
+/// in progress and the password hashes (from the upgrade audit). Left as it is: the file is the
+/// self-hoster's.
+fn warn_if_readable_by_others(path: &str) {
+    #[cfg(unix)]
+    if let Ok(metadata) = std::fs::metadata(path) {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = metadata.permissions().mode() & 0o777;
+        if mode & 0o077 != 0 {
+            tracing::warn!(database = path, mode = %format!("{mode:o}"), "the SQLite database may be read by other users (it holds the dice seeds of games in progress and the password hashes): chmod 600 it");
+        }
     }
 }
 

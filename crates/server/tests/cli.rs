@@ -514,3 +514,40 @@ fn a_bad_setting_from_the_environment_names_its_variable() {
         "{stderr}"
     );
 }
+
+/// A SQLite database others may read (a backup restored under a usual umask) is warned of at the
+/// start; one the server made is its owner's alone and is not.
+#[cfg(unix)]
+#[test]
+fn a_database_others_may_read_is_warned_of() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = std::env::temp_dir().join(format!("ludus-cli-mode-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("ludus.db");
+    let database = format!("sqlite://{}", file.display());
+    let start_lines = || {
+        let (mut child, mut stdout) = spawn_serve(&database, &[], &[]);
+        let mut lines = Vec::new();
+        while !lines
+            .last()
+            .is_some_and(|l: &String| l.contains("Ludus is running"))
+        {
+            lines.push(next_line(&mut stdout));
+        }
+        child.kill().unwrap();
+        child.wait().unwrap();
+        lines.join("")
+    };
+    let warning = "may be read by other users";
+    assert!(
+        !start_lines().contains(warning),
+        "a database the server made"
+    );
+    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let lines = start_lines();
+    assert!(
+        lines.contains(warning) && lines.contains("mode=644"),
+        "{lines}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
