@@ -256,6 +256,22 @@ fn next_line(stdout: &mut std::io::BufReader<std::process::ChildStdout>) -> Stri
     line
 }
 
+/// What `ludus serve` writes on a SQLite file, with `env`, until it says it is running; then it
+/// is stopped.
+fn start_lines(database: &str, env: &[(&str, &str)]) -> Vec<String> {
+    let (mut child, mut stdout) = spawn_serve(database, &[], env);
+    let mut lines = Vec::new();
+    while !lines
+        .last()
+        .is_some_and(|l: &String| l.contains("Ludus is running"))
+    {
+        lines.push(next_line(&mut stdout));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    lines
+}
+
 /// `ludus serve` on a SQLite file, until it says it is running (or exits).
 fn serve_sqlite(database: &str) -> std::process::Child {
     let (child, mut stdout) = spawn_serve(database, &[], &[]);
@@ -446,16 +462,7 @@ fn an_invalid_rust_log_is_said_and_the_default_kept() {
     let dir = std::env::temp_dir().join(format!("ludus-cli-rust-log-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let database = format!("sqlite://{}", dir.join("ludus.db").display());
-    let (mut child, mut stdout) = spawn_serve(&database, &[], &[("RUST_LOG", "info,ludus=loud")]);
-    let mut lines = Vec::new();
-    while !lines
-        .last()
-        .is_some_and(|l: &String| l.contains("Ludus is running"))
-    {
-        lines.push(next_line(&mut stdout));
-    }
-    child.kill().unwrap();
-    child.wait().unwrap();
+    let lines = start_lines(&database, &[("RUST_LOG", "info,ludus=loud")]);
     assert!(
         lines.iter().any(|l| l.contains("WARN")
             && l.contains("RUST_LOG is not a valid filter")
@@ -525,26 +532,13 @@ fn a_database_others_may_read_is_warned_of() {
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("ludus.db");
     let database = format!("sqlite://{}", file.display());
-    let start_lines = || {
-        let (mut child, mut stdout) = spawn_serve(&database, &[], &[]);
-        let mut lines = Vec::new();
-        while !lines
-            .last()
-            .is_some_and(|l: &String| l.contains("Ludus is running"))
-        {
-            lines.push(next_line(&mut stdout));
-        }
-        child.kill().unwrap();
-        child.wait().unwrap();
-        lines.join("")
-    };
     let warning = "may be read by other users";
     assert!(
-        !start_lines().contains(warning),
+        !start_lines(&database, &[]).concat().contains(warning),
         "a database the server made"
     );
     std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o644)).unwrap();
-    let lines = start_lines();
+    let lines = start_lines(&database, &[]).concat();
     assert!(
         lines.contains(warning) && lines.contains("mode=644"),
         "{lines}"
