@@ -1,16 +1,19 @@
 // @ts-check
 // The analysis board (`/analysis?variant=&position=&dice=`): a position typed in the notation or
-// set up by clicking on a board; the server's analysis shows its legal moves and threatened
-// pieces (with hit odds in Duodecim), and the computer's suggestion at a chosen level. Playing a
-// listed move replaces the position. Nothing here knows a game's rules: the server judges.
+// set up on the board; the server's analysis shows its legal moves and threatened pieces (with hit
+// odds in Duodecim), and the computer's suggestion at a chosen level. The board has two uses,
+// chosen beside it: moving pieces as in a game (click a piece, then where it goes), and setting up
+// (a click changes what stands on a place); a newcomer's click on a piece set it up where a move
+// was meant (learner's audit). Playing a move replaces the position. Nothing here knows a game's
+// rules: the server judges.
 import { analysis, analysisPlay, suggestMove } from './api.js';
-import { html } from './svg.js';
+import { html, moveEnds } from './svg.js';
 import { t, sideLabel, errorMessage, moveLabel } from './i18n.js';
 import { VARIANT_IDS, EMPTY } from './learn/variants.js';
 import { START } from './boards/index.js';
 import { diagramBoard } from './learn/diagram.js';
 import { cyclePlace } from './learn/setup.js';
-import { focusByArrow } from './game/input.js';
+import { BoardInput, focusByArrow } from './game/input.js';
 
 /**
  * The server's analysis of a position (docs/API.md, POST /api/v1/analysis).
@@ -29,7 +32,7 @@ const parseDice = (text) => String(text || '').split(/[^1-6]+/).filter(Boolean).
  */
 export function showAnalysis(app, query) {
   document.title = `Ludus — ${t('analysis.title')}`;
-  /** @type {{ variant: string, position: string, dice: string, result: AnalysisResult | null, suggestion: string | null }} */
+  /** @type {{ variant: string, position: string, dice: string, result: AnalysisResult | null, suggestion: string | null, setUp: boolean }} */
   const state = {
     variant: VARIANT_IDS.includes(/** @type {string} */ (query.get('variant'))) ? /** @type {string} */ (query.get('variant')) : VARIANT_IDS[0],
     // Set just below, once the variant is known.
@@ -37,6 +40,8 @@ export function showAnalysis(app, query) {
     dice: query.get('dice') || '',
     result: null,
     suggestion: null,
+    // Moving pieces, unless setting up was chosen.
+    setUp: false,
   };
   state.position = query.get('position') || START[state.variant];
 
@@ -47,6 +52,31 @@ export function showAnalysis(app, query) {
   const level = /** @type {HTMLSelectElement} */ (html('select', { id: 'analysis-level', 'aria-label': t('analysis.level') },
     [1, 2, 3, 4, 5].map((n) => html('option', { value: n, text: String(n), selected: n === 3 || undefined }))));
   const boardHolder = html('div', { class: 'board-holder analysis-board' });
+  // The board's use: its own holder each, so that moving's pointer handling never meets set-up.
+  const moveHolder = html('div');
+  const setUpHolder = html('div');
+  boardHolder.append(moveHolder, setUpHolder);
+  const boardHint = html('p', { class: 'hint', id: 'analysis-board-hint' });
+  /** @param {boolean} setUp */
+  const useRadio = (setUp) => html('label', { class: 'choice' }, [
+    html('input', { type: 'radio', name: 'analysis-use', id: setUp ? 'analysis-set-up' : 'analysis-move', checked: setUp === state.setUp || undefined,
+      onchange: () => { state.setUp = setUp; input.selected = null; drawBoard(); } }),
+    ` ${t(setUp ? 'analysis.use_set_up' : 'analysis.use_move')}`,
+  ]);
+  const uses = html('fieldset', { class: 'analysis-use' }, [html('legend', { text: t('analysis.use') }), useRadio(false), useRadio(true)]);
+  /** @param {boolean} setUp */
+  const choose = (setUp) => {
+    state.setUp = setUp;
+    /** @type {HTMLInputElement} */ (uses.querySelector(setUp ? '#analysis-set-up' : '#analysis-move')).checked = true;
+  };
+  const legalEnds = () => (state.setUp || !state.result ? [] : (state.result.legal_moves || []).map(moveEnds));
+  const input = new BoardInput(moveHolder, {
+    legal: legalEnds,
+    redraw: () => drawBoard(),
+    play: (move) => play(move),
+    // Two dice take the piece to the same place: the list beside names each move.
+    choose: (moves) => /** @type {HTMLElement | null} */ (movesList.querySelector(`[data-move="${CSS.escape(moves[0])}"]`))?.focus(),
+  });
   const status = html('p', { class: 'analysis-status', role: 'status', 'aria-live': 'polite' });
   const threats = html('p', { class: 'analysis-threats' });
   const movesList = html('ul', { class: 'analysis-moves' });
@@ -80,12 +110,27 @@ export function showAnalysis(app, query) {
       for (const places of Object.values(result.threatened || {})) places.forEach((p) => threatened.add(p));
       for (const bySide of Object.values(result.threat_odds || {})) Object.assign(odds, bySide);
     }
+    // Moving: the pieces that can move, and the places the one picked up can go, as in a game.
+    const legal = legalEnds();
+    const selected = state.setUp ? null : input.selected;
+    /** @type {Map<string, string[]>} */
+    const destinations = new Map();
+    for (const m of legal) if (selected && m.from === selected && m.to) destinations.set(m.to, [...(destinations.get(m.to) || []), m.move]);
     const board = diagramBoard(state.variant, result ? result.position : state.position, {
       moves: state.suggestion ? [state.suggestion] : [],
       threatened,
       odds,
       face: 'virtvs',
+      selection: { movable: new Set(legal.filter((m) => m.from).map((m) => /** @type {string} */ (m.from))), destinations, selected },
     });
+    boardHint.textContent = t(state.setUp ? 'analysis.setup_hint' : 'analysis.move_hint');
+    moveHolder.hidden = state.setUp;
+    setUpHolder.hidden = !state.setUp;
+    if (!state.setUp) {
+      moveHolder.replaceChildren(board);
+      setUpHolder.replaceChildren();
+      return;
+    }
     // In set-up every place is a button: a click (or Enter) changes what stands there.
     for (const place of board.querySelectorAll('[data-place]')) {
       place.removeAttribute('aria-disabled');
@@ -109,7 +154,8 @@ export function showAnalysis(app, query) {
       const place = /** @type {Element} */ (event.target).closest?.('[data-place]');
       if (place) focusByArrow(event, place, [...board.querySelectorAll('[data-place]')]);
     });
-    boardHolder.replaceChildren(board);
+    setUpHolder.replaceChildren(board);
+    moveHolder.replaceChildren();
     if (focused) /** @type {SVGElement | null} */ (board.querySelector(`[data-place="${CSS.escape(focused)}"]`))?.focus();
   }
 
@@ -142,6 +188,7 @@ export function showAnalysis(app, query) {
   /** @param {string | null} focused see drawBoard */
   async function refresh(focused = null) {
     state.suggestion = null;
+    input.selected = null;
     suggestion.textContent = '';
     error.textContent = '';
     syncInputs();
@@ -212,7 +259,8 @@ export function showAnalysis(app, query) {
     html('p', { class: 'analysis-buttons' }, [
       html('button', { type: 'submit', class: 'primary', id: 'analysis-show', text: t('analysis.load') }),
       html('button', { type: 'button', id: 'analysis-start', text: t('analysis.start'), onclick: () => { state.position = START[state.variant]; refresh(); } }),
-      html('button', { type: 'button', id: 'analysis-empty', text: t('analysis.empty'), onclick: () => { state.position = EMPTY[state.variant]; refresh(); } }),
+      // An empty board is one to set up.
+      html('button', { type: 'button', id: 'analysis-empty', text: t('analysis.empty'), onclick: () => { state.position = EMPTY[state.variant]; choose(true); refresh(); } }),
     ]),
   ]);
   app.append(html('article', { class: 'analysis learn' }, [
@@ -221,7 +269,7 @@ export function showAnalysis(app, query) {
     form,
     error,
     html('div', { class: 'analysis-layout' }, [
-      html('div', {}, [boardHolder, html('p', { class: 'hint', text: t('analysis.setup_hint') })]),
+      html('div', {}, [uses, boardHolder, boardHint]),
       html('div', { class: 'analysis-side' }, [
         status,
         threats,

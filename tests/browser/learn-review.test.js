@@ -178,6 +178,19 @@ for (const lang of ['en', 'fr']) {
     await p.keyboard.press('Enter');
     await p.waitForSelector('.analysis-board [data-place="D4"] .piece-dark');
     assert.equal(await focused(), 'D4');
+    // Moving pieces, as in a game (from a learner's audit: a click on a piece set the board up
+    // instead). The start: only the pieces that can move are Tab stops (there were 36 places).
+    await p.click('#analysis-start');
+    await p.waitForFunction(() => document.querySelector('#analysis-position').value.startsWith('DDDDDD/6/6/6/6/LLLLLL'));
+    await p.click('#analysis-move');
+    await p.waitForSelector('.analysis-board [data-place="A1"].movable');
+    assert.equal(await p.locator('.analysis-board [data-place][tabindex="0"]').count(), 6, 'the six Light pieces');
+    await p.click('.analysis-board [data-place="A1"]');
+    await p.waitForSelector('.analysis-board [data-place="A4"].dest');
+    await p.click('.analysis-board [data-place="A4"]');
+    await p.waitForFunction(() => document.querySelector('#analysis-position').value.startsWith('DDDDDD/6/L5/6/6/1LLLLL d'));
+    await p.waitForSelector('.analysis-board [data-place="A4"] .piece-light');
+    assert.equal(await p.locator('.analysis-board [data-place="A1"] .piece').count(), 0, 'the piece moved, none was added');
     // A malformed position is refused in the page's language.
     await p.fill('#analysis-position', 'nonsense');
     await p.click('#analysis-show');

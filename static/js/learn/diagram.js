@@ -70,14 +70,16 @@ export function takenMark(root, place) {
 
 /**
  * A board for `variant` at `position`, with arrows for `moves` and × for `taken`.
- * `bottom` is the side drawn nearest; `face` the Duodecim board face.
+ * `bottom` is the side drawn nearest; `face` the Duodecim board face; `selection`, on a board one
+ * moves pieces on, the pieces that can move and where the one picked up can go.
  * @param {string} variant
  * @param {string} position
  * @param {{ moves?: string[], taken?: string[], bottom?: string, face?: string,
- *   threatened?: BoardContext['threatened'], odds?: BoardContext['odds'] }} [options]
+ *   threatened?: BoardContext['threatened'], odds?: BoardContext['odds'],
+ *   selection?: Pick<BoardContext, 'movable' | 'destinations' | 'selected'> }} [options]
  * @returns {SVGElement}
  */
-export function diagramBoard(variant, position, { moves = [], taken = [], bottom, face = 'virtvs', threatened, odds } = {}) {
+export function diagramBoard(variant, position, { moves = [], taken = [], bottom, face = 'virtvs', threatened, odds, selection } = {}) {
   const board = boardFor(variant);
   const model = board.parse(position);
   /** @type {Set<string>} */
@@ -87,7 +89,7 @@ export function diagramBoard(variant, position, { moves = [], taken = [], bottom
     if (from) ends.add(from);
     if (to) ends.add(to);
   }
-  const root = board.render(model, { bottom: bottom || defaultBottom(variant), face, lastMove: ends, threatened, odds });
+  const root = board.render(model, { bottom: bottom || defaultBottom(variant), face, lastMove: ends, threatened, odds, ...selection });
   root.setAttribute('class', `${root.getAttribute('class')} diagram`);
   for (const move of moves) {
     const arrow = moveArrow(root, move);
