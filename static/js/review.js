@@ -12,7 +12,7 @@ import { diagramBoard } from './learn/diagram.js';
 /**
  * @typedef {import('./api.js').GameEvent} GameEvent
  * @typedef {import('./api.js').GameView} GameView
- * @typedef {{ move: string, dice: number[] | null }} Ply
+ * @typedef {{ move: string, dice: number[] | null, side?: string }} Ply
  */
 
 /**
@@ -48,7 +48,7 @@ export function pliesFromEvents(events) {
   for (const action of actions) {
     if (action.kind === 'roll') dice = /** @type {number[]} */ (action.dice);
     else {
-      plies.push({ move: /** @type {string} */ (action.move), dice });
+      plies.push({ move: /** @type {string} */ (action.move), dice, side: action.side });
       dice = null;
     }
   }
@@ -196,7 +196,7 @@ export function reviewPanel({ gameId, view, bottom, ply = null, face = 'virtvs' 
     status.textContent = (current === 0 ? t('review.ply0', { n: total }) : t('review.ply', { ply: current, total }))
       + (roll ? ` · ${t('review.dice', { dice: roll.join('·') })}` : '')
       + played.map((move) => ` · ${moveLabel(move)}`).join('');
-    const board = diagramBoard(variant, position, { moves: played, bottom, face });
+    const board = diagramBoard(variant, position, { moves: played, bottom, face, mover: replay.plies[current - 1]?.side });
     boardHolder.replaceChildren(board);
     for (const item of /** @type {NodeListOf<HTMLElement>} */ (moves.querySelectorAll('button[data-ply]'))) {
       if (Number(item.dataset.ply) === current) {

@@ -60,6 +60,7 @@ const { VARIANT_IDS, EMPTY } = await import('../../static/js/learn/variants.js')
 const { pliesFromEvents, startPosition, Replay, clampPly, rollOf } = await import('../../static/js/review.js');
 const { chooseLanguage, t, CATALOGUES } = await import('../../static/js/i18n.js');
 const { boardFor } = await import('../../static/js/boards/index.js');
+const { moveEnds } = await import('../../static/js/svg.js');
 
 const pieceCount = (variant, position) => {
   const model = boardFor(variant).parse(position);
@@ -91,6 +92,36 @@ test('a diagram draws an arrow from the start to the end of each move, and an ×
   assert.ok(Number(line.getAttribute('x1')) > a.x && Number(line.getAttribute('x2')) < c.x);
   const marks = [...board.all()].filter((n) => n.getAttribute('data-taken'));
   assert.deepEqual(marks.map((m) => m.getAttribute('data-taken')), ['C3']);
+});
+
+test('an arrow from or to a tray starts or ends at the tray of the side that moved, before and after the move', () => {
+  // From a learner's audit: after the move the tray named as a place is the side to move's, the
+  // other one: Terracotta's entry was drawn from Black's reserve.
+  const distance = (p, q) => Math.hypot(p.x - q.x, p.y - q.y);
+  let checked = 0;
+  for (const example of ALL_EXAMPLES) {
+    const mover = boardFor(example.variant).parse(example.position).toMove;
+    const sides = example.variant.startsWith('pente') ? ['terracotta', 'black'] : ['white', 'black'];
+    const other = sides.find((side) => side !== mover);
+    const figure = exampleFigure(example, (key, params) => t(key, params, 'en'));
+    const boards = [...figure.all()].filter((n) => n.tagName === 'svg' && / diagram$/.test(n.getAttribute('class') || ''));
+    assert.equal(boards.length, 2, example.key);
+    for (const board of boards) {
+      for (const arrow of [...board.all()].filter((n) => n.getAttribute('class') === 'move-arrow')) {
+        const { from, to } = moveEnds(arrow.getAttribute('data-move'));
+        const line = arrow.children[0];
+        for (const [end, x, y] of [[from, 'x1', 'y1'], [to, 'x2', 'y2']]) {
+          const own = centreOf(board, end, mover);
+          const theirs = centreOf(board, end, other);
+          if (!own || !theirs || !/^[RXHO]$/.test(end)) continue;
+          const drawn = { x: Number(line.getAttribute(x)), y: Number(line.getAttribute(y)) };
+          assert.ok(distance(drawn, own) < distance(drawn, theirs), `${example.key}: ${arrow.getAttribute('data-move')} at ${end} is ${mover}'s`);
+          checked += 1;
+        }
+      }
+    }
+  }
+  assert.ok(checked >= 4, `arrows at trays checked: ${checked}`);
 });
 
 test('the pieces drawn are the pieces of the position: the after board has one piece fewer per capture', () => {
@@ -181,8 +212,8 @@ test('the events read into moves, each with the roll that came before it, undone
     { kind: 'undo', keep: 4 }, { kind: 'move', side: 'white', move: '2:R-M2' }, { kind: 'move', side: 'black', move: 'decline' },
   ];
   assert.deepEqual(pliesFromEvents(events), [
-    { move: '4:R-M4', dice: [5, 4, 5] }, { move: '5:R-M5', dice: null },
-    { move: '2:R-M2', dice: [2, 4, 2] }, { move: 'decline', dice: null },
+    { move: '4:R-M4', dice: [5, 4, 5], side: 'black' }, { move: '5:R-M5', dice: null, side: 'black' },
+    { move: '2:R-M2', dice: [2, 4, 2], side: 'white' }, { move: 'decline', dice: null, side: 'black' },
   ]);
   // Each move is shown with the roll of its turn, bonus moves before a roll with the previous one.
   const plies = pliesFromEvents(events);

@@ -162,7 +162,7 @@ export function render(model, ctx) {
     trays.forEach(([zone, title, count], i) => {
       const x = 250 + i * 210;
       const place = side === model.toMove ? zone : null;
-      const g = svg('g', place ? placeAttrs(zone, ctx, t('place.tray', { side: name, tray: t(`board.${title}`), n: count })) : { class: 'tray' });
+      const g = svg('g', { ...(place ? placeAttrs(zone, ctx, t('place.tray', { side: name, tray: t(`board.${title}`), n: count })) : { class: 'tray' }), 'data-tray': zone, 'data-side': side });
       g.append(svg('rect', { x: x - 80, y: y - 22, width: 160, height: 44, rx: 8, class: 'tray-box' }));
       g.append(svg('text', { x: x - 40, y: y + 5, 'text-anchor': 'middle', class: 'tray-label' }, t(`board.${title}`)));
       g.append(stack(x + 45, y, 16, side, count) || svg('text', { x: x + 45, y: y + 5, 'text-anchor': 'middle', class: 'tray-label' }, '0'));

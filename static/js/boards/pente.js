@@ -110,7 +110,7 @@ export function render(model, ctx) {
       const x = goal.x + (goal.x < width / 2 ? holyInset : -holyInset);
       const y = lineY(3) + (side === ctx.bottom ? 22 : -22);
       const place = side === model.toMove ? 'H' : null;
-      const g = svg('g', place ? placeAttrs('H', ctx, t('place.holy', { side: sideLabel(side), n: holy[side] })) : { class: 'tray' });
+      const g = svg('g', { ...(place ? placeAttrs('H', ctx, t('place.holy', { side: sideLabel(side), n: holy[side] })) : { class: 'tray' }), 'data-tray': 'H', 'data-side': side });
       const box = { x: x - holyHalfWidth, y: y - 17, width: 2 * holyHalfWidth, height: 34 };
       g.append(svg('rect', { ...box, rx: 17, class: 'holy' }));
       // The word has some 38 units left of the count: a longer one than "holy" (French "sainte")
@@ -163,7 +163,7 @@ export function render(model, ctx) {
     trays.forEach(([zone, title, counts], i) => {
       const x = 220 + i * 200;
       const place = side === model.toMove ? zone : null;
-      const g = svg('g', place ? placeAttrs(zone, ctx, t('place.tray', { side: name, tray: t(`board.${title}`), n: counts[side] })) : { class: 'tray' });
+      const g = svg('g', { ...(place ? placeAttrs(zone, ctx, t('place.tray', { side: name, tray: t(`board.${title}`), n: counts[side] })) : { class: 'tray' }), 'data-tray': zone, 'data-side': side });
       g.append(svg('rect', { x: x - 70, y: y - 20, width: 140, height: 40, rx: 8, class: 'tray-box' }));
       g.append(svg('text', { x: x - 30, y: y + 5, 'text-anchor': 'middle', class: 'tray-label' }, t(`board.${title}`)));
       g.append(stack(x + 40, y, 15, side, counts[side]) || svg('text', { x: x + 40, y: y + 5, 'text-anchor': 'middle', class: 'tray-label' }, '0'));

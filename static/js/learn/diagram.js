@@ -9,32 +9,37 @@ import { boardFor } from '../boards/index.js';
 
 /**
  * The centre of a place on a drawn board: its hit area is a rect (cell, square, tray) or a circle (point).
+ * A tray (reserve, off, holy line, removed) is `mover`'s when a mover is named: a board names as
+ * places only the trays of the side to move, which after a move is the other side.
  * @param {Element} root
  * @param {string} place
+ * @param {string} [mover]
  * @returns {{ x: number, y: number } | null}
  */
-export function centreOf(root, place) {
-  for (const group of root.children) {
-    if (group.getAttribute('data-place') !== place) continue;
-    const shape = group.children[0];
-    /** @param {string} name */
-    const n = (name) => Number(shape.getAttribute(name));
-    if (shape.getAttribute('cx') !== null) return { x: n('cx'), y: n('cy') };
-    return { x: n('x') + n('width') / 2, y: n('y') + n('height') / 2 };
-  }
-  return null;
+export function centreOf(root, place, mover) {
+  const trayOfMover = (/** @type {Element} */ group) => group.getAttribute('data-tray') === place && group.getAttribute('data-side') === mover;
+  const children = [...root.children];
+  const group = (mover && children.find(trayOfMover)) || children.find((g) => g.getAttribute('data-place') === place);
+  if (!group) return null;
+  const shape = group.children[0];
+  /** @param {string} name */
+  const n = (name) => Number(shape.getAttribute(name));
+  if (shape.getAttribute('cx') !== null) return { x: n('cx'), y: n('cy') };
+  return { x: n('x') + n('width') / 2, y: n('y') + n('height') / 2 };
 }
 
 /**
- * An arrow for `move` (e.g. `3:4-7`, `A4-C4`) on a drawn board, or null if an end is not drawn.
+ * An arrow for `move` (e.g. `3:4-7`, `A4-C4`) on a drawn board, or null if an end is not drawn;
+ * a tray at either end is `mover`'s (`centreOf`).
  * @param {Element} root
  * @param {string} move
+ * @param {string} [mover]
  * @returns {SVGElement | null}
  */
-export function moveArrow(root, move) {
+export function moveArrow(root, move, mover) {
   const { from, to } = moveEnds(move);
-  const a = from && centreOf(root, from);
-  const b = to && centreOf(root, to);
+  const a = from && centreOf(root, from, mover);
+  const b = to && centreOf(root, to, mover);
   if (!a || !b) return null;
   // Stop short of the centres so the pieces stay readable.
   const length = Math.hypot(b.x - a.x, b.y - a.y) || 1;
@@ -70,16 +75,17 @@ export function takenMark(root, place) {
 
 /**
  * A board for `variant` at `position`, with arrows for `moves` and × for `taken`.
- * `bottom` is the side drawn nearest; `face` the Duodecim board face; `selection`, on a board one
- * moves pieces on, the pieces that can move and where the one picked up can go.
+ * `bottom` is the side drawn nearest; `face` the Duodecim board face; `mover` the side that plays
+ * `moves` (their trays are its own); `selection`, on a board one moves pieces on, the pieces that can
+ * move and where the one picked up can go.
  * @param {string} variant
  * @param {string} position
  * @param {{ moves?: string[], taken?: string[], bottom?: string, face?: string,
- *   threatened?: BoardContext['threatened'], odds?: BoardContext['odds'],
+ *   threatened?: BoardContext['threatened'], odds?: BoardContext['odds'], mover?: string,
  *   selection?: Pick<BoardContext, 'movable' | 'destinations' | 'selected'> }} [options]
  * @returns {SVGElement}
  */
-export function diagramBoard(variant, position, { moves = [], taken = [], bottom, face = 'virtvs', threatened, odds, selection } = {}) {
+export function diagramBoard(variant, position, { moves = [], taken = [], bottom, face = 'virtvs', threatened, odds, mover, selection } = {}) {
   const board = boardFor(variant);
   const model = board.parse(position);
   /** @type {Set<string>} */
@@ -92,7 +98,7 @@ export function diagramBoard(variant, position, { moves = [], taken = [], bottom
   const root = board.render(model, { bottom: bottom || defaultBottom(variant), face, lastMove: ends, threatened, odds, ...selection });
   root.setAttribute('class', `${root.getAttribute('class')} diagram`);
   for (const move of moves) {
-    const arrow = moveArrow(root, move);
+    const arrow = moveArrow(root, move, mover);
     if (arrow) root.append(arrow);
   }
   for (const place of taken) {
@@ -116,8 +122,10 @@ function defaultBottom(variant) {
  */
 export function exampleFigure(example, t) {
   const movesText = example.moves.join(', ');
-  const before = diagramBoard(example.variant, example.position, { moves: example.moves });
-  const after = diagramBoard(example.variant, example.after, { moves: example.moves, taken: example.taken });
+  // The side to move before is the one that plays the moves: after them, the other may be.
+  const mover = /** @type {{ toMove?: string }} */ (boardFor(example.variant).parse(example.position)).toMove;
+  const before = diagramBoard(example.variant, example.position, { moves: example.moves, mover });
+  const after = diagramBoard(example.variant, example.after, { moves: example.moves, taken: example.taken, mover });
   const captionBefore = [t('rules.before', { move: movesText || '—' })];
   if (example.dice) captionBefore.push(` · ${t('rules.dice', { dice: example.dice.join(', ') })}`);
   if (example.refused) captionBefore.push(` · ${t('rules.not_legal', { move: example.refused })}`);
