@@ -177,6 +177,16 @@ export const analysisPlay = (variant, position, dice, moves) =>
   request('POST', '/api/v1/analysis/play', { body: withDice({ variant, position, moves }, dice) });
 
 /**
+ * The position after each ply of a game, played from `position` (docs/API.md): a review's steps.
+ * @param {string} variant
+ * @param {string} position
+ * @param {{ move: string, dice: number[] | null }[]} plies
+ * @returns {Promise<{ positions: string[] }>}
+ */
+export const analysisReplay = (variant, position, plies) =>
+  request('POST', '/api/v1/analysis/replay', { body: { variant, position, plies: plies.map(({ move, dice }) => (dice ? { move, dice } : { move })) } });
+
+/**
  * The computer's move at `level` for a position given alone.
  * @param {string} variant
  * @param {string} position

@@ -3,7 +3,7 @@
 // the game's events give the moves and each turn's dice, and the position at ply N is the start
 // with the first N moves played by the server's analysis (the client knows no rules). The view
 // steps with buttons, arrow keys or a click on a move; `?ply=N` opens at that move.
-import { analysisPlay, gameEvents, EVENTS_PAGE } from './api.js';
+import { analysisReplay, gameEvents, EVENTS_PAGE } from './api.js';
 import { html } from './svg.js';
 import { t, errorMessage, moveLabel } from './i18n.js';
 import { START } from './boards/index.js';
@@ -55,22 +55,26 @@ export function pliesFromEvents(events) {
   return plies;
 }
 
+/** The plies replayed in one request: within the server's 16 KiB body. */
+export const REPLAY_BATCH = 200;
+
 /**
  * The positions of a game, replayed only as far as asked: `at(n)` is the position after the
- * first n moves. `play(variant, position, dice, moves)` answers the analysis after the moves (the
- * server's). Requests are served in order, so each position is asked for once.
+ * first n moves. `replay(variant, position, plies)` answers the positions after each of the plies
+ * (the server's), a batch at a time. Requests are served in order, so each position is asked for
+ * once.
  */
 export class Replay {
   /**
    * @param {string} variant
    * @param {string} start
    * @param {Ply[]} plies
-   * @param {typeof analysisPlay} [play]
+   * @param {typeof analysisReplay} [replay]
    */
-  constructor(variant, start, plies, play = analysisPlay) {
+  constructor(variant, start, plies, replay = analysisReplay) {
     this.variant = variant;
     this.plies = plies;
-    this.play = play;
+    this.replay = replay;
     this.known = [start];
     /** @type {string | null} */
     this.last = null;
@@ -115,9 +119,9 @@ export class Replay {
     if (n === this.plies.length && this.last) return Promise.resolve(this.last);
     this.queue = this.queue.then(async () => {
       while (this.known.length <= n) {
-        const i = this.known.length - 1;
-        const ply = this.plies[i];
-        this.known.push((await this.play(this.variant, this.known[i], ply.dice, [ply.move])).position);
+        const from = this.known.length - 1;
+        const batch = this.plies.slice(from, Math.min(n, from + REPLAY_BATCH));
+        this.known.push(...(await this.replay(this.variant, this.known[from], batch)).positions);
       }
       return this.known[n];
     });

@@ -57,7 +57,7 @@ const { ALL_EXAMPLES, examplesFor } = await import('../../static/js/learn/exampl
 const { diagramBoard, exampleFigure, centreOf } = await import('../../static/js/learn/diagram.js');
 const { cyclePlace } = await import('../../static/js/learn/setup.js');
 const { VARIANT_IDS, EMPTY } = await import('../../static/js/learn/variants.js');
-const { pliesFromEvents, startPosition, Replay, clampPly, rollOf } = await import('../../static/js/review.js');
+const { pliesFromEvents, startPosition, Replay, REPLAY_BATCH, clampPly, rollOf } = await import('../../static/js/review.js');
 const { chooseLanguage, t, CATALOGUES } = await import('../../static/js/i18n.js');
 const { boardFor } = await import('../../static/js/boards/index.js');
 const { moveEnds } = await import('../../static/js/svg.js');
@@ -268,13 +268,24 @@ test('a replayed game reaches the position the server holds', async () => {
   const plies = pliesFromEvents(events);
   assert.deepEqual(plies.map((p) => p.move), view.moves);
   const play = async (variant, position, dice, moves) => (await post('/api/v1/analysis/play', dice ? { variant, position, dice, moves } : { variant, position, moves })).body;
+  const start = startPosition('duodecim-scripta', view.first);
+  // The positions one move a request gives (how the review asked before): the replay's must agree.
+  const oneByOne = [start];
+  for (const ply of plies) oneByOne.push((await play('duodecim-scripta', oneByOne.at(-1), ply.dice, [ply.move])).position);
   let calls = 0;
-  const counted = (...args) => { calls += 1; return play(...args); };
-  const replay = new Replay('duodecim-scripta', startPosition('duodecim-scripta', view.first), plies, counted);
-  // Asked in any order, each position is computed once, in order.
+  const counted = async (variant, position, batch) => {
+    calls += 1;
+    const answer = await post('/api/v1/analysis/replay', { variant, position, plies: batch.map(({ move, dice }) => (dice ? { move, dice } : { move })) });
+    assert.equal(answer.status, 200, JSON.stringify(answer.body));
+    return answer.body;
+  };
+  const replay = new Replay('duodecim-scripta', start, plies, counted);
+  // Asked in any order, each position is computed once, in order: here in two requests (up to
+  // the third move, then the rest), where one a move was asked before.
   const [third, last, again] = await Promise.all([replay.at(3), replay.at(plies.length), replay.at(3)]);
-  assert.equal(calls, plies.length);
+  assert.equal(calls, 2);
   assert.equal(third, again);
+  assert.deepEqual(await Promise.all(oneByOne.map((_, n) => replay.at(n))), oneByOne);
   // The server's position also holds the roll after the last move, which no ply carries: the dice of
   // the turn that has not started, or, when none of them can be played, the turn already passed to
   // the other side with them as bonus dice (docs/RULES.md §3.2). With that roll played on the
@@ -282,16 +293,24 @@ test('a replayed game reaches the position the server holds', async () => {
   const trailing = events.at(-1).kind === 'roll' ? events.at(-1).dice : null;
   assert.equal(trailing ? (await play('duodecim-scripta', last, trailing, [])).position : last, view.position);
   // With the final position known from the game view, opening at the end asks the server nothing.
-  const opened = new Replay('duodecim-scripta', startPosition('duodecim-scripta', view.first), plies, counted);
+  const opened = new Replay('duodecim-scripta', start, plies, counted);
   opened.knowLast(view.position);
   assert.equal(await opened.at(plies.length), view.position);
-  assert.equal(calls, plies.length);
+  assert.equal(calls, 2);
   // Following a game taken back to its third move and then played on again, the positions after
-  // the moves kept are not asked again: only those after the moves replayed.
+  // the moves kept are not asked again: only those after the moves replayed, in one request.
   await replay.follow(plies.slice(0, 3));
   assert.equal(await replay.at(3), third);
-  assert.equal(calls, plies.length);
+  assert.equal(calls, 2);
   await replay.follow(plies);
   assert.equal(await replay.at(plies.length), last);
-  assert.equal(calls, plies.length + (plies.length - 3));
+  assert.equal(calls, 3);
+  // A game longer than a batch is asked a batch at a time.
+  const long = new Replay('petteia-6', 'x', Array.from({ length: 2 * REPLAY_BATCH + 1 }, () => ({ move: 'A1-A2', dice: null })),
+    async (variant, position, batch) => ({ positions: batch.map(() => position) }));
+  let asked = 0;
+  const countedLong = long.replay;
+  long.replay = (...args) => { asked += 1; return countedLong(...args); };
+  await long.at(2 * REPLAY_BATCH + 1);
+  assert.equal(asked, 3);
 });

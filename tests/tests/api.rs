@@ -249,6 +249,45 @@ async fn variants_and_analysis_answer_and_refuse_bad_input(database: Database) {
     let (status, dice) = api.post("/api/v1/analysis", None, json!({ "variant": "pente-grammai-kidd", "position": "-/-/-/-/-/-/-/-/-/- t r:5,5 h:0,0", "dice": [4] })).await;
     assert_eq!(status, 200);
     assert_eq!(dice["legal_moves"], json!(["4:R-0"]));
+    // A game's plies replayed at once give the positions /analysis/play gives one by one, a
+    // turn's roll on its first ply; the first illegal ply is named as a person counts.
+    let kidd = "-/-/-/-/-/-/-/-/-/- t r:5,5 h:0,0";
+    let plies = json!([{ "move": "4:R-0", "dice": [4] }, { "move": "2:R-5", "dice": [2] }, { "move": "3:0-3", "dice": [3] }]);
+    let (status, replayed) = api
+        .post(
+            "/api/v1/analysis/replay",
+            None,
+            json!({ "variant": "pente-grammai-kidd", "position": kidd, "plies": plies }),
+        )
+        .await;
+    assert_eq!(status, 200, "{replayed}");
+    let mut position = kidd.to_string();
+    for (ply, replayed) in plies
+        .as_array()
+        .unwrap()
+        .iter()
+        .zip(replayed["positions"].as_array().unwrap())
+    {
+        let (_, after) = api
+            .post("/api/v1/analysis/play", None, json!({ "variant": "pente-grammai-kidd", "position": position, "dice": ply["dice"], "moves": [ply["move"]] }))
+            .await;
+        assert_eq!(&after["position"], replayed);
+        position = after["position"].as_str().unwrap().to_string();
+    }
+    let (status, error) = api
+        .post("/api/v1/analysis/replay", None, json!({ "variant": "petteia-6", "position": "4DD/6/L5/2D3/2L3/6 l", "plies": [{ "move": "A4-C4" }, { "move": "A6-A1" }] }))
+        .await;
+    assert_eq!(
+        (status, error["error"]["code"].as_str()),
+        (422, Some("illegal_move"))
+    );
+    assert!(
+        error["error"]["reason"]
+            .as_str()
+            .unwrap_or_default()
+            .starts_with("move 2: "),
+        "{error}"
+    );
     let metrics = api.metrics_text().await;
     assert!(metrics.contains("ludus_live_games") && metrics.contains("ludus_move_seconds_bucket"));
     server.stop().await;
@@ -291,6 +330,7 @@ async fn the_openapi_document_parses_and_covers_every_route(database: Database) 
         "GET /api/v1/variants",
         "POST /api/v1/analysis",
         "POST /api/v1/analysis/play",
+        "POST /api/v1/analysis/replay",
         "GET /healthz",
         "GET /readyz",
         "GET /metrics",

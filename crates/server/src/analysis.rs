@@ -78,6 +78,40 @@ pub fn analyze(
     Ok(describe(&game))
 }
 
+/// One move of a game being replayed, with the roll it was played on when it began a turn.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ReplayPly {
+    #[serde(rename = "move")]
+    pub text: String,
+    #[serde(default)]
+    pub dice: Option<Vec<u8>>,
+}
+
+/// The position after each of `plies`, from `position`: each read, with its ply's roll if it has
+/// one, and played, as one `analyze` of one move a ply would (a review steps through a game's
+/// positions; asked one move at a time, a long game's review asked the server once a move).
+pub fn replay(
+    variant: Variant,
+    position: &str,
+    plies: &[ReplayPly],
+) -> Result<Vec<String>, AnalysisError> {
+    let mut current = position.to_string();
+    let mut positions = Vec::with_capacity(plies.len());
+    for (index, ply) in plies.iter().enumerate() {
+        let mut game = AnyGame::from_position(variant, &current, ply.dice.as_deref())?;
+        game.play_text(&ply.text)
+            .map_err(|error| AnalysisError::Move {
+                number: index + 1,
+                text: ply.text.clone(),
+                error,
+            })?;
+        current = game.position();
+        positions.push(current.clone());
+    }
+    Ok(positions)
+}
+
 pub fn describe(game: &AnyGame) -> Analysis {
     let variant = game.variant();
     let threats = game.threats();

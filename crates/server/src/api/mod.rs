@@ -186,6 +186,7 @@ pub fn router(state: AppState) -> Router {
         .routes(routes!(operations::variants))
         .routes(routes!(operations::analysis))
         .routes(routes!(operations::analysis_play))
+        .routes(routes!(operations::analysis_replay))
         .routes(routes!(crate::analysis::suggest))
         .routes(routes!(operations::openapi))
         .routes(routes!(operations::healthz))

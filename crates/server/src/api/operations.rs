@@ -30,11 +30,44 @@ pub struct AnalysisBody {
     moves: Vec<String>,
 }
 
+/// A game's moves to replay from a position (`POST /api/v1/analysis/replay`).
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ReplayBody {
+    #[schema(value_type = crate::variants::VariantId)]
+    variant: String,
+    position: String,
+    /// At most 1000; each with the roll it was played on when it began a turn.
+    plies: Vec<analysis::ReplayPly>,
+}
+
+/// The position after each ply.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct Replayed {
+    positions: Vec<String>,
+}
+
+/// A move's refusal in the analysis's words: a notation that does not read is a bad request, a
+/// move the position does not allow an illegal one.
+fn move_refused(number: usize, text: &str, error: ludus_engine::MoveError) -> ApiError {
+    match error {
+        ludus_engine::MoveError::Notation(e) => {
+            ApiError::BadRequest(format!("move {number} ({text:?}): {e}"))
+        }
+        ludus_engine::MoveError::Illegal { notation, reason } => ApiError::IllegalMove {
+            notation,
+            reason: format!("move {number}: {reason}"),
+        },
+    }
+}
+
+fn parse_variant(text: &str) -> Result<Variant, ApiError> {
+    text.parse()
+        .map_err(|e: ludus_engine::UnknownVariant| ApiError::BadRequest(e.to_string()))
+}
+
 fn analyse(body: AnalysisBody, moves_allowed: bool) -> Result<Json<Analysis>, ApiError> {
-    let variant: Variant = body
-        .variant
-        .parse()
-        .map_err(|e: ludus_engine::UnknownVariant| ApiError::BadRequest(e.to_string()))?;
+    let variant = parse_variant(&body.variant)?;
     if !moves_allowed && !body.moves.is_empty() {
         return Err(ApiError::BadRequest(
             "moves are played by /api/v1/analysis/play".into(),
@@ -52,15 +85,28 @@ fn analyse(body: AnalysisBody, moves_allowed: bool) -> Result<Json<Analysis>, Ap
             number,
             text,
             error,
-        }) => Err(match error {
-            ludus_engine::MoveError::Notation(e) => {
-                ApiError::BadRequest(format!("move {number} ({text:?}): {e}"))
-            }
-            ludus_engine::MoveError::Illegal { notation, reason } => ApiError::IllegalMove {
-                notation,
-                reason: format!("move {number}: {reason}"),
-            },
-        }),
+        }) => Err(move_refused(number, &text, error)),
+    }
+}
+
+#[utoipa::path(post, path = "/api/v1/analysis/replay", tag = "analysis", request_body = ReplayBody, responses((status = 200, description = "The position after each ply", body = Replayed), (status = 400, body = super::docs::ErrorBody), (status = 422, description = "the first illegal move", body = super::docs::ErrorBody)))]
+pub async fn analysis_replay(
+    ApiJson(body): ApiJson<ReplayBody>,
+) -> Result<Json<Replayed>, ApiError> {
+    let variant = parse_variant(&body.variant)?;
+    if body.plies.len() > 1000 {
+        return Err(ApiError::BadRequest(
+            "at most 1000 plies are replayed in one request".into(),
+        ));
+    }
+    match analysis::replay(variant, &body.position, &body.plies) {
+        Ok(positions) => Ok(Json(Replayed { positions })),
+        Err(AnalysisError::Position(e)) => Err(ApiError::BadRequest(format!("position: {e}"))),
+        Err(AnalysisError::Move {
+            number,
+            text,
+            error,
+        }) => Err(move_refused(number, &text, error)),
     }
 }
 
