@@ -47,14 +47,21 @@ pub struct Replayed {
     positions: Vec<String>,
 }
 
-/// A move's refusal in the analysis's words: a notation that does not read is a bad request, a
-/// move the position does not allow an illegal one.
-fn move_refused(number: usize, text: &str, error: ludus_engine::MoveError) -> ApiError {
+/// An analysis's refusal: a position or a move's notation that does not read is a bad request, a
+/// move the position does not allow an illegal one, named by its number.
+fn refused(error: AnalysisError) -> ApiError {
     match error {
-        ludus_engine::MoveError::Notation(e) => {
-            ApiError::BadRequest(format!("move {number} ({text:?}): {e}"))
-        }
-        ludus_engine::MoveError::Illegal { notation, reason } => ApiError::IllegalMove {
+        AnalysisError::Position(e) => ApiError::BadRequest(format!("position: {e}")),
+        AnalysisError::Move {
+            number,
+            text,
+            error: ludus_engine::MoveError::Notation(e),
+        } => ApiError::BadRequest(format!("move {number} ({text:?}): {e}")),
+        AnalysisError::Move {
+            number,
+            error: ludus_engine::MoveError::Illegal { notation, reason },
+            ..
+        } => ApiError::IllegalMove {
             notation,
             reason: format!("move {number}: {reason}"),
         },
@@ -78,15 +85,9 @@ fn analyse(body: AnalysisBody, moves_allowed: bool) -> Result<Json<Analysis>, Ap
             "at most 1000 moves are played in one analysis".into(),
         ));
     }
-    match analysis::analyze(variant, &body.position, body.dice.as_deref(), &body.moves) {
-        Ok(result) => Ok(Json(result)),
-        Err(AnalysisError::Position(e)) => Err(ApiError::BadRequest(format!("position: {e}"))),
-        Err(AnalysisError::Move {
-            number,
-            text,
-            error,
-        }) => Err(move_refused(number, &text, error)),
-    }
+    analysis::analyze(variant, &body.position, body.dice.as_deref(), &body.moves)
+        .map(Json)
+        .map_err(refused)
 }
 
 #[utoipa::path(post, path = "/api/v1/analysis/replay", tag = "analysis", request_body = ReplayBody, responses((status = 200, description = "The position after each ply", body = Replayed), (status = 400, body = super::docs::ErrorBody), (status = 422, description = "the first illegal move", body = super::docs::ErrorBody)))]
@@ -99,15 +100,9 @@ pub async fn analysis_replay(
             "at most 1000 plies are replayed in one request".into(),
         ));
     }
-    match analysis::replay(variant, &body.position, &body.plies) {
-        Ok(positions) => Ok(Json(Replayed { positions })),
-        Err(AnalysisError::Position(e)) => Err(ApiError::BadRequest(format!("position: {e}"))),
-        Err(AnalysisError::Move {
-            number,
-            text,
-            error,
-        }) => Err(move_refused(number, &text, error)),
-    }
+    analysis::replay(variant, &body.position, &body.plies)
+        .map(|positions| Json(Replayed { positions }))
+        .map_err(refused)
 }
 
 #[utoipa::path(post, path = "/api/v1/analysis", tag = "analysis", request_body = AnalysisBody, responses((status = 200, description = "variant, position, to_move, legal_moves, outcome, threatened (and threat_odds in dice games)", body = Analysis), (status = 400, body = super::docs::ErrorBody)))]
