@@ -121,6 +121,7 @@ export function showAnalysis(app, query) {
       threatened,
       odds,
       face: 'virtvs',
+      // A board to act on, in set-up too (its places are made buttons below).
       selection: { movable: new Set(legal.filter((m) => m.from).map((m) => /** @type {string} */ (m.from))), destinations, selected },
     });
     boardHint.textContent = t(state.setUp ? 'analysis.setup_hint' : 'analysis.move_hint');

@@ -222,6 +222,19 @@ test('two signed-in players play a rated game; the game shows names and the prof
   assertNoProblems(host, guest);
 });
 
+test('against the computer a signed-in player is told, beside Hint, that help keeps the game out of the level\'s record; a visitor is not', async () => {
+  const visitor = await page();
+  await startFromHome(visitor, { variant: 'petteia-6', mode: 'computer', level: 1 });
+  await visitor.waitForSelector('#hint');
+  assert.equal(await visitor.isVisible('#help-note'), false, 'a visitor has no record to keep');
+  const player = await page();
+  await signUpIn(player, 'athena');
+  await startFromHome(player, { variant: 'petteia-6', mode: 'computer', level: 1 });
+  await player.waitForSelector('#hint');
+  await player.waitForSelector('#help-note:text-is("A hint or a takeback keeps this game out of your record at this level.")');
+  assertNoProblems(visitor, player);
+});
+
 test('the account page makes a token shown once and revokes it; games played before signing in can be attached', async () => {
   const p = await page();
   // A game this browser played before it had an account: its seat is in localStorage.

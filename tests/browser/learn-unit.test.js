@@ -16,6 +16,7 @@ class FakeNode {
   }
   setAttribute(name, value) { this.attributes.set(name, String(value)); }
   getAttribute(name) { return this.attributes.has(name) ? this.attributes.get(name) : null; }
+  removeAttribute(name) { this.attributes.delete(name); }
   set className(value) { this.setAttribute('class', value); }
   append(...nodes) {
     for (const n of nodes) {
@@ -29,8 +30,9 @@ class FakeNode {
     }
   }
   addEventListener() {}
-  /** Only the one selector the boards use: the texts inside places, but those under the pieces. */
+  /** Only the selectors the boards use: the places, and the texts inside places but those under the pieces. */
   querySelectorAll(selector) {
+    if (selector === '[data-place]') return [...this.all()].filter((n) => n.getAttribute('data-place') !== null);
     assert.equal(selector, '[data-place] text:not(.under-pieces)');
     const found = [];
     const under = (c) => (c.getAttribute('class') || '').split(' ').includes('under-pieces');
@@ -122,6 +124,19 @@ test('an arrow from or to a tray starts or ends at the tray of the side that mov
     }
   }
   assert.ok(checked >= 4, `arrows at trays checked: ${checked}`);
+});
+
+test('a diagram is one picture to a screen reader; a board to act on keeps its places', () => {
+  // From a learner's audit: a rules page held some 350 disabled buttons, one a place of a diagram.
+  const example = ALL_EXAMPLES.find((e) => e.key === 'petteia.trap');
+  const picture = diagramBoard(example.variant, example.position, { moves: example.moves });
+  const places = (board) => [...board.all()].filter((n) => n.getAttribute('data-place') !== null);
+  assert.equal(picture.getAttribute('role'), 'img');
+  assert.match(picture.getAttribute('aria-label'), /board/i);
+  assert.deepEqual(places(picture).filter((n) => n.getAttribute('role') || n.getAttribute('tabindex')), []);
+  const board = diagramBoard(example.variant, example.position, { selection: { movable: new Set(['A4']), destinations: new Map(), selected: null } });
+  assert.notEqual(board.getAttribute('role'), 'img');
+  assert.equal(places(board).find((n) => n.getAttribute('data-place') === 'A4').getAttribute('tabindex'), '0');
 });
 
 test('the pieces drawn are the pieces of the position: the after board has one piece fewer per capture', () => {

@@ -253,6 +253,8 @@ class GameScreen {
     this.endPanel = html('section', { class: 'end-panel', 'aria-label': t('game.result'), hidden: true });
     this.diceBox = html('div', { class: 'dice', 'aria-label': t('game.dice') });
     this.actions = html('div', { class: 'actions' });
+    /** Against the computer, a signed-in player is told before the help what it costs. */
+    this.helpNote = html('p', { class: 'help-note', id: 'help-note', hidden: true });
     // Focusable: a list longer than its box scrolls, and a keyboard scrolls only what it can reach.
     this.moveList = html('ol', { class: 'move-list', 'aria-label': t('game.moves'), tabindex: '0' });
     this.connectionLine = html('p', { class: 'connection' });
@@ -267,7 +269,7 @@ class GameScreen {
     this.mine = savedEntropy(gameId);
     this.fairness.addEventListener('toggle', () => this.checkDice());
     const panel = html('aside', { class: 'side-panel' }, [
-      this.notice, this.status, this.announcer, this.errorLine, this.hintLine, this.endPanel, this.diceBox, this.choices, this.actions, this.options(), this.fairness,
+      this.notice, this.status, this.announcer, this.errorLine, this.hintLine, this.endPanel, this.diceBox, this.choices, this.actions, this.helpNote, this.options(), this.fairness,
       html('h2', { text: t('game.moves') }), this.moveList, this.connectionLine, this.spectators,
     ]);
     const play = html('div', { class: 'play' }, [html('div', { class: 'board-column' }, [this.topClock, this.boardHolder, this.bottomClock]), panel]);
@@ -635,6 +637,11 @@ class GameScreen {
     const buttons = playButtons(v, { offers: this.offers, confirmingResign, now: Date.now(), awaySeenAt: this.awaySeenAt });
     this.claimShown = buttons.some((b) => b.id === 'claim');
     replaceKeepingFocus(this.actions, buttons.map((b) => this.button(b)));
+    // A hint or a takeback keeps the game out of the player's record at the level (docs/API.md):
+    // said beside the buttons to a player whose account holds the seat, not found later on the profile.
+    const helps = buttons.some((b) => b.id === 'hint' || b.id === 'undo');
+    this.helpNote.hidden = !(v.mode === 'computer' && helps && this.players[mySide(v) ?? '']);
+    this.helpNote.textContent = this.helpNote.hidden ? '' : t('game.help_note');
     const note = offerNote(v, this.offers);
     this.offerLine.textContent = note;
     this.offerLine.hidden = !note;

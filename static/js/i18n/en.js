@@ -493,6 +493,7 @@ export default {
   'fair.no_dice_variant': 'the record names no dice game this server knows.',
   'game.rated': 'Rated game',
   'game.unrated': 'Unrated game',
+  'game.help_note': 'A hint or a takeback keeps this game out of your record at this level.',
   'game.you': ' (you)',
   'game.computer': ' (computer)',
   'game.computer_level': ' (computer, level {level})',

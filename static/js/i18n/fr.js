@@ -493,6 +493,7 @@ export default {
   'fair.no_dice_variant': 'la feuille ne nomme aucun jeu à dés que ce serveur connaisse.',
   'game.rated': 'Partie classée',
   'game.unrated': 'Partie non classée',
+  'game.help_note': 'Un conseil ou un coup repris exclut cette partie de votre bilan à ce niveau.',
   'game.you': ' (vous)',
   'game.computer': ' (ordinateur)',
   'game.computer_level': ' (ordinateur, niveau {level})',

@@ -76,8 +76,9 @@ export function takenMark(root, place) {
 /**
  * A board for `variant` at `position`, with arrows for `moves` and × for `taken`.
  * `bottom` is the side drawn nearest; `face` the Duodecim board face; `mover` the side that plays
- * `moves` (their trays are its own); `selection`, on a board one moves pieces on, the pieces that can
- * move and where the one picked up can go.
+ * `moves` (their trays are its own); `selection`, on a board one acts on (moves pieces on, or sets
+ * up), the pieces that can move and where the one picked up can go; without it the board is a
+ * picture.
  * @param {string} variant
  * @param {string} position
  * @param {{ moves?: string[], taken?: string[], bottom?: string, face?: string,
@@ -97,6 +98,14 @@ export function diagramBoard(variant, position, { moves = [], taken = [], bottom
   }
   const root = board.render(model, { bottom: bottom || defaultBottom(variant), face, lastMove: ends, threatened, odds, ...selection });
   root.setAttribute('class', `${root.getAttribute('class')} diagram`);
+  if (!selection) {
+    // A picture, not a board to play on: read as one image by its name (the board and its side),
+    // where every place was a disabled button (a rules page held some 350 of them).
+    root.setAttribute('role', 'img');
+    for (const place of root.querySelectorAll('[data-place]')) {
+      for (const name of ['role', 'tabindex', 'aria-disabled', 'aria-label', 'aria-pressed']) place.removeAttribute(name);
+    }
+  }
   for (const move of moves) {
     const arrow = moveArrow(root, move, mover);
     if (arrow) root.append(arrow);
