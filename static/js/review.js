@@ -5,14 +5,14 @@
 // steps with buttons, arrow keys or a click on a move; `?ply=N` opens at that move.
 import { analysisReplay, gameEvents, EVENTS_PAGE } from './api.js';
 import { html } from './svg.js';
-import { t, errorMessage, moveLabel } from './i18n.js';
+import { t, errorMessage, moveLabel, sideLabel } from './i18n.js';
 import { START } from './boards/index.js';
 import { diagramBoard } from './learn/diagram.js';
 
 /**
  * @typedef {import('./api.js').GameEvent} GameEvent
  * @typedef {import('./api.js').GameView} GameView
- * @typedef {{ move: string, dice: number[] | null, side?: string }} Ply
+ * @typedef {{ move: string, dice: number[] | null, side?: string, rolledBy?: string }} Ply
  */
 
 /**
@@ -44,11 +44,16 @@ export function pliesFromEvents(events) {
   const plies = [];
   /** @type {number[] | null} */
   let dice = null;
-  // Roll events carry their dice and move events their move (docs/API.md).
+  let rolledBy;
+  // Roll events carry their dice and move events their move (docs/API.md). A roll none of whose
+  // dice can be played passes the turn with them as the other side's bonus dice (RULES.md §3.2):
+  // the next move is then not its roller's.
   for (const action of actions) {
-    if (action.kind === 'roll') dice = /** @type {number[]} */ (action.dice);
-    else {
-      plies.push({ move: /** @type {string} */ (action.move), dice, side: action.side });
+    if (action.kind === 'roll') {
+      dice = /** @type {number[]} */ (action.dice);
+      rolledBy = action.side;
+    } else {
+      plies.push({ move: /** @type {string} */ (action.move), dice, side: action.side, ...(dice ? { rolledBy } : {}) });
       dice = null;
     }
   }
@@ -130,13 +135,17 @@ export class Replay {
 }
 
 /**
- * The dice of the turn that move `ply` (1-based) belongs to, or null (no dice, or the start).
+ * The roll that move `ply` (1-based) was played on, and who threw it (the other side when the
+ * move plays bonus dice), or null (no dice, or the start).
  * @param {Ply[]} plies
  * @param {number} ply
- * @returns {number[] | null}
+ * @returns {{ dice: number[], rolledBy?: string } | null}
  */
 export function rollOf(plies, ply) {
-  for (let i = ply - 1; i >= 0; i -= 1) if (plies[i].dice) return plies[i].dice;
+  for (let i = ply - 1; i >= 0; i -= 1) {
+    const { dice, rolledBy } = plies[i];
+    if (dice) return { dice, rolledBy };
+  }
   return null;
 }
 
@@ -195,10 +204,17 @@ export function reviewPanel({ gameId, view, bottom, ply = null, face = 'virtvs' 
     // A later step was asked for meanwhile: it draws, not this one.
     if (wanted !== current) return;
     const roll = rollOf(replay.plies, current);
-    const played = current > 0 ? [replay.plies[current - 1].move] : [];
+    const ply = current > 0 ? replay.plies[current - 1] : null;
+    const played = ply ? [ply.move] : [];
+    // Bonus dice are named as the other side's roll, which the mover plays (an unplayable roll
+    // read as the mover's own: White seemed to roll twice).
+    const bonus = roll && ply && roll.rolledBy && ply.side && roll.rolledBy !== ply.side;
+    const dice = roll && (bonus
+      ? t('review.bonus', { dice: roll.dice.join('·'), side: sideLabel(/** @type {string} */ (roll.rolledBy)) })
+      : t('review.dice', { dice: roll.dice.join('·') }));
     // The move itself too: a screen reader hears the step, not the arrow on the board.
     status.textContent = (current === 0 ? t('review.ply0', { n: total }) : t('review.ply', { ply: current, total }))
-      + (roll ? ` · ${t('review.dice', { dice: roll.join('·') })}` : '')
+      + (dice ? ` · ${dice}` : '')
       + played.map((move) => ` · ${moveLabel(move)}`).join('');
     const board = diagramBoard(variant, position, { moves: played, bottom, face, mover: replay.plies[current - 1]?.side });
     boardHolder.replaceChildren(board);

@@ -227,13 +227,20 @@ test('the events read into moves, each with the roll that came before it, undone
     { kind: 'undo', keep: 4 }, { kind: 'move', side: 'white', move: '2:R-M2' }, { kind: 'move', side: 'black', move: 'decline' },
   ];
   assert.deepEqual(pliesFromEvents(events), [
-    { move: '4:R-M4', dice: [5, 4, 5], side: 'black' }, { move: '5:R-M5', dice: null, side: 'black' },
-    { move: '2:R-M2', dice: [2, 4, 2], side: 'white' }, { move: 'decline', dice: null, side: 'black' },
+    { move: '4:R-M4', dice: [5, 4, 5], side: 'black', rolledBy: 'black' }, { move: '5:R-M5', dice: null, side: 'black' },
+    { move: '2:R-M2', dice: [2, 4, 2], side: 'white', rolledBy: 'white' }, { move: 'decline', dice: null, side: 'black' },
   ]);
   // Each move is shown with the roll of its turn, bonus moves before a roll with the previous one.
   const plies = pliesFromEvents(events);
-  assert.deepEqual([0, 1, 2, 3, 4].map((n) => rollOf(plies, n)), [null, [5, 4, 5], [5, 4, 5], [2, 4, 2], [2, 4, 2]]);
+  assert.deepEqual([0, 1, 2, 3, 4].map((n) => rollOf(plies, n)?.dice ?? null), [null, [5, 4, 5], [5, 4, 5], [2, 4, 2], [2, 4, 2]]);
   assert.equal(rollOf([{ move: 'A1-A2', dice: null }], 1), null);
+  // A roll none of whose dice can be played: the other side plays them as bonus dice, and the
+  // move is told as played on the roller's dice, not as the mover's own roll.
+  const unplayable = pliesFromEvents([
+    { kind: 'roll', side: 'black', dice: [2, 2, 2] }, { kind: 'move', side: 'white', move: '2:B5-B7' },
+    { kind: 'roll', side: 'white', dice: [6, 1, 3] }, { kind: 'move', side: 'white', move: '6:R-M6' },
+  ]);
+  assert.deepEqual([1, 2].map((n) => rollOf(unplayable, n)), [{ dice: [2, 2, 2], rolledBy: 'black' }, { dice: [6, 1, 3], rolledBy: 'white' }]);
   assert.equal(startPosition('duodecim-scripta', 'black').split(' ')[1], 'b');
   assert.equal(startPosition('petteia-6', 'light'), 'DDDDDD/6/6/6/6/LLLLLL l 0 1');
   assert.equal(clampPly(99, 10), 10);

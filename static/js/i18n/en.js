@@ -287,6 +287,7 @@ export default {
   'review.ply': 'Move {ply} of {total}',
   'review.ply0': plural('Start of the game (1 move)', 'Start of the game ({n} moves)'),
   'review.moves': 'Moves',
+  'review.bonus': 'Bonus dice {dice} (from {side}’s roll)',
   'review.dice': 'Roll {dice}',
   'review.download': 'Download the record',
   'review.analyse': 'Analyse from here',

@@ -287,6 +287,7 @@ export default {
   'review.ply': 'Coup {ply} sur {total}',
   'review.ply0': plural('Début de la partie ({n} coup)', 'Début de la partie ({n} coups)'),
   'review.moves': 'Coups',
+  'review.bonus': 'Dés bonus {dice} (du lancer de {side})',
   'review.dice': 'Lancer {dice}',
   'review.download': 'Télécharger la feuille de partie',
   'review.analyse': 'Analyser depuis ici',
