@@ -122,7 +122,7 @@ export default {
   'steps.duodecim-scripta': [
     'Set up: fifteen pieces each start in reserve. The game’s seed draws who starts (at a table, throw a die each: the higher starts). Each turn rolls three dice.',
     'Each die is a separate move of one piece by exactly that many cells; dice are never added. Doubles and triples are played once, with no extra roll.',
-    'The route is the same for both: the middle row left to right (steps 1–12), the top row right to left (13–24), the bottom row left to right (25–36).',
+    'The route is the same for both: the middle row left to right (steps 1–12), the top row right to left (13–24), the bottom row left to right (25–36), as seen from White’s seat. From Black’s, where the board is turned round, it runs the middle row right to left, then the near row (T) left to right, then the far row (B) right to left: the cells’ names at the board’s edges follow it.',
     'Reserve first: while you have a piece in reserve, a die can only enter one, on step d (the first six cells).',
     'Land on an empty cell or your own stack. A lone enemy piece is hit and goes back to its reserve; two or more enemy pieces block the cell.',
     'Use as many dice as you can, then the most pips. Dice you cannot play go to your opponent as bonus dice, to play or decline before rolling.',

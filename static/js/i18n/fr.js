@@ -122,7 +122,7 @@ export default {
   'steps.duodecim-scripta': [
     'Mise en place\u00a0: quinze pions chacun commencent en réserve. La graine de la partie tire au sort qui commence (à une table, chacun lance un dé\u00a0: le plus haut commence). Chaque tour se joue avec trois dés.',
     'Chaque dé est un déplacement séparé d’un pion d’exactement autant de cases\u00a0; on n’additionne pas les dés. Les doubles et les triples se jouent une seule fois et ne permettent pas de rejouer.',
-    'Le parcours est le même pour les deux joueurs\u00a0: la rangée du milieu de gauche à droite (cases 1 à 12), la rangée du haut de droite à gauche (13 à 24), la rangée du bas de gauche à droite (25 à 36).',
+    'Le parcours est le même pour les deux joueurs\u00a0: la rangée du milieu de gauche à droite (cases 1 à 12), la rangée du haut de droite à gauche (13 à 24), la rangée du bas de gauche à droite (25 à 36), vu depuis la place de Blanc. Depuis celle de Noir, où le plateau est retourné, il suit la rangée du milieu de droite à gauche, puis la rangée proche (T) de gauche à droite, puis la rangée du fond (B) de droite à gauche\u00a0: les noms des cases au bord du plateau le suivent.',
     'La réserve d’abord\u00a0: tant qu’il vous reste un pion en réserve, un dé ne sert qu’à faire entrer un pion, sur la case d (les six premières cases).',
     'On s’arrête sur une case vide ou sur sa propre pile. Un pion adverse seul est frappé et retourne dans sa réserve\u00a0; deux pions adverses ou plus bloquent la case.',
     'Jouez autant de dés que possible, puis le plus de points. Les dés qui ne peuvent pas être joués le sont par l’adversaire\u00a0: il les reçoit en dés bonus, à jouer ou refuser avant de lancer.',
