@@ -279,7 +279,8 @@ export function reviewPanel({ gameId, view, bottom, ply = null, face = 'virtvs' 
     }
     moves.replaceChildren(html('li', {}, [html('button', { type: 'button', 'data-ply': 0, text: t('review.start'), onclick: () => go(0) })]));
     replay.plies.forEach((p, i) => {
-      if (p.dice) moves.append(html('li', { class: 'roll', text: t('review.dice', { dice: p.dice.join('·') }) }));
+      // Who threw each roll: turns of several moves, and bonus dice played by the other side.
+      if (p.dice) moves.append(html('li', { class: 'roll', text: (p.rolledBy ? `${sideLabel(p.rolledBy)}: ` : '') + t('review.dice', { dice: p.dice.join('·') }) }));
       moves.append(html('li', {}, [html('button', { type: 'button', 'data-ply': i + 1, text: moveLabel(p.move), onclick: () => go(i + 1) })]));
     });
     await go(at(replay.plies.length));

@@ -215,12 +215,14 @@ test('a dice game review shows each turn\'s roll, and a ply link scrolls to the 
     view = await api('POST', `/api/v1/games/${body.game_id}/moves`, { move: view.legal_moves[0], version: view.version }, token);
   }
   const events = await api('GET', `/api/v1/games/${body.game_id}/events?since=0`);
-  const firstRoll = events.find((e) => e.kind === 'roll').dice;
+  const { dice: firstRoll, side: roller } = events.find((e) => e.kind === 'roll');
   const p = await page('phone');
   await p.goto(`/game/${body.game_id}?ply=1&lang=en`);
   await atPly(p, 1);
   assert.match(await p.textContent('.review-status'), new RegExp(`Move 1 of \\d+ · Roll ${firstRoll.join('·')}`));
-  assert.ok((await p.locator('.review-moves .roll').count()) >= 1);
+  // Each roll in the list names who threw it.
+  const rollLine = new RegExp(`^${roller === 'white' ? 'White' : 'Black'}: Roll ${firstRoll.join('·')}$`);
+  assert.match(await p.locator('.review-moves .roll').first().textContent(), rollLine);
   // The review is in the window, not below the live board.
   await p.waitForFunction(() => document.querySelector('#review').getBoundingClientRect().top < window.innerHeight / 2);
   await shot(p, 'learn-review-duodecim-phone-en', { fullPage: false });
