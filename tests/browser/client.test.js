@@ -384,7 +384,7 @@ test('a review opened after the game starts from the side the dice drew, though 
   const game = await mockGame(p, 'MockDrawnFirst', [waiting], { events });
   /** @type {{ position: string }[]} */
   const asked = [];
-  p.on('request', (r) => { if (r.url().endsWith('/api/v1/analysis/play')) asked.push(JSON.parse(r.postData() ?? '{}')); });
+  p.on('request', (r) => { if (r.url().endsWith('/api/v1/analysis/replay')) asked.push(JSON.parse(r.postData() ?? '{}')); });
   game.push({ type: 'snapshot', game: {
     ...waiting, status: 'finished', first: 'black', version: 6, to_move: 'black', moves: ['6:R-M6', '2:R-M2'], dice: [3],
     result: { winner: 'white', termination: 'resignation' }, position: `${row}/.,1b,.,.,.,1b,.,.,.,.,.,./${row} b r:13,15 o:0,0 dice:[3] bonus:[]`,
