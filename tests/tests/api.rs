@@ -483,16 +483,32 @@ on_both_databases!(
     variants_and_analysis_answer_and_refuse_bad_input,
 );
 
+/// Runs `statement` as `TEST_DATABASE_URL`'s user, on its database.
+async fn as_admin(statement: String) {
+    let admin = ludus_tests::postgres_url().expect("TEST_DATABASE_URL");
+    let mut connection = <sqlx::PgConnection as sqlx::Connection>::connect(&admin)
+        .await
+        .unwrap();
+    sqlx::Executor::execute(&mut connection, sqlx::AssertSqlSafe(statement))
+        .await
+        .unwrap();
+}
+
+/// Ends every connection to database `name`, as a restart of Postgres does to the server's.
+async fn end_connections_to(name: &str) {
+    as_admin(format!(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{name}'"
+    ))
+    .await;
+}
+
 /// `/readyz` says 503 when the database is gone, and ready again once it is back (Postgres only:
 /// a test can take a Postgres database away under the server; a SQLite file cannot be).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs TEST_DATABASE_URL (Postgres); run with -- --include-ignored"]
 async fn readiness_follows_the_database() {
     let server = TestServer::start(Database::Postgres).await;
-    let (admin, url) = (
-        ludus_tests::postgres_url().expect("TEST_DATABASE_URL"),
-        server.database_url.clone(),
-    );
+    let url = server.database_url.clone();
     let ready = |base: String| async move {
         reqwest::get(format!("{base}/readyz"))
             .await
@@ -502,25 +518,11 @@ async fn readiness_follows_the_database() {
     };
     assert_eq!(ready(server.base.clone()).await, 200);
     let name = url.rsplit('/').next().unwrap().to_string();
-    let mut admin_connection = <sqlx::PgConnection as sqlx::Connection>::connect(&admin)
-        .await
-        .unwrap();
-    sqlx::Executor::execute(
-        &mut admin_connection,
-        sqlx::AssertSqlSafe(format!(
-            "ALTER DATABASE {name} WITH ALLOW_CONNECTIONS false"
-        )),
-    )
-    .await
-    .unwrap();
-    sqlx::Executor::execute(
-        &mut admin_connection,
-        sqlx::AssertSqlSafe(format!(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{name}'"
-        )),
-    )
-    .await
-    .unwrap();
+    as_admin(format!(
+        "ALTER DATABASE {name} WITH ALLOW_CONNECTIONS false"
+    ))
+    .await;
+    end_connections_to(&name).await;
     let (status, body) = {
         let response = reqwest::get(format!("{}/readyz", server.base))
             .await
@@ -538,12 +540,7 @@ async fn readiness_follows_the_database() {
         200,
         "the process is still up"
     );
-    sqlx::Executor::execute(
-        &mut admin_connection,
-        sqlx::AssertSqlSafe(format!("ALTER DATABASE {name} WITH ALLOW_CONNECTIONS true")),
-    )
-    .await
-    .unwrap();
+    as_admin(format!("ALTER DATABASE {name} WITH ALLOW_CONNECTIONS true")).await;
     assert_eq!(ready(server.base.clone()).await, 200, "ready again");
     server.stop().await;
 }
@@ -566,19 +563,7 @@ async fn moves_are_played_after_postgres_ends_every_connection() {
         api.play(game, token, &first_legal, version).await
     };
     assert_eq!(play_one().await.0, 200);
-    let name = server.database_url.rsplit('/').next().unwrap().to_string();
-    let admin = ludus_tests::postgres_url().expect("TEST_DATABASE_URL");
-    let mut admin_connection = <sqlx::PgConnection as sqlx::Connection>::connect(&admin)
-        .await
-        .unwrap();
-    sqlx::Executor::execute(
-        &mut admin_connection,
-        sqlx::AssertSqlSafe(format!(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{name}'"
-        )),
-    )
-    .await
-    .unwrap();
+    end_connections_to(server.database_url.rsplit('/').next().unwrap()).await;
     for turn in 0..4 {
         let (status, answer) = play_one().await;
         assert_eq!(

@@ -260,23 +260,40 @@ fn next_line(stdout: &mut std::io::BufReader<std::process::ChildStdout>) -> Stri
 /// is stopped.
 fn start_lines(database: &str, env: &[(&str, &str)]) -> Vec<String> {
     let (mut child, mut stdout) = spawn_serve(database, &[], env);
+    let lines = until_running(&mut stdout);
+    child.kill().unwrap();
+    child.wait().unwrap();
+    lines
+}
+
+/// The lines a server writes until it says it is running (panics if it exits first).
+fn until_running(stdout: &mut std::io::BufReader<std::process::ChildStdout>) -> Vec<String> {
     let mut lines = Vec::new();
     while !lines
         .last()
         .is_some_and(|l: &String| l.contains("Ludus is running"))
     {
-        lines.push(next_line(&mut stdout));
+        lines.push(next_line(stdout));
     }
-    child.kill().unwrap();
-    child.wait().unwrap();
     lines
 }
 
 /// `ludus serve` on a SQLite file, until it says it is running (or exits).
 fn serve_sqlite(database: &str) -> std::process::Child {
     let (child, mut stdout) = spawn_serve(database, &[], &[]);
-    while !next_line(&mut stdout).contains("Ludus is running") {}
+    until_running(&mut stdout);
     child
+}
+
+/// `ludus serve` on a SQLite file and a free loopback port, run to its end (a refusal).
+fn serve_refused(database: &str) -> Output {
+    ludus(&[
+        "serve",
+        "--listen",
+        "127.0.0.1:0",
+        "--database-url",
+        database,
+    ])
 }
 
 #[test]
@@ -286,13 +303,7 @@ fn a_second_process_on_the_same_sqlite_file_refuses_to_start() {
     let database = format!("sqlite://{}", dir.join("ludus.db").display());
     let mut first = serve_sqlite(&database);
 
-    let second = ludus(&[
-        "serve",
-        "--listen",
-        "127.0.0.1:0",
-        "--database-url",
-        &database,
-    ]);
+    let second = serve_refused(&database);
     let stderr = String::from_utf8_lossy(&second.stderr);
     assert!(!second.status.success(), "the second process stops");
     assert!(
@@ -478,13 +489,7 @@ fn an_invalid_rust_log_is_said_and_the_default_kept() {
 fn a_database_in_a_missing_folder_is_refused_naming_the_folder() {
     let folder = std::env::temp_dir().join(format!("ludus-cli-missing-{}", std::process::id()));
     let database = format!("sqlite://{}", folder.join("ludus.db").display());
-    let out = ludus(&[
-        "serve",
-        "--listen",
-        "127.0.0.1:0",
-        "--database-url",
-        &database,
-    ]);
+    let out = serve_refused(&database);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success(), "{stderr}");
     assert!(
