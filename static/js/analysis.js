@@ -8,11 +8,12 @@
 // rules: the server judges.
 import { analysis, analysisPlay, suggestMove } from './api.js';
 import { html, moveEnds } from './svg.js';
-import { t, sideLabel, errorMessage, moveLabel } from './i18n.js';
+import { t, sideLabel, errorMessage, moveLabel, percent } from './i18n.js';
 import { VARIANT_IDS, EMPTY } from './learn/variants.js';
-import { START } from './boards/index.js';
+import { START, boardFor } from './boards/index.js';
+import { dieFace } from './game/moves.js';
 import { diagramBoard } from './learn/diagram.js';
-import { cyclePlace } from './learn/setup.js';
+import { cyclePlace, fillTrays, unfinishedSetUp } from './learn/setup.js';
 import { BoardInput, focusByArrow } from './game/input.js';
 
 /**
@@ -173,10 +174,17 @@ export function showAnalysis(app, query) {
       status.textContent = t('analysis.outcome', { result: text });
     } else {
       status.textContent = t('analysis.to_move', { side: sideLabel(result.to_move) });
+      // Duodecim keeps the dice left to play in its position, out of the dice field: said here.
+      const model = state.variant === 'duodecim-scripta'
+        ? /** @type {import('./boards/duodecim.js').DuodecimModel} */ (boardFor(state.variant).parse(result.position))
+        : null;
+      const faces = (/** @type {number[]} */ dice) => dice.map(dieFace).join(' ');
+      if (model?.dice.length) status.textContent += ` · ${t('analysis.dice_left', { dice: faces(model.dice) })}`;
+      if (model?.bonus.length) status.textContent += ` · ${t('analysis.bonus_left', { dice: faces(model.bonus) })}`;
     }
     const places = Object.entries(result.threatened || {}).flatMap(([side, list]) => list.map((p) => {
       const o = result.threat_odds && result.threat_odds[side] && result.threat_odds[side][p];
-      return o ? `${p} (${Math.round((100 * o.hits) / o.of)}%)` : p;
+      return o ? `${p} (${percent(o.hits / o.of)})` : p;
     }));
     threats.textContent = places.length ? t('analysis.threatened', { list: places.join(', ') }) : t('analysis.no_threat');
     const legal = result.legal_moves || [];
@@ -193,6 +201,15 @@ export function showAnalysis(app, query) {
     suggestion.textContent = '';
     error.textContent = '';
     syncInputs();
+    // A Schädler board being set up is said to be unfinished in the page's words, not refused.
+    const unfinished = state.setUp ? unfinishedSetUp(state.variant, state.position) : null;
+    if (unfinished) {
+      state.result = null;
+      describe();
+      status.textContent = t('analysis.setup_unfinished', { terracotta: unfinished[0], black: unfinished[1] });
+      drawBoard(focused);
+      return;
+    }
     try {
       state.result = /** @type {AnalysisResult} */ (await analysis(state.variant, state.position, parseDice(state.dice)));
       state.position = state.result.position;
@@ -261,7 +278,7 @@ export function showAnalysis(app, query) {
       html('button', { type: 'submit', class: 'primary', id: 'analysis-show', text: t('analysis.load') }),
       html('button', { type: 'button', id: 'analysis-start', text: t('analysis.start'), onclick: () => { state.position = START[state.variant]; refresh(); } }),
       // An empty board is one to set up.
-      html('button', { type: 'button', id: 'analysis-empty', text: t('analysis.empty'), onclick: () => { state.position = EMPTY[state.variant]; choose(true); refresh(); } }),
+      html('button', { type: 'button', id: 'analysis-empty', text: t('analysis.empty'), onclick: () => { state.position = fillTrays(state.variant, EMPTY[state.variant]); choose(true); refresh(); } }),
     ]),
   ]);
   app.append(html('article', { class: 'analysis learn' }, [

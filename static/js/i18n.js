@@ -65,6 +65,13 @@ export function locale() {
 }
 
 /**
+ * A fraction as the reader's language writes a percentage, whole (French: 67 %).
+ * @param {number} fraction 0 to 1
+ * @returns {string}
+ */
+export const percent = (fraction) => new Intl.NumberFormat(locale(), { style: 'percent', maximumFractionDigits: 0 }).format(fraction);
+
+/**
  * Switches the language and remembers it; the caller re-renders.
  * @param {string} lang
  */

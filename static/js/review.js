@@ -8,6 +8,7 @@ import { html } from './svg.js';
 import { t, errorMessage, moveLabel, sideLabel } from './i18n.js';
 import { START } from './boards/index.js';
 import { diagramBoard } from './learn/diagram.js';
+import { diceTurns } from './game/moves.js';
 
 /**
  * @typedef {import('./api.js').GameEvent} GameEvent
@@ -149,6 +150,18 @@ export function rollOf(plies, ply) {
   return null;
 }
 
+/**
+ * The turn of each move, numbered as the game's move list numbers them: Petteia's turns pair the
+ * two sides' moves, a dice game's turn is one side's go (docs/RULES.md §3), its roll and moves.
+ * @param {string} variant
+ * @param {GameEvent[]} events
+ * @returns {number[]} the turn of move i + 1 at i
+ */
+export function turnsOfPlies(variant, events) {
+  if (variant.startsWith('petteia')) return pliesFromEvents(events).map((_, i) => Math.floor(i / 2) + 1);
+  return diceTurns(events).flatMap((turn) => turn.plies.map(() => turn.number));
+}
+
 /** The ply a `?ply=N` asks for, kept within the game. @param {number} value @param {number} total */
 export const clampPly = (value, total) => Math.max(0, Math.min(total, Number.isFinite(value) ? Math.trunc(value) : total));
 
@@ -170,6 +183,8 @@ export function reviewPanel({ gameId, view, bottom, ply = null, face = 'virtvs' 
   /** @type {Replay | null} */
   let replay = null;
   let current = 0;
+  /** The turn of each move (`turnsOfPlies`), read with the moves. @type {number[]} */
+  let turns = [];
 
   const boardHolder = html('div', { class: 'review-board' });
   const moves = html('ol', { class: 'review-moves', 'aria-label': t('review.moves') });
@@ -213,7 +228,10 @@ export function reviewPanel({ gameId, view, bottom, ply = null, face = 'virtvs' 
       ? t('review.bonus', { dice: roll.dice.join('·'), side: sideLabel(/** @type {string} */ (roll.rolledBy)) })
       : t('review.dice', { dice: roll.dice.join('·') }));
     // The move itself too: a screen reader hears the step, not the arrow on the board.
-    status.textContent = (current === 0 ? t('review.ply0', { n: total }) : t('review.ply', { ply: current, total }))
+    // Named by its turn, as the move list numbers it, and by its place among the moves.
+    status.textContent = (ply
+      ? t('review.ply', { turn: turns[current - 1], side: sideLabel(/** @type {string} */ (ply.side)), ply: current, total })
+      : t('review.ply0', { n: total }))
       + (dice ? ` · ${dice}` : '')
       + played.map((move) => ` · ${moveLabel(move)}`).join('');
     const board = diagramBoard(variant, position, { moves: played, bottom, face, mover: replay.plies[current - 1]?.side });
@@ -268,6 +286,7 @@ export function reviewPanel({ gameId, view, bottom, ply = null, face = 'virtvs' 
     try {
       await readNewEvents();
       plies = pliesFromEvents(events);
+      turns = turnsOfPlies(variant, events);
     } catch (error) {
       status.textContent = errorMessage(error);
       return false;
@@ -279,6 +298,8 @@ export function reviewPanel({ gameId, view, bottom, ply = null, face = 'virtvs' 
     }
     moves.replaceChildren(html('li', {}, [html('button', { type: 'button', 'data-ply': 0, text: t('review.start'), onclick: () => go(0) })]));
     replay.plies.forEach((p, i) => {
+      // Each turn opens with its number, as in the move list.
+      if (turns[i] !== turns[i - 1]) moves.append(html('li', { class: 'turn', 'aria-hidden': 'true', text: `${turns[i]}.` }));
       // Who threw each roll: turns of several moves, and bonus dice played by the other side.
       if (p.dice) moves.append(html('li', { class: 'roll', text: (p.rolledBy ? `${sideLabel(p.rolledBy)}: ` : '') + t('review.dice', { dice: p.dice.join('·') }) }));
       moves.append(html('li', {}, [html('button', { type: 'button', 'data-ply': i + 1, text: moveLabel(p.move), onclick: () => go(i + 1) })]));

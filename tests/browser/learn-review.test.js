@@ -35,13 +35,15 @@ for (const lang of ['en', 'fr']) {
     await p.goto(`/game/${id}?lang=${lang}`);
     await p.waitForSelector('.review-moves button[data-ply="6"][aria-current=step]');
     const status = () => p.textContent('.review-status');
-    assert.match(await status(), lang === 'fr' ? /Coup 6 sur 6/ : /Move 6 of 6/);
+    // Named by its turn, as the move list numbers turns (Petteia's pair the two sides' moves).
+    assert.match(await status(), lang === 'fr' ? /^Tour 3, Sombre · coup 6 sur 6/ : /^Turn 3, Dark · move 6 of 6/);
+    assert.deepEqual(await p.locator('.review-moves .turn').allTextContents(), ['1.', '2.', '3.']);
     assert.ok((await status()).endsWith(` · ${moves[5]}`), 'the step names its move, for a screen reader');
     await p.click('#review-prev');
     await atPly(p, 5);
     await p.click('#review-prev');
     await atPly(p, 4);
-    assert.match(await status(), /4/);
+    assert.match(await status(), lang === 'fr' ? /^Tour 2, Sombre · coup 4 sur 6/ : /^Turn 2, Dark · move 4 of 6/);
     // The arrow on the review board is the fourth move.
     assert.equal(await p.getAttribute('.review-board .move-arrow', 'data-move'), moves[3]);
     await p.focus('#review');
@@ -138,7 +140,8 @@ for (const lang of ['en', 'fr']) {
     const duo = '.,.,.,.,.,.,.,.,.,.,.,./.,.,2b,.,.,1w,.,.,.,.,.,./.,.,.,.,.,.,.,.,.,.,.,. b r:14,13 o:0,0 dice:[] bonus:[]';
     await p.goto(`/analysis?lang=${lang}&variant=duodecim-scripta&position=${encodeURIComponent(duo)}`);
     await p.waitForSelector('.analysis-threats');
-    await p.waitForFunction(() => /M6 \(\d+%\)/.test(document.querySelector('.analysis-threats').textContent));
+    // Its odds written as the page's language writes a percentage (French: a no-break space before %).
+    await p.waitForFunction((fr) => (fr ? /M6 \(\d+[\u00a0\u202f]%\)/ : /M6 \(\d+%\)/).test(document.querySelector('.analysis-threats').textContent), lang === 'fr');
     assert.ok(await p.locator('.analysis-board .threat').count());
     // A die that cannot be is said, in the page's language, not dropped unseen.
     await p.fill('#analysis-dice', '3,7,6');
@@ -148,6 +151,8 @@ for (const lang of ['en', 'fr']) {
     await p.fill('#analysis-dice', '3,1,6');
     await p.click('#analysis-show');
     await p.waitForSelector('.analysis-moves .move-button');
+    // The dice go into the position, out of the field: the status says which are left to play.
+    assert.match(await p.textContent('.analysis-status'), lang === 'fr' ? / · dés à jouer ⚂ ⚀ ⚅$/ : / · dice to play ⚂ ⚀ ⚅$/);
     await p.click('#analysis-suggest');
     await p.waitForSelector('#play-suggestion');
     await shot(p, `learn-analysis-duodecim-${lang}`);
@@ -178,8 +183,32 @@ for (const lang of ['en', 'fr']) {
     await p.keyboard.press('Enter');
     await p.waitForSelector('.analysis-board [data-place="D4"] .piece-dark');
     assert.equal(await focused(), 'D4');
+    // The dice games' empty boards set up without a refusal at each click (learner's audit): a
+    // piece put on the board comes from the reserve, which the server accepts at once.
+    for (const [variant, place, tray] of [['duodecim-scripta', 'M3', 'r:14,15'], ['pente-grammai-kidd', '4', 'r:4,5']]) {
+      await p.selectOption('#analysis-variant', variant);
+      await p.waitForFunction((v) => document.querySelector('#analysis-position').value.length && new URL(location.href).searchParams.get('variant') === v, variant);
+      await p.click('#analysis-empty');
+      await p.waitForFunction(() => document.querySelector('.analysis-status').textContent !== '');
+      const answered = p.waitForResponse((r) => r.url().endsWith('/api/v1/analysis'));
+      await p.click(`.analysis-board [data-place="${place}"]`);
+      assert.equal((await answered).status(), 200, variant);
+      assert.ok((await p.inputValue('#analysis-position')).includes(tray), variant);
+      assert.equal(await p.textContent('.analysis .error'), '');
+    }
+    // Schädler's keeps no counter off the board: until each side has its five, the page says what
+    // is on it in its own language, where the server's refusal came in English at every click.
+    await p.selectOption('#analysis-variant', 'pente-grammai-schaedler');
+    await p.waitForFunction(() => new URL(location.href).searchParams.get('variant') === 'pente-grammai-schaedler');
+    await p.click('#analysis-empty');
+    await p.click('.analysis-board [data-place="0"]');
+    await p.waitForFunction((text) => document.querySelector('.analysis-status').textContent === text, lang === 'fr'
+      ? 'Placez cinq pions de chaque camp\u00a0: Terre cuite en a 1 sur le plateau, Noir 0.'
+      : 'Place five counters of each side: Terracotta has 1 on the board, Black 0.');
+    assert.equal(await p.textContent('.analysis .error'), '');
     // Moving pieces, as in a game (from a learner's audit: a click on a piece set the board up
     // instead). The start: only the pieces that can move are Tab stops (there were 36 places).
+    await p.selectOption('#analysis-variant', 'petteia-6');
     await p.click('#analysis-start');
     await p.waitForFunction(() => document.querySelector('#analysis-position').value.startsWith('DDDDDD/6/6/6/6/LLLLLL'));
     await p.click('#analysis-move');
@@ -219,7 +248,7 @@ test('a dice game review shows each turn\'s roll, and a ply link scrolls to the 
   const p = await page('phone');
   await p.goto(`/game/${body.game_id}?ply=1&lang=en`);
   await atPly(p, 1);
-  assert.match(await p.textContent('.review-status'), new RegExp(`Move 1 of \\d+ · Roll ${firstRoll.join('·')}`));
+  assert.match(await p.textContent('.review-status'), new RegExp(`^Turn 1, ${roller === 'white' ? 'White' : 'Black'} · move 1 of \\d+ · Roll ${firstRoll.join('·')}`));
   // Each roll in the list names who threw it.
   const rollLine = new RegExp(`^${roller === 'white' ? 'White' : 'Black'}: Roll ${firstRoll.join('·')}$`);
   assert.match(await p.locator('.review-moves .roll').first().textContent(), rollLine);

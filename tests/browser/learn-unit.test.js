@@ -57,9 +57,9 @@ globalThis.document = {
 
 const { ALL_EXAMPLES, examplesFor } = await import('../../static/js/learn/examples.js');
 const { diagramBoard, exampleFigure, centreOf } = await import('../../static/js/learn/diagram.js');
-const { cyclePlace } = await import('../../static/js/learn/setup.js');
+const { cyclePlace, fillTrays, unfinishedSetUp } = await import('../../static/js/learn/setup.js');
 const { VARIANT_IDS, EMPTY } = await import('../../static/js/learn/variants.js');
-const { pliesFromEvents, startPosition, Replay, REPLAY_BATCH, clampPly, rollOf } = await import('../../static/js/review.js');
+const { pliesFromEvents, turnsOfPlies, startPosition, Replay, REPLAY_BATCH, clampPly, rollOf } = await import('../../static/js/review.js');
 const { chooseLanguage, t, CATALOGUES } = await import('../../static/js/i18n.js');
 const { boardFor } = await import('../../static/js/boards/index.js');
 const { moveEnds } = await import('../../static/js/svg.js');
@@ -183,8 +183,21 @@ test('setting up cycles what stands on a place and writes the notation back', ()
   assert.equal(cyclePlace('petteia-6', '6/6/6/6/6/L5 l', 'A1'), '6/6/6/6/6/D5 l');
   assert.equal(cyclePlace('petteia-6', '6/6/6/6/6/D5 l', 'A1'), '6/6/6/6/6/6 l');
   assert.equal(cyclePlace('petteia-8', EMPTY['petteia-8'], 'H8'), '7L/8/8/8/8/8/8/8 l');
-  assert.equal(cyclePlace('pente-grammai-kidd', EMPTY['pente-grammai-kidd'], '3'), '-/-/-/T/-/-/-/-/-/- t r:0,0 h:0,0');
-  assert.equal(cyclePlace('duodecim-scripta', EMPTY['duodecim-scripta'], 'B12').split(' ')[0].split('/')[2], '.,.,.,.,.,.,.,.,.,.,.,1w');
+  // A piece put on the board comes from the tray that holds the pieces off it, and goes back.
+  const kidd = fillTrays('pente-grammai-kidd', EMPTY['pente-grammai-kidd']);
+  assert.equal(kidd, '-/-/-/-/-/-/-/-/-/- t r:5,5 h:0,0');
+  assert.equal(cyclePlace('pente-grammai-kidd', kidd, '3'), '-/-/-/T/-/-/-/-/-/- t r:4,5 h:0,0');
+  assert.equal(cyclePlace('pente-grammai-kidd', '-/-/-/2B/-/-/-/-/-/- t r:3,3 h:0,2', '3'), '-/-/-/-/-/-/-/-/-/- t r:5,3 h:0,2');
+  assert.equal(fillTrays('pente-grammai-perimeter', EMPTY['pente-grammai-perimeter']), '-/-/-/-/-/-/-/-/-/- t x:5,5');
+  assert.equal(fillTrays('duodecim-scripta', '.,.,2b,.,.,.,.,.,.,.,.,./.,.,.,.,.,.,.,.,.,.,.,3w/.,.,.,.,.,.,.,.,.,.,.,. w o:1,0'),
+    '.,.,2b,.,.,.,.,.,.,.,.,./.,.,.,.,.,.,.,.,.,.,.,3w/.,.,.,.,.,.,.,.,.,.,.,. w o:1,0 r:11,13');
+  // Too many already: left for the server to refuse, with its count.
+  assert.equal(fillTrays('pente-grammai-perimeter', '2T/2T/2T/-/-/-/-/-/-/- t x:0,0'), '2T/2T/2T/-/-/-/-/-/-/- t x:0,0');
+  assert.equal(fillTrays('pente-grammai-schaedler', EMPTY['pente-grammai-schaedler']), EMPTY['pente-grammai-schaedler']);
+  assert.deepEqual(unfinishedSetUp('pente-grammai-schaedler', 'T/-/2B/-/-/-/-/-/-/- t'), [1, 2]);
+  assert.equal(unfinishedSetUp('pente-grammai-schaedler', 'T/T/T/T/T/B/B/B/B/B t'), null);
+  assert.equal(unfinishedSetUp('pente-grammai-kidd', EMPTY['pente-grammai-kidd']), null);
+  assert.equal(cyclePlace('duodecim-scripta', EMPTY['duodecim-scripta'], 'B12'), '.,.,.,.,.,.,.,.,.,.,.,./.,.,.,.,.,.,.,.,.,.,.,./.,.,.,.,.,.,.,.,.,.,.,1w w r:14,15 o:0,0 dice:[] bonus:[]');
   // A tray is not a board place: nothing changes.
   assert.equal(cyclePlace('duodecim-scripta', EMPTY['duodecim-scripta'], 'R'), EMPTY['duodecim-scripta']);
 });
@@ -233,6 +246,11 @@ test('the events read into moves, each with the roll that came before it, undone
   // Each move is shown with the roll of its turn, bonus moves before a roll with the previous one.
   const plies = pliesFromEvents(events);
   assert.deepEqual([0, 1, 2, 3, 4].map((n) => rollOf(plies, n)?.dice ?? null), [null, [5, 4, 5], [5, 4, 5], [2, 4, 2], [2, 4, 2]]);
+  // The review names each move's turn as the move list numbers it: a dice game's turn is one
+  // side's go (Black's bonus decline opens its next), Petteia's pairs the sides' moves.
+  assert.deepEqual(turnsOfPlies('duodecim-scripta', events), [1, 1, 2, 3]);
+  const petteia = ['A1-A2', 'F6-F5', 'B1-B2'].map((move, i) => ({ kind: 'move', side: i % 2 ? 'dark' : 'light', move }));
+  assert.deepEqual(turnsOfPlies('petteia-6', petteia), [1, 1, 2]);
   assert.equal(rollOf([{ move: 'A1-A2', dice: null }], 1), null);
   // A roll none of whose dice can be played: the other side plays them as bonus dice, and the
   // move is told as played on the roller's dice, not as the mover's own roll.

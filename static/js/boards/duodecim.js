@@ -5,7 +5,7 @@
 // turns half round: every cell keeps its name, and the face is printed to be read from the seat
 // (see `render`), so a letter names a place on the screen, not a cell: players name cells by name.
 import { svg, placeAttrs, stack, withPlaceNames } from '../svg.js';
-import { t, sideLabel, locale } from '../i18n.js';
+import { t, sideLabel, percent } from '../i18n.js';
 
 // The inscriptions a board may carry, twelve letters to a row of cells; each face is named in the
 // interface's language by its message `face.<key>`.
@@ -99,8 +99,6 @@ export function render(model, ctx) {
   const width = left * 2 + cell * 12 + gapMid;
   const height = boardTop * 2 + cell * 3 + 8;
   const flip = ctx.bottom === 'black';
-  // A hit's odds as the reader's language writes a percentage (French: 67 %).
-  const percent = new Intl.NumberFormat(locale(), { style: 'percent', maximumFractionDigits: 0 });
   // Own keys only: a stored preference such as 'toString' must not pick up Object's methods.
   const faceKey = ctx.face && Object.hasOwn(FACES, ctx.face) ? ctx.face : 'virtvs';
   const face = FACES[faceKey];
@@ -145,7 +143,7 @@ export function render(model, ctx) {
       if (ctx.threatened && ctx.threatened.has(name)) {
         g.append(svg('circle', { cx: x + cell / 2, cy: y + cell / 2, r: cell * 0.44, class: 'threat' }));
         const odds = ctx.odds && ctx.odds[name];
-        if (odds) g.append(svg('text', { x: x + cell / 2, y: y + cell - 2, 'text-anchor': 'middle', class: 'odds' }, percent.format(odds.hits / odds.of)));
+        if (odds) g.append(svg('text', { x: x + cell / 2, y: y + cell - 2, 'text-anchor': 'middle', class: 'odds' }, percent(odds.hits / odds.of)));
       }
       if (ctx.destinations && ctx.destinations.has(name)) g.append(svg('circle', { cx: x + cell / 2, cy: y + cell / 2, r: cell * 0.13, class: 'dest-marker' }));
       g.append(svg('rect', { x, y, width: cell, height: cell, class: 'hit' }));

@@ -137,15 +137,24 @@ fn session_cookie(headers: &HeaderMap) -> Option<&str> {
 
 /// Whether `Origin` (when the browser sends one) is this server: its public URL, or the host the
 /// request was addressed to. A request without `Origin` is not from a browser's page of another site.
+/// The public URL's host under another scheme is not (a plain-HTTP page of an `https` site is
+/// another origin, whoever serves it); another host the request names is, whatever its scheme
+/// (the server reached directly, behind the proxy).
 pub(super) fn from_own_origin(headers: &HeaderMap, public_url: &str) -> bool {
     let Some(origin) = headers.get(header::ORIGIN).and_then(|o| o.to_str().ok()) else {
         return true;
     };
     let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
-    origin == public_url
-        || origin
-            .split_once("://")
-            .is_some_and(|(_, authority)| Some(authority) == host)
+    match authority_of(origin) {
+        Some(authority) if Some(authority) == authority_of(public_url) => origin == public_url,
+        Some(authority) => Some(authority) == host,
+        None => false,
+    }
+}
+
+/// The part of a URL after its scheme: `ludus.example.org` of `https://ludus.example.org`.
+fn authority_of(url: &str) -> Option<&str> {
+    url.split_once("://").map(|(_, authority)| authority)
 }
 
 fn session_cookie_header(state: &AppState, secret: &str, max_age: u64) -> HeaderValue {
@@ -463,6 +472,21 @@ mod tests {
         assert!(!from_own_origin(
             &headers(&[
                 (header::ORIGIN, "https://evil.example"),
+                (header::HOST, "ludus.example.org")
+            ]),
+            ours
+        ));
+        // The public host's plain-HTTP page is another origin, though the Host matches.
+        assert!(!from_own_origin(
+            &headers(&[
+                (header::ORIGIN, "http://ludus.example.org"),
+                (header::HOST, "ludus.example.org")
+            ]),
+            ours
+        ));
+        assert!(!from_own_origin(
+            &headers(&[
+                (header::ORIGIN, "null"),
                 (header::HOST, "ludus.example.org")
             ]),
             ours
