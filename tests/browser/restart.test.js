@@ -75,6 +75,33 @@ test('a server restarted mid-game, then crashed right after a move: both pages r
   assertNoProblemsBesideServerDown(pages);
 });
 
+test('a move played while the server was down is played once it is back, on the board it was chosen on', async () => {
+  const { host, guest } = await onlineGame({ host: LAPTOP, guest: PHONE, variant: 'petteia-6', clock: '5+3' });
+  const pages = [host, guest];
+  await clickMove(host, 'A1', 'A3');
+  await waitVersion(guest, (await shown(host)).version);
+  await Promise.all(pages.map(recordConnectionStates));
+  // An upgrade: while the server is down, Dark plays; the page shows the move as being sent.
+  await server.restart({
+    whileDown: async () => {
+      await guest.click('.board-holder [data-place="B6"]');
+      await guest.click('.board-holder [data-place="B4"].dest');
+      await guest.waitForSelector('.move-list .pending');
+    },
+  });
+  await Promise.all(pages.map((p) => waitReconnected(p, { timeout: 20000 })));
+  // The restart wrote two events (the clocks paused and started again), which left the board as
+  // it was: the move goes at the version now, where it was refused as stale and dropped (a French
+  // player's audit: "Refusé : la partie a avancé", on the same board).
+  await guest.waitForFunction(() => !document.querySelector('.move-list .pending'));
+  const stored = await view(host);
+  assert.deepEqual(stored.moves, ['A1-A3', 'B6-B4'], 'the move is stored');
+  for (const p of pages) await waitVersion(p, stored.version);
+  assert.match(await host.textContent('.move-list'), /B6-B4/);
+  assert.equal(await guest.textContent('p.refusal'), '', 'no refusal told');
+  assertNoProblemsBesideServerDown(pages);
+});
+
 test('a dice game crashed mid-game comes back with the same board, dice and commitment, and its seed still hashes to it', async () => {
   const { host, guest } = await onlineGame({ host: LAPTOP, guest: PHONE, variant: 'duodecim-scripta', clock: 'none' });
   const pages = [host, guest];

@@ -58,8 +58,9 @@ export async function startServer(args = []) {
   };
   return {
     base,
-    async restart({ crash = false } = {}) {
+    async restart({ crash = false, whileDown = async () => {} } = {}) {
       await stop(crash ? 'SIGKILL' : 'SIGTERM');
+      await whileDown();
       running = await spawnServer(bin, argv, base);
     },
     async stop() {

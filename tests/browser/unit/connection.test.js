@@ -1,6 +1,7 @@
 // The game socket's health (static/js/connection.js) with a stand-in WebSocket and mocked timers:
 // a ping every 10 s, a missing pong means a dead link, the move not yet acknowledged is resent
-// with the same id after the reconnect's snapshot, and an ack settles it. And the views: a delta
+// with the same id after the reconnect's snapshot (at the version now when only the version
+// changed under it), and an ack settles it. And the views: a delta
 // joined with the last whole view and the moves of the events is the next whole view.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -132,6 +133,76 @@ test('a move made while the socket is down waits and goes out after the snapshot
   assert.equal(socket.sent.length, 0, 'nothing sent before the socket opens');
   socket.accept(0);
   assert.equal(socket.sent.filter((m) => m.type === 'move').length, 1);
+  connection.close();
+});
+
+// A board a move is chosen on, at a version: the view's fields a client compares.
+const board = (version, position = 'DDDDDD/6/6/6/6/LLLLLL l 0 1') => ({
+  game_id: 'g1', variant: 'petteia-6', mode: 'online', sides: ['light', 'dark'], status: 'playing',
+  version, position, to_move: 'light', moves: [], legal_moves: ['A1-A3', 'B1-B3'],
+});
+
+test('a move sent while the server restarted goes again at the version after the restart', (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout', 'setInterval'] });
+  const { connection, seen } = connect();
+  const first = FakeSocket.all[0];
+  first.readyState = FakeSocket.OPEN;
+  first.emit('open');
+  first.serverSays({ type: 'snapshot', game: board(7) });
+  // The server is stopping: the move goes out on a socket it closes without an answer.
+  connection.sendMove('A1-A3', 7);
+  const move = first.sent.find((m) => m.type === 'move');
+  first.emit('close');
+  t.mock.timers.tick(10000);
+  const second = FakeSocket.all[1];
+  second.readyState = FakeSocket.OPEN;
+  second.emit('open');
+  // The restart wrote `clocks_paused` and `clock_started` (docs/PROTOCOL.md): the board is the same.
+  second.serverSays({ type: 'event', version: 8, event: { version: 8, kind: 'clocks_paused' }, delta: { ...board(8), move_count: 0 } });
+  second.serverSays({ type: 'event', version: 9, event: { version: 9, kind: 'clock_started' }, delta: { ...board(9), move_count: 0 } });
+  second.serverSays({ type: 'snapshot', game: board(9) });
+  const resent = second.sent.find((m) => m.type === 'move');
+  assert.deepEqual(resent, { ...move, version: 9 }, 'the same move and id, at the version now');
+  assert.deepEqual(seen.errors, []);
+  connection.close();
+});
+
+test('a move refused as stale for a draw offer alone goes again once the offer is seen', (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout', 'setInterval'] });
+  const { connection, seen } = connect();
+  const socket = FakeSocket.all[0];
+  socket.readyState = FakeSocket.OPEN;
+  socket.emit('open');
+  socket.serverSays({ type: 'snapshot', game: board(4) });
+  connection.sendMove('B1-B3', 4);
+  const { id } = socket.sent.find((m) => m.type === 'move');
+  // The refusal may come before the event that moved the version on.
+  socket.serverSays({ type: 'error', id, code: 'stale', message: 'the game has moved on to version 5', version: 5 });
+  assert.notEqual(connection.pending, null, 'not dropped before the view reaches version 5');
+  assert.deepEqual(seen.errors, []);
+  socket.serverSays({ type: 'event', version: 5, event: { version: 5, kind: 'draw_offered', side: 'dark' }, delta: { ...board(5), move_count: 0, draw_offer: 'dark' } });
+  const moves = socket.sent.filter((m) => m.type === 'move');
+  assert.equal(moves.length, 2);
+  assert.deepEqual(moves[1], { type: 'move', move: 'B1-B3', version: 5, id });
+  assert.deepEqual(seen.errors, []);
+  connection.close();
+});
+
+test('a move refused as stale on a board that changed is dropped with its refusal', (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout', 'setInterval'] });
+  const { connection, seen } = connect();
+  const socket = FakeSocket.all[0];
+  socket.readyState = FakeSocket.OPEN;
+  socket.emit('open');
+  socket.serverSays({ type: 'snapshot', game: board(4) });
+  connection.sendMove('B1-B3', 4);
+  const { id } = socket.sent.find((m) => m.type === 'move');
+  socket.serverSays({ type: 'error', id, code: 'stale', message: 'the game has moved on to version 5', version: 5 });
+  // A takeback put another position on the board.
+  socket.serverSays({ type: 'event', version: 5, event: { version: 5, kind: 'undo', keep: 0 }, game: board(5, 'DDDDDD/6/6/6/L5/1LLLLL d 0 1') });
+  assert.equal(socket.sent.filter((m) => m.type === 'move').length, 1, 'not sent again');
+  assert.equal(connection.pending, null);
+  assert.equal(seen.errors[0].code, 'stale');
   connection.close();
 });
 
