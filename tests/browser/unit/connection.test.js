@@ -142,6 +142,19 @@ const board = (version, position = 'DDDDDD/6/6/6/6/LLLLLL l 0 1') => ({
   version, position, to_move: 'light', moves: [], legal_moves: ['A1-A3', 'B1-B3'],
 });
 
+/** B1-B3 played at version 4 and refused as stale at version 5, before any event of version 5. */
+function refusedAsStale() {
+  const { connection, seen } = connect();
+  const socket = FakeSocket.all[0];
+  socket.readyState = FakeSocket.OPEN;
+  socket.emit('open');
+  socket.serverSays({ type: 'snapshot', game: board(4) });
+  connection.sendMove('B1-B3', 4);
+  const { id } = socket.sent.find((m) => m.type === 'move');
+  socket.serverSays({ type: 'error', id, code: 'stale', message: 'the game has moved on to version 5', version: 5 });
+  return { connection, seen, socket, id };
+}
+
 test('a move sent while the server restarted goes again at the version after the restart', (t) => {
   t.mock.timers.enable({ apis: ['setTimeout', 'setInterval'] });
   const { connection, seen } = connect();
@@ -169,15 +182,8 @@ test('a move sent while the server restarted goes again at the version after the
 
 test('a move refused as stale for a draw offer alone goes again once the offer is seen', (t) => {
   t.mock.timers.enable({ apis: ['setTimeout', 'setInterval'] });
-  const { connection, seen } = connect();
-  const socket = FakeSocket.all[0];
-  socket.readyState = FakeSocket.OPEN;
-  socket.emit('open');
-  socket.serverSays({ type: 'snapshot', game: board(4) });
-  connection.sendMove('B1-B3', 4);
-  const { id } = socket.sent.find((m) => m.type === 'move');
   // The refusal may come before the event that moved the version on.
-  socket.serverSays({ type: 'error', id, code: 'stale', message: 'the game has moved on to version 5', version: 5 });
+  const { connection, seen, socket, id } = refusedAsStale();
   assert.notEqual(connection.pending, null, 'not dropped before the view reaches version 5');
   assert.deepEqual(seen.errors, []);
   socket.serverSays({ type: 'event', version: 5, event: { version: 5, kind: 'draw_offered', side: 'dark' }, delta: { ...board(5), move_count: 0, draw_offer: 'dark' } });
@@ -190,14 +196,7 @@ test('a move refused as stale for a draw offer alone goes again once the offer i
 
 test('a move refused as stale on a board that changed is dropped with its refusal', (t) => {
   t.mock.timers.enable({ apis: ['setTimeout', 'setInterval'] });
-  const { connection, seen } = connect();
-  const socket = FakeSocket.all[0];
-  socket.readyState = FakeSocket.OPEN;
-  socket.emit('open');
-  socket.serverSays({ type: 'snapshot', game: board(4) });
-  connection.sendMove('B1-B3', 4);
-  const { id } = socket.sent.find((m) => m.type === 'move');
-  socket.serverSays({ type: 'error', id, code: 'stale', message: 'the game has moved on to version 5', version: 5 });
+  const { connection, seen, socket } = refusedAsStale();
   // A takeback put another position on the board.
   socket.serverSays({ type: 'event', version: 5, event: { version: 5, kind: 'undo', keep: 0 }, game: board(5, 'DDDDDD/6/6/6/L5/1LLLLL d 0 1') });
   assert.equal(socket.sent.filter((m) => m.type === 'move').length, 1, 'not sent again');
