@@ -6,7 +6,7 @@
 // (a click changes what stands on a place); a newcomer's click on a piece set it up where a move
 // was meant (learner's audit). Playing a move replaces the position. Nothing here knows a game's
 // rules: the server judges.
-import { analysis, analysisPlay, suggestMove } from './api.js';
+import { analysis, analysisPlay, suggestMove, ApiError } from './api.js';
 import { html, moveEnds } from './svg.js';
 import { t, sideLabel, errorMessage, moveLabel, percent } from './i18n.js';
 import { VARIANT_IDS, EMPTY } from './learn/variants.js';
@@ -33,7 +33,7 @@ const parseDice = (text) => String(text || '').split(/[^1-6]+/).filter(Boolean).
  */
 export function showAnalysis(app, query) {
   document.title = `Ludus — ${t('analysis.title')}`;
-  /** @type {{ variant: string, position: string, dice: string, result: AnalysisResult | null, suggestion: string | null, setUp: boolean }} */
+  /** @type {{ variant: string, position: string, dice: string, result: AnalysisResult | null, suggestion: string | null, setUp: boolean, drawn: string | null }} */
   const state = {
     variant: VARIANT_IDS.includes(/** @type {string} */ (query.get('variant'))) ? /** @type {string} */ (query.get('variant')) : VARIANT_IDS[0],
     // Set just below, once the variant is known.
@@ -43,6 +43,9 @@ export function showAnalysis(app, query) {
     suggestion: null,
     // Moving pieces, unless setting up was chosen.
     setUp: false,
+    // The position the board shows: the last one the server read, or the one being set up. A
+    // position refused keeps the board as it was (text that does not read drew a board of one square).
+    drawn: null,
   };
   state.position = query.get('position') || START[state.variant];
 
@@ -117,7 +120,7 @@ export function showAnalysis(app, query) {
     /** @type {Map<string, string[]>} */
     const destinations = new Map();
     for (const m of legal) if (selected && m.from === selected && m.to) destinations.set(m.to, [...(destinations.get(m.to) || []), m.move]);
-    const board = diagramBoard(state.variant, result ? result.position : state.position, {
+    const board = diagramBoard(state.variant, state.drawn ?? state.position, {
       moves: state.suggestion ? [state.suggestion] : [],
       threatened,
       odds,
@@ -207,18 +210,24 @@ export function showAnalysis(app, query) {
       state.result = null;
       describe();
       status.textContent = t('analysis.setup_unfinished', { terracotta: unfinished[0], black: unfinished[1] });
+      state.drawn = state.position;
       drawBoard(focused);
       return;
     }
     try {
       state.result = /** @type {AnalysisResult} */ (await analysis(state.variant, state.position, parseDice(state.dice)));
       state.position = state.result.position;
+      state.drawn = state.position;
       // Duodecim writes the dice into its position: from now on they are part of it.
       if (/dice:\[\d/.test(state.position)) state.dice = '';
       syncInputs();
     } catch (e) {
       state.result = null;
-      error.textContent = errorMessage(e);
+      // A position that does not read is said in the page's language, the server's detail after.
+      const unreadable = e instanceof ApiError && e.code === 'bad_request';
+      error.textContent = unreadable ? t('analysis.unreadable', { detail: e.message }) : errorMessage(e);
+      // Set-up's clicks stay on the board; a typed text the server refused does not replace it.
+      if (state.setUp) state.drawn = state.position;
     }
     describe();
     drawBoard(focused);
@@ -256,6 +265,7 @@ export function showAnalysis(app, query) {
 
   variantSelect.addEventListener('change', () => {
     state.variant = variantSelect.value;
+    state.drawn = null;
     state.position = START[state.variant];
     state.dice = '';
     refresh();

@@ -54,11 +54,18 @@ export async function request(method, path, { body, token } = {}) {
   const headers = { Accept: 'application/json' };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (token) headers.Authorization = `Bearer ${token}`;
-  const response = await fetch(path, {
-    method,
-    headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (error) {
+    // No answer at all (the server down, the network gone): told in the page's language, where the
+    // browser's own words ("Failed to fetch") were shown.
+    throw new ApiError(0, { error: { code: 'unreachable', message: String(error) } });
+  }
   const text = await response.text();
   let data;
   try {

@@ -78,7 +78,8 @@ export const percent = (fraction) => new Intl.NumberFormat(locale(), { style: 'p
 export function setLanguage(lang) {
   current = chooseLanguage({ query: lang });
   remember(current);
-  document.documentElement.lang = current;
+  // Outside a page (the unit tests) there is no document to mark.
+  if (typeof document !== 'undefined') document.documentElement.lang = current;
 }
 
 /** @param {string} lang */

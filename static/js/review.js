@@ -301,7 +301,10 @@ export function reviewPanel({ gameId, view, bottom, ply = null, face = 'virtvs' 
       // Each turn opens with its number, as in the move list.
       if (turns[i] !== turns[i - 1]) moves.append(html('li', { class: 'turn', 'aria-hidden': 'true', text: `${turns[i]}.` }));
       // Who threw each roll: turns of several moves, and bonus dice played by the other side.
-      if (p.dice) moves.append(html('li', { class: 'roll', text: (p.rolledBy ? `${sideLabel(p.rolledBy)}: ` : '') + t('review.dice', { dice: p.dice.join('·') }) }));
+      if (p.dice) {
+        const dice = p.dice.join('·');
+        moves.append(html('li', { class: 'roll', text: p.rolledBy ? t('review.rolled', { side: sideLabel(p.rolledBy), dice }) : t('review.dice', { dice }) }));
+      }
       moves.append(html('li', {}, [html('button', { type: 'button', 'data-ply': i + 1, text: moveLabel(p.move), onclick: () => go(i + 1) })]));
     });
     await go(at(replay.plies.length));

@@ -122,6 +122,26 @@ test('sign-up through the page signs in; a taken name is refused with the reason
   assertNoProblems(p);
 });
 
+test('a French speaker’s name or password outside the rules is told so in French, before the server is asked', async () => {
+  const p = await page();
+  await p.goto('/signup?lang=fr');
+  const asked = [];
+  p.on('request', (r) => { if (r.url().includes('/api/v1/accounts')) asked.push(r.url()); });
+  // 21 characters pass the field (it allows a space each side); four emoji are eight UTF-16 units
+  // to the field, four characters to the server. Both were refused in the server's English.
+  for (const [name, password, said] of [
+    ['abcdefghijklmnopqrstu', 'a good password', 'Un nom d’utilisateur compte de 2 à 20 lettres (A–Z, sans accents), chiffres, _ ou -.'],
+    ['ariane', '\u{1F600}\u{1F600}\u{1F600}\u{1F600}', 'Un mot de passe compte de 8 à 128 caractères.'],
+  ]) {
+    await p.fill('#username', name);
+    await p.fill('#password', password);
+    await p.click('button[type=submit]');
+    await p.waitForFunction((text) => document.querySelector('.account-form .error').textContent === text, said);
+  }
+  assert.deepEqual(asked, [], 'the server was not asked');
+  assertNoProblems(p);
+});
+
 test('two signed-in players play a rated game; the game shows names and the profiles the result', async () => {
   const host = await page();
   const guest = await page();
@@ -199,6 +219,9 @@ test('two signed-in players play a rated game; the game shows names and the prof
   const [scrolled, shown] = await host.$eval('.results', (table) => [table.scrollWidth, table.clientWidth]);
   assert.ok(scrolled <= shown, `the results table is ${scrolled} px wide in ${shown}`);
   await shot(host, 'accounts-profile-fr-phone');
+  // French punctuation and wording: a colon with its space before, "par" before how it ended.
+  assert.match(await host.textContent('.chart-legend li'), /^Petteia 6×6\u00a0: \d+$/);
+  assert.match(await host.textContent('.recent-games li'), /victoire contre zeus par abandon/);
   await host.setViewportSize({ width: 1200, height: 900 });
   await host.goto('/@/hera?lang=en');
   await host.waitForSelector('.recent-games');

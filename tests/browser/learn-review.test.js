@@ -220,11 +220,24 @@ for (const lang of ['en', 'fr']) {
     await p.waitForFunction(() => document.querySelector('#analysis-position').value.startsWith('DDDDDD/6/L5/6/6/1LLLLL d'));
     await p.waitForSelector('.analysis-board [data-place="A4"] .piece-light');
     assert.equal(await p.locator('.analysis-board [data-place="A1"] .piece').count(), 0, 'the piece moved, none was added');
-    // A malformed position is refused in the page's language.
+    // A malformed position is refused in the page's language (the server's detail after), and
+    // the board stays as it was (the text drew a board of one square).
+    const places = await p.locator('.analysis-board [data-place]').count();
     await p.fill('#analysis-position', 'nonsense');
     await p.click('#analysis-show');
     await p.waitForSelector('.analysis .error:not(:empty)');
-    assert.match(await p.textContent('.analysis .error'), lang === 'fr' ? /Requête incomprise/ : /not understood/);
+    assert.match(await p.textContent('.analysis .error'), lang === 'fr'
+      ? /^Cette position ne se lit pas dans la notation du jeu \(voyez «\u00a0Lire le plateau\u00a0» dans ses règles\)\. Détail, en anglais\u00a0: /
+      : /^This position does not read in the game’s notation/);
+    assert.equal(await p.locator('.analysis-board [data-place]').count(), places);
+    assert.equal(places, 36);
+    // No answer at all (the network gone) is said in the page's language, not the browser's.
+    await p.route('**/api/v1/analysis', (route) => route.abort('internetdisconnected'));
+    await p.click('#analysis-show');
+    await p.waitForFunction((fr) => document.querySelector('.analysis .error').textContent
+      === (fr ? 'Le serveur ne répond pas\u00a0: vérifiez votre connexion, ou réessayez dans un instant.' : 'The server did not answer: check your connection, or try again in a moment.'), lang === 'fr');
+    await p.unroute('**/api/v1/analysis');
+    forgive(p, /ERR_INTERNET_DISCONNECTED/);
     // The browser logs the refused request itself: that one is expected.
     forgive(p, /status of 400/);
     const phone = await page('phone');
@@ -252,6 +265,12 @@ test('a dice game review shows each turn\'s roll, and a ply link scrolls to the 
   // Each roll in the list names who threw it.
   const rollLine = new RegExp(`^${roller === 'white' ? 'White' : 'Black'}: Roll ${firstRoll.join('·')}$`);
   assert.match(await p.locator('.review-moves .roll').first().textContent(), rollLine);
+  // In French, with a French colon and the roll in lower case after it.
+  const fr = await page('phone');
+  await fr.goto(`/game/${body.game_id}?ply=1&lang=fr`);
+  await atPly(fr, 1);
+  assert.match(await fr.locator('.review-moves .roll').first().textContent(), new RegExp(`^${roller === 'white' ? 'Blanc' : 'Noir'}\u00a0: lancer ${firstRoll.join('·')}$`));
+  assertNoProblems(fr);
   // The review is in the window, not below the live board.
   await p.waitForFunction(() => document.querySelector('#review').getBoundingClientRect().top < window.innerHeight / 2);
   await shot(p, 'learn-review-duodecim-phone-en', { fullPage: false });

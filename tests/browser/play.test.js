@@ -102,6 +102,7 @@ test('an invite that leads nowhere, or to a game called off, says which, in the 
   const unknown = await lost.textContent('[role=alert]');
   assert.match(unknown, /ne mène à aucune partie/);
   assert.doesNotMatch(unknown, /not found|invite\b/, 'no English words of the server');
+  assert.equal(await lost.title(), 'Ludus — Impossible de rejoindre', 'the tab says it too');
   await shot(lost, 'play-01d-unknown-invite-fr-phone');
 
   const created = await createViaApi(server.base, { variant: 'petteia-6', mode: 'online' });
@@ -253,7 +254,7 @@ test('a refusal is told in the player\'s language: the rule it breaks, in French
   await guest.click('.board-holder [data-place="B6"]');
   await guest.click('.board-holder [data-place="B4"].dest');
   await guest.waitForSelector('.refusal:has-text("Refusé")');
-  assert.equal(await guest.textContent('.refusal'), 'Refusé\u00a0: Vous n’avez pas de coup à reprendre.');
+  assert.equal(await guest.textContent('.refusal'), 'Refusé. Vous n’avez pas de coup à reprendre.');
   assert.equal((await shown(guest)).moves, 1, 'nothing was played');
   await shot(guest, 'play-04f-refusal-in-french-phone', { fullPage: false });
   assertNoProblems(host, guest);

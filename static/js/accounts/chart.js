@@ -56,7 +56,7 @@ export function ratingChart(history, label) {
   const legend = lines.map(([variant, points], n) => html('li', {}, [
     // The line's own colour and dash, drawn as a sample of it.
     svg('svg', { class: 'swatch', viewBox: '0 0 28 10', 'aria-hidden': 'true' }, [svg('line', { x1: 0, y1: 5, x2: 28, y2: 5, ...stroke(n), 'stroke-width': 2.5 })]),
-    `${label(variant)}: ${points[points.length - 1].rating}`,
+    t('profile.legend', { variant: label(variant), rating: points[points.length - 1].rating }),
   ]));
   return html('figure', { class: 'rating-figure' }, [
     svg('svg', { class: 'rating-chart', viewBox: `0 0 ${WIDTH} ${HEIGHT}`, role: 'img', 'aria-label': t('profile.history') }, [

@@ -74,7 +74,7 @@ async function tell(notice, username) {
     const playing = await stillPlaying(notice);
     if (playing && location.pathname === '/challenges') return navigate(href);
     show(notice.game_id, t(playing ? 'notices.started' : 'notices.ended'), href, t(playing ? 'notices.play' : 'notices.see'));
-    if (playing) document.title = t('notices.started');
+    if (playing) document.title = t('notices.started_title');
   }
 }
 

@@ -51,7 +51,7 @@ export async function showProfile(app, username) {
     html('a', { href: `/game/${encodeURIComponent(g.game_id)}`, text: `${label(g.variant)}` }),
     t('profile.played', { result: t(`profile.result.${g.result}`), opponent: opponentName(g.opponent) }),
     g.level ? t('profile.level', { level: g.level }) : '',
-    `, ${terminationLabel(g.termination)}`,
+    t('profile.ended_by', { termination: terminationLabel(g.termination) }),
     g.assisted ? ` (${t('profile.assisted')})` : '',
     g.rating_change !== null ? ` (${signedChange(g.rating_change)})`
       : g.mode === 'online' && g.opponent && g.opponent !== 'deleted' ? ` (${t('profile.unrated')})` : '',

@@ -110,13 +110,38 @@ export function offerNote(view, offers) {
 }
 
 /**
+ * What a screen reader is told of a new event, or '' for nothing: a move other than this page's
+ * own (whose sending it already heard), a roll, a takeback.
+ * @param {GameView} view
+ * @param {import('../api.js').GameEvent} event
+ */
+export function announcement(view, event) {
+  const me = mySide(view);
+  const both = Boolean(view.seat?.both);
+  const side = event.side ? sideName(event.side) : '';
+  // A pass or a decline the server played for this side is told too (its player made no move).
+  if (event.kind === 'move' && event.move && event.automatic) return t('announce.automatic', { side, move: moveLabel(event.move) });
+  if (event.kind === 'move' && event.move && (both || event.side !== me)) {
+    // Declining is said as a sentence: "White plays decline" was read "Blanc joue refus".
+    return event.move === 'decline' ? t('announce.declined', { side }) : t('announce.move', { side, move: moveLabel(event.move) });
+  }
+  if (event.kind === 'roll' && event.dice?.length) return t('announce.roll', { side, dice: event.dice.join(', ') });
+  if (event.kind === 'undo') return t('announce.undo', { side });
+  return '';
+}
+
+/**
  * The status line.
  * @param {GameView} view
  * @param {string | null} pendingMove a move sent and not yet acknowledged
  */
 export function statusText(view, pendingMove = null) {
   const me = mySide(view);
-  if (view.status === 'waiting') return view.mode === 'online' ? t('invite.waiting') : t('panel.waiting_start');
+  if (view.status === 'waiting') {
+    if (view.mode !== 'online') return t('panel.waiting_start');
+    // A spectator has no friend invited: the game waits for its second player.
+    return t(view.seat ? 'invite.waiting' : 'invite.waiting_spectator');
+  }
   if (view.status === 'aborted') return t('panel.aborted');
   if (view.status === 'finished') return endSummary(view)?.headline || t('error.game_over');
   if (pendingMove) return t('panel.sending', { move: moveLabel(pendingMove) });

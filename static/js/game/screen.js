@@ -20,7 +20,7 @@ import { pairedTurns, diceTurns, turnWords } from './moves.js';
 import { mountReview } from '../review.js';
 import {
   NO_OFFERS, noteEvent, offerNote, statusText, endSummary, presence, spectatorText, pageTitle, unplayableRollText, bonusLabel, computerLabel, choiceLabel,
-  playButtons, rematchButtons, mySide, diceCheckText,
+  playButtons, rematchButtons, mySide, diceCheckText, announcement,
 } from './panels.js';
 import { checkRecord } from './fairness.js';
 import { invitePanel } from './invite.js';
@@ -79,6 +79,7 @@ export async function joinAndShow(app, invite) {
       return;
     }
     const refused = JOIN_REFUSALS[refusal.code];
+    document.title = `Ludus — ${t('game.cannot_join')}`;
     app.replaceChildren(
       html('h1', { text: t('game.cannot_join') }),
       html('p', { class: 'error', role: 'alert', text: refused ? t(refused) : errorMessage(refusal) }),
@@ -440,15 +441,7 @@ class GameScreen {
    * @param {GameEvent} event
    */
   announce(event) {
-    const me = mySide(this.view);
-    const both = Boolean(this.view.seat?.both);
-    const side = event.side ? sideName(event.side) : '';
-    let text = '';
-    // A pass or a decline the server played for this side is told too (its player made no move).
-    if (event.kind === 'move' && event.move && event.automatic) text = t('announce.automatic', { side, move: moveLabel(event.move) });
-    else if (event.kind === 'move' && event.move && (both || event.side !== me)) text = t('announce.move', { side, move: moveLabel(event.move) });
-    else if (event.kind === 'roll' && event.dice?.length) text = t('announce.roll', { side, dice: event.dice.join(', ') });
-    else if (event.kind === 'undo') text = t('announce.undo', { side });
+    const text = announcement(this.view, event);
     if (text) this.say(text);
   }
 

@@ -3,8 +3,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   NO_OFFERS, noteEvent, offerNote, statusText, endSummary, presence, pageTitle, playButtons, rematchButtons,
-  unplayableRollText, bonusLabel, computerLabel, choiceLabel, diceCheckText,
+  unplayableRollText, bonusLabel, computerLabel, choiceLabel, diceCheckText, announcement,
 } from '../../../static/js/game/panels.js';
+import { setLanguage } from '../../../static/js/i18n.js';
 
 const playing = {
   game_id: 'g', variant: 'petteia-6', mode: 'online', status: 'playing', version: 5, position: '', to_move: 'light',
@@ -19,6 +20,33 @@ test('the status line says whose move it is, and a pending move', () => {
   assert.equal(statusText({ ...playing, to_move: 'dark' }), 'Dark to move.');
   assert.equal(statusText(playing, 'A2-A4'), 'Sending your move A2-A4…');
   assert.equal(statusText({ ...playing, draw_offer: 'dark' }), 'Your move (Light). Dark offers a draw.');
+});
+
+test('a spectator of a game not yet joined is told it waits for its second player, not for their friend', () => {
+  const waiting = { ...playing, status: 'waiting', moves: [], to_move: null };
+  assert.equal(statusText(waiting), 'Waiting for your friend to join…');
+  assert.equal(statusText({ ...waiting, seat: null }), 'Waiting for the second player to join…');
+  setLanguage('fr');
+  try {
+    assert.equal(statusText({ ...waiting, seat: null }), 'En attente du second joueur…');
+  } finally {
+    setLanguage('en');
+  }
+});
+
+test('a screen reader hears the opponent’s moves, and a decline of the bonus dice as a sentence', () => {
+  const duodecim = { ...playing, variant: 'duodecim-scripta', sides: ['white', 'black'], seat: { side: 'white', bottom: 'white' } };
+  assert.equal(announcement(duodecim, { kind: 'move', side: 'black', move: '3:R-M3' }), 'Black played 3:R-M3.');
+  assert.equal(announcement(duodecim, { kind: 'move', side: 'white', move: '3:R-M3' }), '', 'its own move it heard being sent');
+  assert.equal(announcement(duodecim, { kind: 'move', side: 'black', move: 'decline' }), 'Black declined the bonus dice.');
+  setLanguage('fr');
+  try {
+    // It said "Noir joue refus."
+    assert.equal(announcement(duodecim, { kind: 'move', side: 'black', move: 'decline' }), 'Noir refuse les dés bonus.');
+    assert.equal(announcement(duodecim, { kind: 'roll', side: 'black', dice: [3, 1, 6] }), 'Noir lance 3, 1, 6.');
+  } finally {
+    setLanguage('en');
+  }
 });
 
 test('the end summary gives the result, how it ended, and the sentence', () => {
