@@ -296,6 +296,13 @@ test('the account page makes a token shown once and revokes it; games played bef
   // The token's line has the time it was made; revoking asks again, and the notice that showed
   // the token goes with it.
   assert.match(await p.textContent('.token-list li'), /^my bot — made \d{1,2}\/\d{1,2}\/\d{2,4}, \d{1,2}:\d{2}/);
+  // In French, "le … à …" (a page of the same browser; the language it remembers is put back).
+  const french = await p.context().newPage();
+  await french.goto('/account?lang=fr');
+  await french.waitForSelector('.token-list li');
+  assert.match(await french.textContent('.token-list li'), /^my bot — créé le \d{2}\/\d{2}\/\d{4} à \d{2}:\d{2}/);
+  await french.goto('/account?lang=en');
+  await french.close();
   await p.click('.token-list button:has-text("Revoke")');
   await p.waitForSelector('.token-list button:has-text("Confirm revoke")');
   assert.equal((await fetch(`${server.base}/api/v1/account`, { headers: { Authorization: `Bearer ${token}` } })).status, 200, 'not revoked yet');

@@ -37,8 +37,10 @@ export async function showAccount(app) {
         /** @type {HTMLElement} */ (list.querySelector('button') || list).focus();
       });
       // Made at a time as well as a day: two tokens of one description made the same day differ.
-      const date = new Date(token.created_at).toLocaleString(locale(), { dateStyle: 'short', timeStyle: 'short' });
-      return html('li', {}, [t('account.token_made', { description: token.description || t('account.no_description'), date }), revoke]);
+      const createdAt = new Date(token.created_at);
+      const date = createdAt.toLocaleDateString(locale(), { dateStyle: 'short' });
+      const time = createdAt.toLocaleTimeString(locale(), { timeStyle: 'short' });
+      return html('li', {}, [t('account.token_made', { description: token.description || t('account.no_description'), date, time }), revoke]);
     }));
   };
   const description = html('input', { id: 'token-description', maxlength: '100', placeholder: t('account.description_example') });

@@ -574,7 +574,7 @@ export default {
   'account.tokens': 'Personal API tokens',
   'account.tokens_text': 'A token lets a program (a bot) act as you: send it as "Authorization: Bearer <token>".',
   'account.no_description': '(no description)',
-  'account.token_made': '{description} — made {date} ',
+  'account.token_made': '{description} — made {date}, {time} ',
   'account.revoke': 'Revoke',
   'account.confirm_revoke': 'Confirm revoke',
   'account.description': 'Description',

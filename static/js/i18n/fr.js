@@ -574,7 +574,7 @@ export default {
   'account.tokens': 'Jetons d’accès personnels',
   'account.tokens_text': 'Un jeton permet à un programme (un bot) d’agir en votre nom\u00a0: envoyez-le sous la forme «\u00a0Authorization: Bearer <jeton>\u00a0».',
   'account.no_description': '(sans description)',
-  'account.token_made': '{description} — créé le {date} ',
+  'account.token_made': '{description} — créé le {date} à {time} ',
   'account.revoke': 'Révoquer',
   'account.confirm_revoke': 'Confirmer la révocation',
   'account.description': 'Description',
