@@ -157,7 +157,7 @@ test('every screen in French: no sentence of the English catalogue is left', asy
   await p.goto('/@/sappho');
   await p.waitForSelector('.recent-games');
   assert.equal(await p.textContent('.profile h2'), 'Résultats');
-  assert.match(await p.textContent('.recent-games'), /défaite contre l’ordinateur \(niveau 2\), abandon/);
+  assert.match(await p.textContent('.recent-games'), /défaite contre l’ordinateur \(niveau 2\) par abandon/);
   assert.deepEqual(await englishLeft(p), [], '/@/sappho');
   await shot(p, 'learn-fr-profile');
   const phone = await page('phone', { locale: 'fr-FR' });
