@@ -192,6 +192,71 @@ async fn a_closed_socket_is_seen_at_once_and_the_claim_time_is_given(database: D
     server.stop().await;
 }
 
+/// A link that dies without a word (a phone's Wi-Fi gone): nothing closes the socket, which
+/// answers no ping. The server closes it once silent for 30 s, and its player counts as away
+/// from when it was last heard, not from the close: the claim comes as long after the link died
+/// as after a closed tab (a spectators' and flaky networks' audit: 77 s to be seen away, and
+/// the claim after 137 s).
+async fn a_silent_socket_is_closed_and_its_player_away_from_when_last_heard(database: Database) {
+    let server = TestServer::start_paused(database, |config| ServeConfig {
+        claim_after_timed_secs: 60,
+        ..config
+    })
+    .await;
+    let api = server.api();
+    let (game, light, dark) =
+        joined_game(&api, json!({ "initial_ms": 600_000, "increment_ms": 0 })).await;
+    let version = api.view(&game, Some(&light)).await["version"]
+        .as_u64()
+        .unwrap();
+    let (status, played) = api.play(&game, &light, "A1-A2", version).await;
+    assert_eq!(status, 200, "{played}");
+    // Dark moves by its socket, then is never read again: no pong goes back.
+    let mut theirs = Socket::connect(&server.base, &game, Some(&dark), None).await;
+    theirs.next_of("snapshot").await;
+    theirs
+        .send(json!({ "type": "move", "move": "A6-A5", "version": version + 1, "id": "m1" }))
+        .await;
+    assert_eq!(theirs.next_of("ack").await["id"], "m1");
+    let events = api
+        .get(&format!("/api/v1/games/{game}/events?since=0"), None)
+        .await
+        .1;
+    let last_heard = events.as_array().unwrap().last().unwrap()["at"]
+        .as_i64()
+        .unwrap();
+    // Light asks by HTTP (a socket of its own, unread, would go silent too).
+    server.advance(Duration::from_secs(20)).await;
+    let view = api.view(&game, Some(&light)).await;
+    assert_eq!(
+        view["opponent_connected"], true,
+        "20 s silent: not yet closed"
+    );
+    server.advance(Duration::from_secs(21)).await;
+    // The close waits a second for the client's close frame, which never comes; the actor then
+    // hears of it. Time moves on a little at a time, the view asked after each step.
+    let mut away = api.view(&game, Some(&light)).await;
+    for _ in 0..40 {
+        if away["opponent_connected"] == false {
+            break;
+        }
+        server.advance(Duration::from_millis(100)).await;
+        away = api.view(&game, Some(&light)).await;
+    }
+    assert_eq!(
+        away["opponent_connected"], false,
+        "closed after 40 s silent: {away}"
+    );
+    let since = away["opponent_away_since"].as_i64().expect("since when");
+    assert!(
+        (last_heard..last_heard + 1_000).contains(&since),
+        "away since {since}, last heard at {last_heard}: the close came 40 s later"
+    );
+    assert_eq!(away["claim_allowed_at"].as_i64(), Some(since + 60_000));
+    drop(theirs);
+    server.stop().await;
+}
+
 async fn a_claim_before_each_side_has_moved_aborts_the_game(database: Database) {
     let server = server_with_short_claims(database).await;
     let api = server.api();
@@ -695,6 +760,7 @@ on_both_databases!(
     takeback_answers_work_over_the_socket;
     paused:
     a_closed_socket_is_seen_at_once_and_the_claim_time_is_given,
+    a_silent_socket_is_closed_and_its_player_away_from_when_last_heard,
     a_claim_before_each_side_has_moved_aborts_the_game,
     an_online_dice_game_is_begun_once_a_die_is_thrown,
     a_player_not_seen_since_the_start_loses_neither_by_a_claim_nor_on_time,

@@ -516,11 +516,14 @@ pub async fn events(
         .subscribe(&id, seat.as_ref(), Some(query.since))
         .await?;
     let shutdown = state.shutdown.clone();
+    let registry = state.registry.clone();
     let stream = async_stream(move |sender| async move {
         let seat = subscription.seat;
         stream_events(subscription, query.since, sender, shutdown).await;
-        // The stream is closed: its player is no longer present by it.
-        let _ = actor.send(Command::Unsubscribe { seat }).await;
+        // The stream is closed: its player is no longer present by it. A stream's client says
+        // nothing back, so it was last heard from as it closed.
+        let last_heard = registry.now_ms();
+        let _ = actor.send(Command::Unsubscribe { seat, last_heard }).await;
     });
     Ok(ndjson_response(stream))
 }

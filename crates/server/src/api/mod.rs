@@ -52,7 +52,9 @@ pub struct ApiLimits {
     /// WebSocket messages per second per connection (twice that as a burst).
     pub socket_messages_per_second: u32,
     pub max_socket_message: usize,
-    /// A socket that sends nothing (not even a pong) for this long is closed.
+    /// A socket that sends nothing (not even a pong) for this long is closed: found at the ping
+    /// after it (every 20 s), so a link that died without a word is closed within 40 s. The
+    /// browser pings every 10 s, and every client's library answers the server's pings.
     pub socket_idle: std::time::Duration,
     /// Slow clients, connections per address, and the proxies whose forwarding headers name the
     /// client (for every per-address limit).
@@ -69,7 +71,7 @@ impl Default for ApiLimits {
             hints_per_minute: 20,
             socket_messages_per_second: 20,
             max_socket_message: 4096,
-            socket_idle: std::time::Duration::from_secs(60),
+            socket_idle: std::time::Duration::from_secs(30),
             connections: ConnectionLimits::default(),
             sign_in_per_minute: 10,
         }

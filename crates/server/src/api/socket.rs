@@ -684,7 +684,10 @@ impl Session {
     async fn leave(&mut self) {
         let _ = self
             .actor
-            .send(Command::Unsubscribe { seat: self.seat })
+            .send(Command::Unsubscribe {
+                seat: self.seat,
+                last_heard: self.state.registry.ms_at(self.heard),
+            })
             .await;
     }
 

@@ -70,8 +70,9 @@ pub enum Touch {
     Request,
     /// A socket or event stream opened.
     Opened,
-    /// A socket or event stream closed.
-    Closed,
+    /// A socket or event stream closed, last heard from at `last_heard`: a link that died
+    /// without a word is closed only once found silent, and its player was gone from then.
+    Closed { last_heard: i64 },
 }
 
 use super::error::GameError;

@@ -126,6 +126,8 @@ pub enum Command {
     },
     Unsubscribe {
         seat: Seat,
+        /// When the socket or stream was last heard from (the registry's clock).
+        last_heard: i64,
     },
     /// The game view (JSON text) for the token's seat.
     View {

@@ -186,16 +186,18 @@ impl GameActor {
         let presence = &mut self.presence;
         match (seat, touch) {
             (Seat::Spectator, Touch::Opened) => presence.spectators += 1,
-            (Seat::Spectator, Touch::Closed) => {
+            (Seat::Spectator, Touch::Closed { .. }) => {
                 presence.spectators = presence.spectators.saturating_sub(1)
             }
             (Seat::Player(p), Touch::Request) => presence.last_request[p.index()] = Some(now),
             (Seat::Player(p), Touch::Opened) => presence.sockets[p.index()] += 1,
-            (Seat::Player(p), Touch::Closed) => {
+            (Seat::Player(p), Touch::Closed { last_heard }) => {
                 let i = p.index();
                 presence.sockets[i] = presence.sockets[i].saturating_sub(1);
                 if presence.sockets[i] == 0 {
-                    presence.left_at[i] = now;
+                    // Their last sign of life, which may be long before the close (docs/API.md
+                    // "Presence"): never before they were last seen otherwise.
+                    presence.left_at[i] = last_heard.max(presence.left_at[i]).min(now);
                     presence.last_request[i] = None;
                 }
             }
@@ -302,7 +304,9 @@ impl GameActor {
                 });
                 let _ = reply.send(result.map_err(GameError::from));
             }
-            Command::Unsubscribe { seat } => self.touch(seat, Touch::Closed, now),
+            Command::Unsubscribe { seat, last_heard } => {
+                self.touch(seat, Touch::Closed { last_heard }, now)
+            }
             Command::View { token, reply } => {
                 let view = self.seat(token.as_ref()).map(|seat| {
                     self.touch(seat, Touch::Request, now);
