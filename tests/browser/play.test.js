@@ -219,11 +219,19 @@ test('a move made while the link silently drops packets shows as pending and is 
   await guest.waitForSelector('.move-list .pending');
   await guest.waitForSelector('.connection[data-state="reconnecting"]', { timeout: 10000 });
   assert.equal(await guest.textContent('.connection'), 'Reconnecting…');
+  // The board and the clocks are the game as it last was: said first, dimmed, the clocks still
+  // (they ran on, the side to move's as the page last knew it; a spectators' audit).
+  assert.match(await guest.textContent('#status'), /^The connection is lost: the board shows the game as it last was/);
+  assert.equal(await guest.locator('section.game.link-lost').count(), 1);
+  const clocks = await guest.locator('.clock-time').allTextContents();
+  await guest.waitForTimeout(1500);
+  assert.deepEqual(await guest.locator('.clock-time').allTextContents(), clocks, 'the clocks stand still');
   await shot(guest, 'play-03-move-pending-phone');
   assert.equal(await host.locator('.move-list :text("C6-C4")').count(), 0);
   link.setDown(false);
   await host.waitForSelector('.move-list :text("C6-C4")', { timeout: 20000 });
   await guest.waitForSelector('section.game[data-pending=""]');
+  assert.equal(await guest.locator('section.game.link-lost').count(), 0, 'back: no longer dimmed');
   assert.deepEqual((await view(host)).moves, ['A1-A3', 'B6-B4', 'F1-F3', 'C6-C4']);
   assert.equal(await host.locator('.move-list :text("B6-B4")').count(), 1);
   await shot(host, 'play-03b-after-resend-laptop', { fullPage: false });

@@ -211,6 +211,8 @@ class GameScreen {
     /** @type {import('../connection.js').PendingMove | null} */
     this.pending = null;
     this.receivedAt = performance.now();
+    /** When the socket's link was lost, while it is being made again. @type {number | null} */
+    this.lostAt = null;
     this.awaySeenAt = Date.now();
     this.claimShown = false;
     /** @type {Record<string, string>} each account-held side's player: "Ann (1662)" */
@@ -522,7 +524,8 @@ class GameScreen {
     this.heading.dataset.mode = v.mode;
     document.title = pageTitle(v, this.name);
     // Written only when it changes: rewritten, a live region is read out again.
-    const status = statusText(v, this.pending?.move);
+    // While the link is lost the board is the game as it last was, not as it is: said first.
+    const status = this.lostAt === null ? statusText(v, this.pending?.move) : t('game.link_lost');
     if (this.status.textContent !== status) this.status.textContent = status;
     this.errorLine.textContent = this.message;
     this.hintLine.textContent = this.hint;
@@ -724,7 +727,9 @@ class GameScreen {
     const bottom = this.bottomSide();
     const top = v.sides.find((s) => s !== bottom) || v.sides[1];
     const me = mySide(v);
-    const elapsed = performance.now() - this.receivedAt;
+    // The clocks stand at their last reading while the link is lost: run down further, they showed
+    // a side's clock running when the other's was (the move that changed it was not heard).
+    const elapsed = (this.lostAt ?? performance.now()) - this.receivedAt;
     const show = (/** @type {HTMLElement} */ el, /** @type {string} */ side) => {
       let label = sideName(side);
       if (this.players[side]) label += ` — ${this.players[side]}`;
@@ -763,6 +768,14 @@ class GameScreen {
     }
     this.connectionLine.textContent = text;
     this.connectionLine.dataset.state = state;
+    const lost = state === 'reconnecting';
+    if (lost !== (this.lostAt !== null)) {
+      this.lostAt = lost ? performance.now() : null;
+      if (this.root) {
+        this.root.classList.toggle('link-lost', lost);
+        this.draw();
+      }
+    }
   }
 
   /** @param {{ message: string, reason?: string }} error */

@@ -510,6 +510,7 @@ export default {
   'game.connected': 'Connected.',
   'game.connected_after_pause': 'Connected. The server was restarted: neither clock ran while it was down.',
   'game.reconnecting': 'Reconnecting…',
+  'game.link_lost': 'The connection is lost: the board shows the game as it last was, until it is back…',
   'game.refused': 'Refused: {detail}',
   'game.threatened_one': '1 of your pieces is threatened (dashed rings).',
   'game.threatened_n': '{n} of your pieces are threatened (dashed rings).',

@@ -510,6 +510,7 @@ export default {
   'game.connected': 'Connexion établie.',
   'game.connected_after_pause': 'Connexion établie. Le serveur a redémarré\u00a0: aucune pendule n’a tourné pendant l’interruption.',
   'game.reconnecting': 'Reconnexion…',
+  'game.link_lost': 'La connexion est perdue\u00a0: le plateau montre la partie telle qu’elle était, jusqu’à son retour…',
   'game.refused': 'Refusé. {detail}',
   'game.threatened_one': '1 de vos pions est menacé (cercles pointillés).',
   'game.threatened_n': '{n} de vos pions sont menacés (cercles pointillés).',
