@@ -680,9 +680,13 @@ test('takeback by consent between two browsers: declined, then accepted', async 
   assertNoProblems(host, guest);
 });
 
-test('rematch by consent between two browsers: declined is told, accepted opens the new game for both', async () => {
+test('rematch by consent between two browsers: declined is told, accepted opens the new game for both, and its spectator follows', async () => {
   const { host, guest } = await onlineGame({ host: LAPTOP, guest: WIDE });
   const firstGame = (await shown(host)).gameId;
+  // Someone watching by the game's link (a spectators' audit: left on the finished game).
+  const watcher = await page(PHONE);
+  await watcher.goto(`/game/${firstGame}`);
+  await watcher.waitForSelector('.board-holder svg');
   await guest.click('#resign');
   await guest.click('#resign');
   await waitStatus(host, 'finished');
@@ -701,7 +705,10 @@ test('rematch by consent between two browsers: declined is told, accepted opens 
   assert.notEqual((await shown(host)).gameId, firstGame);
   assert.equal((await shown(host)).gameId, (await shown(guest)).gameId);
   await waitStatus(guest, 'playing');
-  assertNoProblems(host, guest);
+  await watcher.waitForFunction((id) => location.pathname === `/game/${id}`, (await shown(host)).gameId);
+  await waitStatus(watcher, 'playing');
+  assert.equal((await view(watcher)).seat, null, 'still a spectator');
+  assertNoProblems(host, guest, watcher);
 });
 
 test('presence: the absence counts, Claim appears when allowed without a reload, and clears on return', async () => {

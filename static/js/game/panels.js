@@ -262,7 +262,9 @@ export function playButtons(view, { offers, confirmingResign, now, awaySeenAt })
  * @returns {ActionButton[]}
  */
 export function rematchButtons(view, offers) {
-  if (!view.seat || view.status !== 'finished') return [];
+  if (view.status !== 'finished') return [];
+  // A spectator follows the players to their rematch (API.md lists no rematch: this is the way).
+  if (!view.seat) return view.rematch ? [{ id: 'go-rematch', label: t('action.watch_rematch'), action: 'open-rematch' }] : [];
   if (view.rematch) return [{ id: 'go-rematch', label: t('action.play_rematch'), action: 'open-rematch' }];
   const me = mySide(view);
   const offer = openOffers(view, offers).rematch;
@@ -311,7 +313,8 @@ export function diceCheckText(checked) {
 export function bonusLabel(view) {
   const side = view.to_move || view.sides[0];
   const other = view.sides.find((s) => s !== side) || side;
-  return t('game.bonus_of', { side: sideName(side), other: sideName(other) });
+  // What to do with them is for the one who plays them; a spectator is told whose they are.
+  return t(view.seat ? 'game.bonus_of' : 'game.bonus_of_watched', { side: sideName(side), other: sideName(other) });
 }
 
 /**

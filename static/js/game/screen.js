@@ -434,7 +434,8 @@ class GameScreen {
     if (event.kind === 'move' || event.kind === 'undo') this.movesChanged();
     // Both players agreed: the new game opens for both, played with the same seat tokens (or the
     // same accounts' seats).
-    if (event.kind === 'rematch' && event.game_id && this.view.seat) this.openRematch(event.game_id);
+    // Spectators too, as lichess takes its viewers along.
+    if (event.kind === 'rematch' && event.game_id) this.openRematch(event.game_id);
   }
 
   /**
@@ -539,7 +540,7 @@ class GameScreen {
     this.drawActions();
     this.drawMoves(logged, turns);
     this.drawFairness();
-    this.spectators.textContent = v.seat ? spectatorText(v) : '';
+    this.spectators.textContent = spectatorText(v);
     this.tick();
   }
 

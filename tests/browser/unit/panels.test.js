@@ -91,6 +91,9 @@ test('rematch: offer, then the opponent accepts or declines; a made rematch open
   assert.deepEqual(ids(rematchButtons(over, offered)), ['rematch-accept', 'rematch-decline']);
   assert.deepEqual(ids(rematchButtons(over, noteEvent(NO_OFFERS, { kind: 'rematch_offered', side: 'light' }, 'light'))), []);
   assert.deepEqual(ids(rematchButtons({ ...over, rematch: 'g2' }, NO_OFFERS)), ['go-rematch']);
+  // A spectator offers nothing, and follows the players to a rematch made.
+  assert.deepEqual(ids(rematchButtons({ ...over, seat: null }, NO_OFFERS)), []);
+  assert.deepEqual(rematchButtons({ ...over, seat: null, rematch: 'g2' }, NO_OFFERS).map((b) => [b.id, b.label]), [['go-rematch', 'Watch the rematch']]);
   assert.equal(offerNote(over, noteEvent(offered, { kind: 'rematch_declined', side: 'dark' }, 'light')), 'Your opponent declined the rematch.');
 });
 
@@ -152,6 +155,8 @@ test('Duodecim: a roll with no die to play is told, and bonus dice say whose the
   assert.equal(unplayableRollText(duodecim, null), null);
   assert.equal(unplayableRollText({ ...duodecim, status: 'finished', to_move: null }, roll), null);
   assert.equal(bonusLabel(duodecim), 'Bonus dice of Black, left unplayed by White: play them before the roll, or decline them');
+  // A spectator is told whose they are, not what to do with them.
+  assert.equal(bonusLabel({ ...duodecim, seat: null }), 'Bonus dice of Black, left unplayed by White');
 });
 
 test('the computer opponent is named with its level', () => {
