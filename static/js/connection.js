@@ -74,6 +74,15 @@ export class GameConnection {
     this.pongTimer = undefined;
     /** @type {ReturnType<typeof setTimeout> | undefined} */
     this.retryTimer = undefined;
+    // The network back (or a laptop woken): try again now, not at the end of the pause, which
+    // grows to 10 s (a spectators' audit: up to 10 s more after the Wi-Fi came back).
+    this.retryNow = () => {
+      if (this.closed || this.socket || this.retryTimer === undefined) return;
+      clearTimeout(this.retryTimer);
+      this.retryTimer = undefined;
+      this.open();
+    };
+    globalThis.addEventListener?.('online', this.retryNow);
     this.open();
   }
 
@@ -113,7 +122,10 @@ export class GameConnection {
     this.handlers.onState('reconnecting');
     const pause = Math.min(10000, 300 * 2 ** this.retries);
     this.retries += 1;
-    this.retryTimer = setTimeout(() => this.open(), pause);
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      this.open();
+    }, pause);
   }
 
   /** Sends a ping unless one is already waiting for its pong. */
@@ -284,6 +296,7 @@ export class GameConnection {
 
   close() {
     this.closed = true;
+    globalThis.removeEventListener?.('online', this.retryNow);
     clearInterval(this.pingTimer);
     clearTimeout(this.pongTimer);
     clearTimeout(this.retryTimer);

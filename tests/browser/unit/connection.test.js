@@ -205,6 +205,35 @@ test('a move refused as stale on a board that changed is dropped with its refusa
   connection.close();
 });
 
+test('the network back, the socket is made again at once, not at the end of the pause', (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout', 'setInterval'] });
+  const window = new EventTarget();
+  globalThis.addEventListener = window.addEventListener.bind(window);
+  globalThis.removeEventListener = window.removeEventListener.bind(window);
+  try {
+    const { connection } = connect();
+    FakeSocket.all[0].accept(3);
+    // Five failed attempts: the pause before the next has grown to 9.6 s.
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      FakeSocket.all.at(-1).emit('close');
+      t.mock.timers.tick(300 * 2 ** attempt);
+    }
+    FakeSocket.all.at(-1).emit('close');
+    const sockets = FakeSocket.all.length;
+    t.mock.timers.tick(1000);
+    assert.equal(FakeSocket.all.length, sockets, 'still waiting');
+    window.dispatchEvent(new Event('online'));
+    assert.equal(FakeSocket.all.length, sockets + 1, 'a socket at once');
+    // The pause's timer is gone: no second socket when it would have ended.
+    t.mock.timers.tick(10000);
+    assert.equal(FakeSocket.all.length, sockets + 1);
+    connection.close();
+  } finally {
+    delete globalThis.addEventListener;
+    delete globalThis.removeEventListener;
+  }
+});
+
 test('a delta is joined with the fixed fields of the last whole view and the moves of the events', (t) => {
   t.mock.timers.enable({ apis: ['setTimeout', 'setInterval'] });
   const views = [];
