@@ -8,7 +8,7 @@ import { html } from './svg.js';
 import { t, errorMessage, moveLabel, sideLabel } from './i18n.js';
 import { START } from './boards/index.js';
 import { diagramBoard } from './learn/diagram.js';
-import { diceTurns } from './game/moves.js';
+import { pairedTurns, diceTurns } from './game/moves.js';
 
 /**
  * @typedef {import('./api.js').GameEvent} GameEvent
@@ -151,15 +151,15 @@ export function rollOf(plies, ply) {
 }
 
 /**
- * The turn of each move, numbered as the game's move list numbers them: Petteia's turns pair the
- * two sides' moves, a dice game's turn is one side's go (docs/RULES.md §3), its roll and moves.
+ * The turn of each move, numbered by the move list's own functions: Petteia's turns pair the two
+ * sides' moves, a dice game's turn is one side's go (docs/RULES.md §3), its roll and moves.
  * @param {string} variant
  * @param {GameEvent[]} events
  * @returns {number[]} the turn of move i + 1 at i
  */
 export function turnsOfPlies(variant, events) {
-  if (variant.startsWith('petteia')) return pliesFromEvents(events).map((_, i) => Math.floor(i / 2) + 1);
-  return diceTurns(events).flatMap((turn) => turn.plies.map(() => turn.number));
+  const turns = variant.startsWith('petteia') ? pairedTurns(pliesFromEvents(events).map((p) => p.move)) : diceTurns(events);
+  return turns.flatMap((turn) => turn.plies.map(() => turn.number));
 }
 
 /** The ply a `?ply=N` asks for, kept within the game. @param {number} value @param {number} total */

@@ -198,11 +198,8 @@ async fn a_closed_socket_is_seen_at_once_and_the_claim_time_is_given(database: D
 /// as after a closed tab (a spectators' and flaky networks' audit: 77 s to be seen away, and
 /// the claim after 137 s).
 async fn a_silent_socket_is_closed_and_its_player_away_from_when_last_heard(database: Database) {
-    let server = TestServer::start_paused(database, |config| ServeConfig {
-        claim_after_timed_secs: 60,
-        ..config
-    })
-    .await;
+    // The claim window of a timed game is the default, 60 s.
+    let server = TestServer::start_paused(database, |config| config).await;
     let api = server.api();
     let (game, light, dark) =
         joined_game(&api, json!({ "initial_ms": 600_000, "increment_ms": 0 })).await;

@@ -6,6 +6,9 @@
 // position with each side's whole set (an empty board refused at every click, learner's audit).
 // The other trays (off, holy) are counts the player types in the position field.
 
+import { parse as parsePente } from '../boards/pente.js';
+import { parse as parseDuodecim } from '../boards/duodecim.js';
+
 const FILES = 'ABCDEFGH';
 
 /**
@@ -43,43 +46,29 @@ function pente(position, place) {
   return [list.join('/'), ...rest].join(' ');
 }
 
-/** Pente Grammai's counters a side (RULES.md §2); Duodecim's pieces. */
+/** Pente Grammai's counters a side (RULES.md §2); Duodecim's pieces (§3). */
 const COUNTERS = 5;
 const PIECES = 15;
 
 /**
- * Sets the field `key` (`key:a,b`) to the pieces of each side that are neither on the board nor in
- * the other counted fields, when none is short; otherwise leaves the text for the server to refuse.
- * @param {string[]} rest the fields after the board
- * @param {[number, number]} onBoard
- * @param {string} key
- * @param {string[]} others the other fields counted with the board
- * @param {number} total
- * @returns {string[]}
- */
-function refill(rest, onBoard, key, others, total) {
-  /** @param {string} name */
-  const pair = (name) => {
-    const field = rest.find((f) => f.startsWith(`${name}:`));
-    return field ? field.slice(name.length + 1).split(',').map(Number) : [0, 0];
-  };
-  const left = [0, 1].map((i) => total - onBoard[i] - others.reduce((sum, name) => sum + (pair(name)[i] || 0), 0));
-  if (left.some((n) => !(n >= 0))) return rest;
-  const field = `${key}:${left.join(',')}`;
-  return rest.some((f) => f.startsWith(`${key}:`)) ? rest.map((f) => (f.startsWith(`${key}:`) ? field : f)) : [...rest, field];
-}
-
-/**
  * Each side's counters on a Pente Grammai board, Terracotta's then Black's.
- * @param {string} points the board's field
+ * @param {import('../boards/pente.js').PenteModel} model
  * @returns {[number, number]}
  */
-function penteOnBoard(points) {
+const penteOnBoard = (model) => [
+  model.points.reduce((sum, point) => sum + point.terracotta, 0),
+  model.points.reduce((sum, point) => sum + point.black, 0),
+];
+
+/**
+ * Each side's pieces on a Duodecim board, White's then Black's.
+ * @param {import('../boards/duodecim.js').DuodecimModel} model
+ * @returns {[number, number]}
+ */
+function duodecimOnBoard(model) {
   /** @type {[number, number]} */
   const onBoard = [0, 0];
-  for (const point of points.split('/')) {
-    for (const [, n, side] of point.matchAll(/(\d*)([TB])/g)) onBoard[side === 'T' ? 0 : 1] += Number(n || 1);
-  }
+  for (const { side, count } of Object.values(model.cells)) onBoard[side === 'white' ? 0 : 1] += count;
   return onBoard;
 }
 
@@ -93,9 +82,36 @@ function penteOnBoard(points) {
  */
 export function unfinishedSetUp(variantId, position) {
   if (variantId !== 'pente-grammai-schaedler') return null;
-  const onBoard = penteOnBoard(position.trim().split(/\s+/)[0]);
+  const onBoard = penteOnBoard(parsePente(position));
   return onBoard.every((n) => n === COUNTERS) ? null : onBoard;
 }
+
+/**
+ * Where a variant keeps the pieces off its board: the tray's field, each side's whole set, and
+ * each side's pieces on the board and in the other trays (read by the board's own parser).
+ * @type {Record<string, { field: string, total: number, placed: (position: string) => [number, number] }>}
+ */
+const TRAYS = {
+  'duodecim-scripta': {
+    field: 'r',
+    total: PIECES,
+    placed: (position) => {
+      const model = parseDuodecim(position);
+      const [white, black] = duodecimOnBoard(model);
+      return [white + model.off.white, black + model.off.black];
+    },
+  },
+  'pente-grammai-kidd': {
+    field: 'r',
+    total: COUNTERS,
+    placed: (position) => {
+      const model = parsePente(position);
+      const [terracotta, black] = penteOnBoard(model);
+      return [terracotta + (model.holy?.terracotta ?? 0), black + (model.holy?.black ?? 0)];
+    },
+  },
+  'pente-grammai-perimeter': { field: 'x', total: COUNTERS, placed: (position) => penteOnBoard(parsePente(position)) },
+};
 
 const DUODECIM_CYCLE = ['.', '1w', '2w', '1b', '2b'];
 const ROWS = 'TMB';
@@ -133,25 +149,21 @@ export function cyclePlace(variantId, position, place) {
 /**
  * The position with the tray that holds the pieces off the board (Duodecim's and Kidd's reserve,
  * the Perimeter's removed) counting each side's pieces that are nowhere else; unchanged where the
- * variant has no such tray or a side has too many pieces already.
+ * variant has no such tray or a side has too many pieces already (the server then says so).
  * @param {string} variantId
  * @param {string} position
  * @returns {string}
  */
 export function fillTrays(variantId, position) {
-  const [board, side, ...fields] = position.trim().split(/\s+/);
-  /** @type {[number, number]} */
-  let onBoard = [0, 0];
-  let tray = null;
-  if (variantId === 'duodecim-scripta') {
-    for (const cell of board.split(/[/,]/)) {
-      const stack = /^(\d+)([wb])$/.exec(cell);
-      if (stack) onBoard[stack[2] === 'w' ? 0 : 1] += Number(stack[1]);
-    }
-    tray = refill(fields, onBoard, 'r', ['o'], PIECES);
-  } else if (variantId === 'pente-grammai-kidd' || variantId === 'pente-grammai-perimeter') {
-    onBoard = penteOnBoard(board);
-    tray = variantId === 'pente-grammai-kidd' ? refill(fields, onBoard, 'r', ['h'], COUNTERS) : refill(fields, onBoard, 'x', [], COUNTERS);
-  }
-  return tray ? [board, side, ...tray].join(' ') : position;
+  const tray = TRAYS[variantId];
+  if (!tray) return position;
+  const left = tray.placed(position).map((n) => tray.total - n);
+  if (left.some((n) => !(n >= 0))) return position;
+  // The tray's field where it stands (after the board and the side), else added at the end.
+  const fields = position.trim().split(/\s+/);
+  const written = `${tray.field}:${left.join(',')}`;
+  const at = fields.findIndex((f, i) => i > 1 && f.startsWith(`${tray.field}:`));
+  if (at < 0) fields.push(written);
+  else fields[at] = written;
+  return fields.join(' ');
 }
