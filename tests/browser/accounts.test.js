@@ -218,6 +218,13 @@ test('two signed-in players play a rated game; the game shows names and the prof
   await host.waitForSelector('.results tr[data-variant="petteia-6"]');
   const [scrolled, shown] = await host.$eval('.results', (table) => [table.scrollWidth, table.clientWidth]);
   assert.ok(scrolled <= shown, `the results table is ${scrolled} px wide in ${shown}`);
+  // And no heading is cut inside a word ("Victoir/es"): each is one line.
+  const cut = await host.$$eval('.results thead th', (cells) => cells.filter((cell) => {
+    const range = document.createRange();
+    range.selectNodeContents(cell);
+    return range.getClientRects().length > 1;
+  }).map((cell) => cell.textContent));
+  assert.deepEqual(cut, [], 'headings on one line');
   await shot(host, 'accounts-profile-fr-phone');
   // French punctuation and wording: a colon with its space before, "par" before how it ended.
   assert.match(await host.textContent('.chart-legend li'), /^Petteia 6×6\u00a0: \d+$/);
