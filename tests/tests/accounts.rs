@@ -565,8 +565,12 @@ async fn a_changed_password_ends_every_session_but_the_new_one(database: Databas
     );
     let (status, refused) = change("a good password", "short").await;
     assert_eq!(
-        (status, &refused["error"]["code"]),
-        (400, &json!("bad_request"))
+        (
+            status,
+            &refused["error"]["code"],
+            &refused["error"]["refusal"]
+        ),
+        (400, &json!("bad_request"), &json!("password_length"))
     );
     let changed = reqwest::Client::new()
         .post(format!("{}/api/v1/account/password", server.base))
@@ -1200,10 +1204,17 @@ async fn bad_input_gets_a_clear_error_and_changes_nothing(database: Database) {
     let code = |reply: &Reply| reply.1["error"]["code"].as_str().map(String::from);
     let taken = api.sign_up("HAL", "another password").await;
     assert_eq!((taken.0, code(&taken).as_deref()), (409, Some("conflict")));
-    for (username, password) in [
-        ("h", "long enough"),
-        ("has space", "long enough"),
-        ("ivy", "short"),
+    // The rule broken is named, for the client to say it in its language; a password is
+    // counted in characters (four emoji are eight UTF-16 units to a browser's field).
+    for (username, password, rule) in [
+        ("h", "long enough", "username_format"),
+        ("has space", "long enough", "username_format"),
+        ("ivy", "short", "password_length"),
+        (
+            "ivy",
+            "\u{1F600}\u{1F600}\u{1F600}\u{1F600}",
+            "password_length",
+        ),
     ] {
         let reply = api.sign_up(username, password).await;
         assert_eq!(
@@ -1211,6 +1222,7 @@ async fn bad_input_gets_a_clear_error_and_changes_nothing(database: Database) {
             (400, Some("bad_request")),
             "{username}"
         );
+        assert_eq!(reply.1["error"]["refusal"], rule, "{username} {password}");
     }
     assert_eq!(
         api.get("/api/v1/players/ivy", None).await.0,

@@ -3,6 +3,7 @@
 //! server keeps its cause, and the cause is logged once, when the error is answered.
 
 use crate::game::error::{GameError, Refusal, error_chain};
+use crate::players::credentials::AccountRule;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
@@ -30,6 +31,9 @@ pub enum ApiError {
     /// client can say why in its own words.
     #[error("{0}")]
     Refused(Refusal),
+    /// An account's name or password breaks its rule (400), named as `refusal` is.
+    #[error("{0}")]
+    AccountRule(AccountRule),
     #[error("{0}")]
     Conflict(String),
     #[error("it is not your turn")]
@@ -62,7 +66,7 @@ pub enum ApiError {
 impl ApiError {
     pub fn code(&self) -> &'static str {
         match self {
-            ApiError::BadRequest(_) => "bad_request",
+            ApiError::BadRequest(_) | ApiError::AccountRule(_) => "bad_request",
             ApiError::Unauthorized | ApiError::NotSignedIn | ApiError::WrongCredentials => {
                 "unauthorized"
             }
@@ -85,7 +89,7 @@ impl ApiError {
 
     pub fn status(&self) -> StatusCode {
         match self {
-            ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            ApiError::BadRequest(_) | ApiError::AccountRule(_) => StatusCode::BAD_REQUEST,
             ApiError::Refused(refusal) if refusal.forbids() => StatusCode::FORBIDDEN,
             ApiError::Refused(_) => StatusCode::BAD_REQUEST,
             ApiError::Unauthorized | ApiError::NotSignedIn | ApiError::WrongCredentials => {
@@ -141,6 +145,7 @@ impl ApiError {
                 object.game_id = Some(game_id.as_str().to_string())
             }
             ApiError::Refused(refusal) => object.refusal = refusal.name(),
+            ApiError::AccountRule(rule) => object.refusal = Some(rule.name()),
             _ => {}
         }
         object
@@ -168,7 +173,8 @@ pub struct ErrorObject {
     /// illegal_move: why.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
-    /// bad_request and forbidden from a rule of live play: which rule (docs/API.md lists them).
+    /// bad_request and forbidden from a rule of live play, or of an account's name or password:
+    /// which rule (docs/API.md lists them).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub refusal: Option<&'static str>,
     /// rate_limited: when to try again.

@@ -43,14 +43,6 @@ export function showCredentialsForm(app, kind) {
     error.textContent = '';
     const name = /** @type {HTMLInputElement} */ (username).value.trim();
     const secret = /** @type {HTMLInputElement} */ (password).value;
-    // The server's rules, said in the page's language before asking it (it answers in English).
-    // A password is counted in characters, as the server counts it: the field counts an emoji twice.
-    const rule = signingUp && (!/^[A-Za-z0-9_-]{2,20}$/.test(name) ? 'account.username_rule'
-      : !([...secret].length >= 8 && [...secret].length <= 128) ? 'account.password_rule' : null);
-    if (rule) {
-      error.textContent = t(rule);
-      return;
-    }
     try {
       const account = await (signingUp ? signUp(name, secret) : signIn(name, secret));
       await refreshAccountLink();

@@ -42,6 +42,8 @@ export default {
   'error.unreachable': 'The server did not answer: check your connection, or try again in a moment.',
 
   // Why a rule of play refused a request (the `refusal` of an error body, docs/API.md).
+  'refusal.username_format': 'A username is 2 to 20 letters (A–Z, without accents), digits, _ or -.',
+  'refusal.password_length': 'A password has 8 to 128 characters.',
   'refusal.malformed_move_id': 'A move id has at most 64 characters and no control characters.',
   'refusal.draw_already_offered': 'You have already offered a draw.',
   'refusal.no_draw_offer': 'There is no draw offer to decline.',
@@ -555,8 +557,6 @@ export default {
   'account.password': 'Password',
   'account.username_hint': '2 to 20 letters, digits, _ or -.',
   'account.password_hint': 'At least 8 characters.',
-  'account.username_rule': 'A username is 2 to 20 letters (A–Z, without accents), digits, _ or -.',
-  'account.password_rule': 'A password has 8 to 128 characters.',
   'account.create': 'Create account',
   'account.have_one': 'Have an account? ',
   'account.no_account': 'No account? ',

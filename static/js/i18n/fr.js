@@ -42,6 +42,8 @@ export default {
   'error.unreachable': 'Le serveur ne répond pas\u00a0: vérifiez votre connexion, ou réessayez dans un instant.',
 
   // Pourquoi une règle du jeu refuse une demande (le `refusal` d’une erreur, docs/API.md).
+  'refusal.username_format': 'Un nom d’utilisateur compte de 2 à 20 lettres (A–Z, sans accents), chiffres, _ ou -.',
+  'refusal.password_length': 'Un mot de passe compte de 8 à 128 caractères.',
   'refusal.malformed_move_id': 'Un identifiant de coup a au plus 64 caractères, sans caractère de contrôle.',
   'refusal.draw_already_offered': 'Vous avez déjà proposé la nulle.',
   'refusal.no_draw_offer': 'Il n’y a pas de proposition de nulle à refuser.',
@@ -555,8 +557,6 @@ export default {
   'account.password': 'Mot de passe',
   'account.username_hint': 'De 2 à 20 lettres, chiffres, _ ou -.',
   'account.password_hint': 'Au moins 8 caractères.',
-  'account.username_rule': 'Un nom d’utilisateur compte de 2 à 20 lettres (A–Z, sans accents), chiffres, _ ou -.',
-  'account.password_rule': 'Un mot de passe compte de 8 à 128 caractères.',
   'account.create': 'Créer le compte',
   'account.have_one': 'Déjà un compte\u00a0? ',
   'account.no_account': 'Pas de compte\u00a0? ',

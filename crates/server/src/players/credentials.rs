@@ -14,6 +14,25 @@ use std::sync::LazyLock;
 /// never mistaken for one, and the other way round.
 pub const PERSONAL_TOKEN_PREFIX: &str = "lp_";
 
+/// A rule of an account's name or password that refused it (400), named in the error body's
+/// `refusal` as a rule of play is, so that the client says it in the page's language.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum AccountRule {
+    #[error("a username is 2 to 20 of A-Z a-z 0-9 _ -")]
+    UsernameFormat,
+    #[error("a password has 8 to 128 characters")]
+    PasswordLength,
+}
+
+impl AccountRule {
+    pub fn name(self) -> &'static str {
+        match self {
+            AccountRule::UsernameFormat => "username_format",
+            AccountRule::PasswordLength => "password_length",
+        }
+    }
+}
+
 /// 2 to 20 of `A–Z a–z 0–9 _ -`; unique without regard to case (the store compares lower case).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Username(String);
@@ -30,9 +49,7 @@ impl FromStr for Username {
                 .bytes()
                 .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
         if !valid {
-            return Err(ApiError::BadRequest(
-                "a username is 2 to 20 of A-Z a-z 0-9 _ -".into(),
-            ));
+            return Err(ApiError::AccountRule(AccountRule::UsernameFormat));
         }
         if text.eq_ignore_ascii_case(DELETED) {
             return Err(ApiError::Conflict("that username is taken".into()));
@@ -68,9 +85,7 @@ impl FromStr for NewPassword {
 
     fn from_str(text: &str) -> Result<NewPassword, ApiError> {
         if !(8..=128).contains(&text.chars().count()) {
-            return Err(ApiError::BadRequest(
-                "a password has 8 to 128 characters".into(),
-            ));
+            return Err(ApiError::AccountRule(AccountRule::PasswordLength));
         }
         Ok(NewPassword(text.to_string()))
     }
@@ -128,7 +143,10 @@ mod tests {
         }
         for bad in ["a", "has space", "ünï", "x".repeat(21).as_str(), ""] {
             assert!(
-                matches!(bad.parse::<Username>(), Err(ApiError::BadRequest(_))),
+                matches!(
+                    bad.parse::<Username>(),
+                    Err(ApiError::AccountRule(AccountRule::UsernameFormat))
+                ),
                 "{bad}"
             );
         }
