@@ -14,7 +14,7 @@
  *   dice?: number[], moves: string[], clocks: Clocks | null, result: Result | null,
  *   draw_offer: string | null, undo_offer?: string | null, rematch_offer?: string | null,
  *   rematch?: string, seat: Seat | null, legal_moves?: string[], opponent_connected?: boolean,
- *   opponent_away_since?: number | null, claim_allowed_at?: number | null, can_take_back?: boolean,
+ *   opponent_away_since?: number | null, claim_allowed_at?: number | null, claim_aborts?: boolean, can_take_back?: boolean,
  *   spectators?: number,
  *   commitment?: string, server_seed?: string, level?: number,
  * }} GameView

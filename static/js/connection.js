@@ -7,10 +7,8 @@
 // within PONG_WITHIN_MS means the link is dead even if the browser still calls it open (a link
 // that silently drops packets). It then reconnects, with growing pauses, resumes with `since` =
 // the last version seen, and resends the move not yet acknowledged with the same id, which the
-// server plays at most once. A move refused as stale only because events that leave the board as
-// it was came first (a restart's `clocks_paused` and `clock_started`, a draw offer) means what it
-// meant: it goes again at the version now, where it was dropped with "the game moved on" (a
-// French player's audit: a move played while the server restarted).
+// server plays at most once (and plays even if a restart's `clocks_paused` and `clock_started`
+// came between: a move is stale only when the board changed, docs/PROTOCOL.md §3).
 
 export const PING_EVERY_MS = 10000;
 export const PONG_WITHIN_MS = 4000;
@@ -29,12 +27,6 @@ export const PONG_WITHIN_MS = 4000;
 
 /** The fields of a view that a delta leaves out because they never change (docs/PROTOCOL.md §3). */
 const FIXED_FIELDS = /** @type {const} */ (['game_id', 'variant', 'mode', 'sides', 'level', 'commitment']);
-
-/**
- * What a move is chosen on: the position, the dice to play and the side to move.
- * @param {import('./api.js').GameView} view
- */
-const place = (view) => JSON.stringify([view.position, view.dice ?? null, view.to_move]);
 
 const moveId = () => `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
 
@@ -60,10 +52,6 @@ export class GameConnection {
     this.pending = null;
     /** @type {number | null} the version the pending move was acknowledged with, until the view reaches it */
     this.ackedAt = null;
-    /** The board the pending move was chosen on (`place`). @type {string | null} */
-    this.pendingPlace = null;
-    /** The pending move's refusal as stale, until the view reaches its version. @type {{ code: string, message: string, version: number } | null} */
-    this.stale = null;
     /** The last whole view, and its moves with those played since. @type {import('./api.js').GameView | null} */
     this.view = null;
     /** @type {string[]} */
@@ -164,48 +152,9 @@ export class GameConnection {
         else this.settle();
       }
     } else if (message.type === 'error') {
-      if (this.pending && message.id === this.pending.id) {
-        // Stale: judged once the view has the events that came first (they may follow the refusal).
-        if (message.code === 'stale' && typeof message.version === 'number' && message.version > this.pending.version) {
-          this.stale = message;
-          this.retryIfUnmoved();
-          return;
-        }
-        this.settle();
-      }
+      if (this.pending && message.id === this.pending.id) this.settle();
       this.handlers.onError(message);
     }
-  }
-
-  /**
-   * The pending move refused as stale, once the view has reached the version it was refused at:
-   * played again at the view's version if the board is the one it was chosen on and the move is
-   * still legal there, else dropped with its refusal.
-   */
-  retryIfUnmoved() {
-    const stale = this.stale;
-    const view = this.view;
-    if (!this.pending || !stale || !view || view.version < stale.version) return;
-    this.stale = null;
-    if (this.rebase(view)) {
-      this.sendPending();
-      return;
-    }
-    this.settle();
-    this.handlers.onError(stale);
-  }
-
-  /**
-   * Moves the pending move to `view`'s version when only the version changed under it.
-   * @param {import('./api.js').GameView} view
-   * @returns {boolean} whether it was moved
-   */
-  rebase(view) {
-    const pending = this.pending;
-    if (!pending || view.version === pending.version || place(view) !== this.pendingPlace
-      || !(view.legal_moves || []).includes(pending.move)) return false;
-    pending.version = view.version;
-    return true;
   }
 
   /** @param {import('./api.js').GameView} view a whole view */
@@ -220,7 +169,6 @@ export class GameConnection {
   /** A move acknowledged is settled once the view shows it. */
   settleIfShown() {
     if (this.pending && this.ackedAt !== null && (this.lastVersion ?? 0) >= this.ackedAt) this.settle();
-    this.retryIfUnmoved();
   }
 
   /**
@@ -252,16 +200,12 @@ export class GameConnection {
     this.greeted = true;
     this.retries = 0;
     this.handlers.onState('connected');
-    // A move sent while the server restarted: the restart's events changed only the version.
-    if (this.view && this.ackedAt === null) this.rebase(this.view);
     this.sendPending();
   }
 
   settle() {
     this.pending = null;
     this.ackedAt = null;
-    this.stale = null;
-    this.pendingPlace = null;
     this.handlers.onPending(null);
   }
 
@@ -277,7 +221,6 @@ export class GameConnection {
    */
   sendMove(move, version) {
     this.pending = { move, version, id: moveId() };
-    this.pendingPlace = this.view && this.view.version === version ? place(this.view) : null;
     this.handlers.onPending(this.pending);
     this.sendPending();
   }

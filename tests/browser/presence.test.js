@@ -66,6 +66,7 @@ test('a spectator is counted; the opponent gone is counted and claimable without
   assert.match(await host.textContent('.opponent-gone'), /^Opponent disconnected 0:0\d$/);
   assert.equal(await host.locator('#claim').count(), 0, 'no claim before the window has passed');
   await host.waitForSelector('#claim', { timeout: (CLAIM_AFTER_SECS + 8) * 1000 });
+  assert.equal(await host.textContent('#claim'), 'Claim the game');
   await shot(host, 'presence-01-claim-offered-laptop', { fullPage: false });
   await host.click('#claim');
   await waitStatus(host, 'finished');
@@ -73,5 +74,22 @@ test('a spectator is counted; the opponent gone is counted and claimable without
   assert.equal(finished.result.winner, 'light');
   assert.equal(finished.result.termination, 'abandoned');
   await host.waitForSelector('.end-panel');
+  assertNoProblems(host, guest);
+});
+
+test('an opponent gone before moving: the button says the claim aborts the game, and it does', async () => {
+  const { host, guest } = await onlineGame({ host: LAPTOP, guest: PHONE, variant: 'petteia-6', clock: '5+3' });
+  // Light moves; Dark leaves without a move of its own: there is no game to win yet (lichess's
+  // rule), and the button said "Claim the game" (a spectators' audit).
+  await clickMove(host, 'A1', 'A2');
+  await waitVersion(guest, (await shown(host)).version);
+  await guest.waitForSelector('.connection[data-state="connected"]');
+  await guest.goto('/rules');
+  await host.waitForSelector('#claim', { timeout: (CLAIM_AFTER_SECS + 18) * 1000 });
+  assert.equal(await host.textContent('#claim'), 'Abort the game');
+  await host.waitForFunction(() => document.querySelector('#announcer').textContent.endsWith('you may abort the game, which has not begun for both (no one wins).'));
+  await host.click('#claim');
+  await waitStatus(host, 'aborted');
+  assert.equal((await view(host)).result, null, 'no one won');
   assertNoProblems(host, guest);
 });

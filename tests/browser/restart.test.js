@@ -91,8 +91,8 @@ test('a move played while the server was down is played once it is back, on the 
   });
   await Promise.all(pages.map((p) => waitReconnected(p, { timeout: 20000 })));
   // The restart wrote two events (the clocks paused and started again), which left the board as
-  // it was: the move goes at the version now, where it was refused as stale and dropped (a French
-  // player's audit: "Refusé : la partie a avancé", on the same board).
+  // it was: the move chosen before them is played, where it was refused as stale and dropped (a
+  // French player's audit: "Refusé : la partie a avancé", on the same board).
   await guest.waitForFunction(() => !document.querySelector('.move-list .pending'));
   const stored = await view(host);
   assert.deepEqual(stored.moves, ['A1-A3', 'B6-B4'], 'the move is stored');

@@ -247,7 +247,8 @@ export function playButtons(view, { offers, confirmingResign, now, awaySeenAt })
     if (undo && undo !== me) {
       buttons.push({ id: 'undo-accept', label: t('action.accept_undo'), action: 'undo/accept' }, { id: 'undo-decline', label: t('action.decline_undo'), action: 'undo/decline' });
     } else if (!undo && view.can_take_back) buttons.push({ id: 'undo', label: t('action.ask_undo'), action: 'undo' });
-    if (presence(view, now, awaySeenAt)?.claimAllowed) buttons.push({ id: 'claim', label: t('action.claim'), action: 'claim' });
+    // Before the game has begun for both, the claim aborts it: the button says so.
+    if (presence(view, now, awaySeenAt)?.claimAllowed) buttons.push({ id: 'claim', label: t(view.claim_aborts ? 'action.claim_abort' : 'action.claim'), action: 'claim' });
   } else {
     if (view.can_take_back) buttons.push({ id: 'undo', label: t('action.undo'), action: 'undo' });
     if ((view.legal_moves || []).length) buttons.push({ id: 'hint', label: t('action.hint'), action: 'hint' });

@@ -755,7 +755,7 @@ class GameScreen {
     this.awayLine.textContent = away ? away.text : '';
     if (away && away.claimAllowed !== this.claimShown && v.seat) {
       this.drawActions();
-      if (this.claimShown) this.say(t('announce.claim'));
+      if (this.claimShown) this.say(t(v.claim_aborts ? 'announce.claim_abort' : 'announce.claim'));
     }
   }
 

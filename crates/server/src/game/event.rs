@@ -116,6 +116,30 @@ pub enum GameEvent {
     },
 }
 
+impl GameEvent {
+    /// Whether the event leaves the board (the position, the dice and the side to move) as it
+    /// was: a move chosen before it still means what it meant.
+    pub fn leaves_board(&self) -> bool {
+        match self {
+            GameEvent::Joined { .. }
+            | GameEvent::ClockStarted { .. }
+            | GameEvent::ClocksPaused { .. }
+            | GameEvent::DrawOffered { .. }
+            | GameEvent::DrawDeclined { .. }
+            | GameEvent::UndoOffered { .. }
+            | GameEvent::UndoDeclined { .. }
+            | GameEvent::RematchOffered { .. }
+            | GameEvent::RematchDeclined { .. } => true,
+            GameEvent::Roll { .. }
+            | GameEvent::Move { .. }
+            | GameEvent::Undo { .. }
+            | GameEvent::Finished { .. }
+            | GameEvent::Aborted { .. }
+            | GameEvent::Rematch { .. } => false,
+        }
+    }
+}
+
 /// A move the server has already read from its notation and checked against the position it is
 /// played in, carried with the event it decided so that applying the event does not read the
 /// notation again. Never stored or sent (events read back from the log have none); equality

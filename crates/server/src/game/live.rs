@@ -107,6 +107,37 @@ pub struct LiveGame {
     pub rematch: Option<GameId>,
     /// The number of events applied: the game's version.
     pub version: u64,
+    /// The version at which the board (the position, the dice, the side to move) was last
+    /// changed: a move seen at any version since was chosen on the board of now.
+    board_version: u64,
+}
+
+/// Whether `player`, as `seen`, has not been seen since play began at `started_at`: no socket of
+/// theirs is open and their last sign of life came no later than the start.
+fn not_seen_since(started_at: Option<i64>, player: Player, seen: &Presence) -> bool {
+    started_at
+        .zip(seen.last_seen(player))
+        .is_some_and(|(started, seen)| seen <= started)
+}
+
+/// What a claim against an absent opponent of an online game does. Before each side has moved
+/// there is no game to win (lichess's rule): the claim aborts it, and it counts in no one's
+/// results; but not once a die was thrown (`dice_seen_online`), unless the opponent never came to
+/// see it (`LiveGame::never_came`). The view tells a seat which (`claim_aborts`), so that its
+/// button says what it will do.
+#[derive(Clone, Copy, Debug)]
+pub struct ClaimRule {
+    each_side_has_moved: bool,
+    dice_seen_online: bool,
+    started_at: Option<i64>,
+}
+
+impl ClaimRule {
+    /// Whether a claim against `opponent`, `seen` as now, aborts the game rather than wins it.
+    pub fn aborts(&self, opponent: Player, seen: &Presence) -> bool {
+        !self.each_side_has_moved
+            && (!self.dice_seen_online || not_seen_since(self.started_at, opponent, seen))
+    }
 }
 
 impl LiveGame {
@@ -146,6 +177,7 @@ impl LiveGame {
             result: None,
             rematch: None,
             version: 0,
+            board_version: 0,
         };
         if seated {
             game.start(created_at);
@@ -386,6 +418,9 @@ impl LiveGame {
             }
         }
         self.version += 1;
+        if !event.leaves_board() {
+            self.board_version = self.version;
+        }
         Ok(())
     }
 
@@ -507,11 +542,7 @@ impl LiveGame {
     /// challenge was accepted; an inviter who closed the page before the join. (After a restart
     /// everyone counts as seen at the restart: the rule then waits for them as for anyone.)
     fn never_came(&self, player: Player, seen: &Presence) -> bool {
-        self.mode == Mode::Online
-            && self
-                .started_at
-                .zip(seen.last_seen(player))
-                .is_some_and(|(started, seen)| seen <= started)
+        self.mode == Mode::Online && not_seen_since(self.started_at, player, seen)
     }
 
     /// When an online game still waiting for its invite is aborted (`expiry_ms` after creation).
@@ -546,7 +577,9 @@ impl LiveGame {
         }
     }
 
-    /// A move by `seat` seen at `version`.
+    /// A move by `seat` seen at `version`: stale only if the board has changed since, so that
+    /// events which leave it as it was (the clocks paused and started by a restart, an offer)
+    /// do not turn away a move that means what it meant (docs/PROTOCOL.md §3).
     pub fn decide_move(
         &self,
         seat: Seat,
@@ -558,7 +591,7 @@ impl LiveGame {
             return Err(Refusal::NoSeat);
         }
         self.require_playing()?;
-        if version != self.version {
+        if !(self.board_version..=self.version).contains(&version) {
             return Err(Refusal::Stale {
                 version: self.version,
             });
@@ -794,10 +827,17 @@ impl LiveGame {
         self.mode == Mode::Online && self.dice_thrown > 0
     }
 
-    /// Claims the win when the opponent has been away the claim window (`seen` says). Before
-    /// each side has moved there is no game to win (lichess's rule): the claim aborts it, and it
-    /// counts in no one's results; but not once a die was thrown (`dice_seen_online`), unless
-    /// the opponent never came to see it (`never_came`).
+    /// What a claim would do in the game as it is now (`ClaimRule`).
+    pub fn claim_rule(&self) -> ClaimRule {
+        ClaimRule {
+            each_side_has_moved: self.each_side_has_moved(),
+            dice_seen_online: self.dice_seen_online(),
+            started_at: self.started_at,
+        }
+    }
+
+    /// Claims the win when the opponent has been away the claim window (`seen` says), or aborts
+    /// a game not begun (`ClaimRule`).
     pub fn decide_claim(
         &self,
         seat: Seat,
@@ -819,8 +859,7 @@ impl LiveGame {
         if gone_ms < needed_ms {
             return Err(Refusal::ClaimTooEarly { gone_ms, needed_ms });
         }
-        let not_begun = !self.dice_seen_online() || self.never_came(opponent, seen);
-        if !self.each_side_has_moved() && not_begun {
+        if self.claim_rule().aborts(opponent, seen) {
             Ok(GameEvent::Aborted {
                 side: Some(self.variant.side(player)),
                 absent: None,

@@ -93,6 +93,7 @@ pub struct Snapshot {
     pub presence: Presence,
     /// Whether each player has a move to take back (`LiveGame::can_take_back`).
     can_take_back: [bool; 2],
+    claim_rule: super::live::ClaimRule,
     /// Written once per game: the fields that never change (`FIXED_FIELDS`), without braces.
     fixed: Arc<str>,
     /// Written once per version: the shared fields that change, without braces. The texts are
@@ -285,6 +286,10 @@ struct SeatPart {
     /// Online, the opponent away: when this seat may claim the win.
     #[serde(skip_serializing_if = "Option::is_none")]
     claim_allowed_at: Option<i64>,
+    /// With `claim_allowed_at`: whether the claim would abort the game, not yet begun by both,
+    /// rather than win it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    claim_aborts: Option<bool>,
     /// To a seat: whether it has a move to take back (`/undo` is refused otherwise).
     #[serde(skip_serializing_if = "Option::is_none")]
     can_take_back: Option<bool>,
@@ -324,6 +329,9 @@ impl SeatPart {
         }
         if let Some(at) = self.claim_allowed_at {
             fields.integer("claim_allowed_at", at);
+        }
+        if let Some(aborts) = self.claim_aborts {
+            fields.boolean("claim_aborts", aborts);
         }
         if let Some(can) = self.can_take_back {
             fields.boolean("can_take_back", can);
@@ -599,6 +607,7 @@ impl Snapshot {
             creator: game.creator(),
             presence,
             can_take_back: Player::BOTH.map(|p| game.can_take_back(Seat::Player(p))),
+            claim_rule: game.claim_rule(),
             fixed,
             changing: changing.into(),
             moves_json: moves.json.clone(),
@@ -725,6 +734,10 @@ impl Snapshot {
             claim_allowed_at: self
                 .online_opponent(seat)
                 .and_then(|o| self.presence.claim_allowed_at(o, now)),
+            claim_aborts: self
+                .online_opponent(seat)
+                .filter(|&o| self.presence.claim_allowed_at(o, now).is_some())
+                .map(|o| self.claim_rule.aborts(o, &self.presence)),
             can_take_back: match seat {
                 Seat::Player(p) => Some(self.can_take_back[p.index()]),
                 // The one token plays the side to move (and takes back anyone's move).

@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::game::ClockSettings;
-use crate::game::view::Presence;
+use crate::game::view::{MoveList, Presence, Snapshot};
 
 fn game(variant: Variant, mode: Mode, clock: Option<ClockSettings>) -> LiveGame {
     LiveGame::for_tests(variant, mode, clock)
@@ -99,6 +99,49 @@ fn moves_are_checked_for_seat_turn_version_and_legality() {
         Err(Refusal::Move(ludus_engine::MoveError::Notation(_)))
     ));
     assert!(g.decide_move(ME, "a1 a2", v, 0).is_ok());
+}
+
+#[test]
+fn a_move_is_stale_only_when_the_board_changed_since_it_was_seen() {
+    let mut g = game(Variant::Petteia6, Mode::Online, clock(60_000, 0));
+    let join = g.decide_join();
+    commit(&mut g, join, 0);
+    let seen = g.version;
+    // A restart pauses and starts the clocks, and the opponent offers a draw: the board is the
+    // one the move was chosen on.
+    let pause = g.pause_clocks(1_000).expect("the clocks run");
+    commit(&mut g, vec![pause], 1_000);
+    let resume = g.resume_clocks().expect("the clocks were paused");
+    commit(&mut g, vec![resume], 2_000);
+    let offer = g.decide_draw(THEM).unwrap();
+    commit(&mut g, vec![offer], 2_000);
+    assert_eq!(g.version, seen + 3);
+    assert_eq!(
+        g.decide_move(ME, "A1-A2", g.version + 1, 2_000),
+        Err(Refusal::Stale { version: g.version }),
+        "a version the game has not reached"
+    );
+    let mv = g.decide_move(ME, "A1-A2", seen, 2_000).expect("not stale");
+    commit(&mut g, vec![mv], 2_000);
+    assert_eq!(g.draw_offer, None, "the move declines the offer");
+    // Dark chose at `seen` too, but Light's move changed the board.
+    assert_eq!(
+        g.decide_move(THEM, "A6-A5", seen, 3_000),
+        Err(Refusal::Stale { version: g.version })
+    );
+    assert!(g.decide_move(THEM, "A6-A5", g.version, 3_000).is_ok());
+
+    // A dice game: the roll that follows a move changes the board too.
+    let mut g = game(Variant::DuodecimScripta, Mode::Local, None);
+    let seen = g.version;
+    commit(&mut g, vec![], 0); // the first roll
+    assert!(g.version > seen);
+    let any = g.engine.legal_moves()[0].to_string();
+    assert!(g.decide_move(Seat::Both, &any, g.version, 0).is_ok());
+    assert_eq!(
+        g.decide_move(Seat::Both, &any, seen, 0),
+        Err(Refusal::Stale { version: g.version })
+    );
 }
 
 #[test]
@@ -272,6 +315,20 @@ fn draws_are_offered_accepted_and_declined_in_petteia_only() {
     assert_eq!(g.decide_resign(ME), Err(Refusal::GameOver));
 }
 
+/// `claimant`'s claim at `now`, after checking that their view said beforehand what it does:
+/// `claim_aborts` when it aborts the game, not when it wins it.
+fn claimed(g: &LiveGame, claimant: Seat, seen: &Presence, now: i64) -> Result<GameEvent, Refusal> {
+    let mut list = MoveList::default();
+    list.update(g);
+    let view = Snapshot::of(g, &list, *seen).render(claimant, now);
+    let claim = g.decide_claim(claimant, seen, now);
+    if let Ok(event) = &claim {
+        let aborts = matches!(event, GameEvent::Aborted { .. });
+        assert_eq!(view["claim_aborts"], serde_json::json!(aborts), "{view}");
+    }
+    claim
+}
+
 #[test]
 fn a_claim_needs_the_opponent_gone_long_enough() {
     let mut g = game(Variant::Petteia6, Mode::Online, None);
@@ -281,11 +338,11 @@ fn a_claim_needs_the_opponent_gone_long_enough() {
     let gone = left_at(Player::Second, 1_000);
     let claim_at = 1_000 + WINDOW_MS;
     assert!(matches!(
-        g.decide_claim(ME, &both_here(), claim_at),
+        claimed(&g, ME, &both_here(), claim_at),
         Err(Refusal::OpponentConnected)
     ));
     assert!(matches!(
-        g.decide_claim(ME, &gone, claim_at - 1),
+        claimed(&g, ME, &gone, claim_at - 1),
         Err(Refusal::ClaimTooEarly { .. })
     ));
     // Before each side has moved, a claim aborts: nobody won a game that never started.
@@ -293,13 +350,13 @@ fn a_claim_needs_the_opponent_gone_long_enough() {
         side: Some(g.variant.side(Player::First)),
         absent: None,
     });
-    assert_eq!(g.decide_claim(ME, &gone, claim_at), aborted_by_me);
+    assert_eq!(claimed(&g, ME, &gone, claim_at), aborted_by_me);
     let mut one_side_moved = g.clone();
     let mv = one_side_moved
         .decide_move(ME, "A1-A2", g.version, 0)
         .unwrap();
     commit(&mut one_side_moved, vec![mv], 0);
-    let claim = one_side_moved.decide_claim(ME, &gone, claim_at);
+    let claim = claimed(&one_side_moved, ME, &gone, claim_at);
     assert_eq!(claim, aborted_by_me);
     commit(&mut one_side_moved, vec![claim.unwrap()], 0);
     assert_eq!(
@@ -311,7 +368,7 @@ fn a_claim_needs_the_opponent_gone_long_enough() {
         let mv = g.decide_move(mover, text, g.version, 0).unwrap();
         commit(&mut g, vec![mv], 0);
     }
-    let claim = g.decide_claim(ME, &gone, claim_at).unwrap();
+    let claim = claimed(&g, ME, &gone, claim_at).unwrap();
     commit(&mut g, vec![claim], 0);
     assert_eq!(
         g.result.unwrap().outcome,
@@ -331,7 +388,7 @@ fn a_player_not_seen_since_the_game_began_loses_neither_by_a_claim_nor_on_time()
     // Away since before the start (a challenger away at the accept): the claim aborts.
     let never_came = left_at(Player::Second, 4_000);
     assert_eq!(
-        g.decide_claim(claimant, &never_came, 4_000 + WINDOW_MS),
+        claimed(&g, claimant, &never_came, 4_000 + WINDOW_MS),
         Ok(GameEvent::Aborted {
             side: Some(claimant_side),
             absent: None
@@ -340,7 +397,7 @@ fn a_player_not_seen_since_the_game_began_loses_neither_by_a_claim_nor_on_time()
     // Seen after the dice were thrown, then gone: the claim wins, as it did.
     let came_and_left = left_at(Player::Second, 6_000);
     assert_eq!(
-        g.decide_claim(claimant, &came_and_left, 6_000 + WINDOW_MS),
+        claimed(&g, claimant, &came_and_left, 6_000 + WINDOW_MS),
         Ok(g.finished(Outcome::win(Player::First, Termination::Abandoned)))
     );
 
@@ -364,7 +421,6 @@ fn a_player_not_seen_since_the_game_began_loses_neither_by_a_claim_nor_on_time()
 
 #[test]
 fn the_views_move_list_follows_moves_undo_and_a_rebuilt_history() {
-    use crate::game::view::{MoveList, Snapshot};
     use std::sync::Arc;
     let both = Seat::Both;
     let play = |g: &mut LiveGame, mv: &str| {
@@ -435,7 +491,6 @@ fn the_views_move_list_follows_moves_undo_and_a_rebuilt_history() {
 
 #[test]
 fn the_move_list_extended_by_the_moves_of_each_batch_is_the_games_list() {
-    use crate::game::view::{MoveList, Snapshot};
     let both = Seat::Both;
     // Duodecim: a move may bring a roll and forced moves with it, all in one batch.
     let mut g = game(Variant::DuodecimScripta, Mode::Local, None);
