@@ -134,6 +134,7 @@ export function showAnalysis(app, query) {
     if (!state.setUp) {
       moveHolder.replaceChildren(board);
       setUpHolder.replaceChildren();
+      if (focused) /** @type {SVGElement | null} */ (board.querySelector(`[data-place="${CSS.escape(focused)}"]`))?.focus();
       return;
     }
     // In set-up every place is a button: a click (or Enter) changes what stands there.
@@ -233,7 +234,11 @@ export function showAnalysis(app, query) {
     drawBoard(focused);
   }
 
-  /** @param {string} move */
+  /**
+   * Plays `move` on the position; the keyboard's focus, which was on the board's destination or a
+   * move's button that the redraw removes, goes on from the piece where it landed.
+   * @param {string} move
+   */
   async function play(move) {
     try {
       const after = await analysisPlay(state.variant, state.position, parseDice(state.dice), [move]);
@@ -244,7 +249,13 @@ export function showAnalysis(app, query) {
       error.textContent = errorMessage(e);
       return;
     }
-    refresh();
+    const focusWasHere = app.contains(document.activeElement);
+    await refresh();
+    const landed = moveEnds(move).to;
+    if (focusWasHere && !app.contains(document.activeElement)) {
+      const place = landed && /** @type {SVGElement | null} */ (moveHolder.querySelector(`[data-place="${CSS.escape(landed)}"]`));
+      (place || /** @type {HTMLElement | null} */ (movesList.querySelector('button')) || variantSelect).focus();
+    }
   }
 
   async function suggest() {

@@ -229,11 +229,11 @@ export function reviewPanel({ gameId, view, bottom, ply = null, face = 'virtvs' 
       : t('review.dice', { dice: roll.dice.join('·') }));
     // The move itself too: a screen reader hears the step, not the arrow on the board.
     // Named by its turn, as the move list numbers it, and by its place among the moves.
-    status.textContent = (ply
+    // Each move kept whole on its line (a phone broke "4:R-M4" at its hyphen).
+    status.replaceChildren((ply
       ? t('review.ply', { turn: turns[current - 1], side: sideLabel(/** @type {string} */ (ply.side)), ply: current, total })
       : t('review.ply0', { n: total }))
-      + (dice ? ` · ${dice}` : '')
-      + played.map((move) => ` · ${moveLabel(move)}`).join('');
+      + (dice ? ` · ${dice}` : ''), ...played.flatMap((move) => [' · ', html('span', { class: 'word', text: moveLabel(move) })]));
     const board = diagramBoard(variant, position, { moves: played, bottom, face, mover: replay.plies[current - 1]?.side });
     boardHolder.replaceChildren(board);
     for (const item of /** @type {NodeListOf<HTMLElement>} */ (moves.querySelectorAll('button[data-ply]'))) {

@@ -14,6 +14,8 @@
 let table = null;
 /** @type {AbortController | null} */
 let leaving = null;
+/** Whether the last navigation took the keyboard's focus away with the page it left. */
+let focusLeftWithPage = false;
 
 /**
  * The parameters of `path` under `pattern`, or null when it does not match or a part cannot be
@@ -41,11 +43,15 @@ export function matchRoute(pattern, path) {
   return params;
 }
 
-function route() {
+/** @param {boolean} [byThePage] whether the page itself navigated (`navigate`), not the history or a load */
+function route(byThePage = false) {
   if (!table) return;
   leaving?.abort();
   leaving = new AbortController();
   const { app, routes, notFound } = table;
+  // The focus was in the page left, or nowhere (a button pressed disables itself while it works).
+  const active = document.activeElement;
+  focusLeftWithPage = byThePage && (!active || active === document.body || app.contains(active));
   app.replaceChildren();
   document.body.classList.remove('printable');
   for (const [pattern, screen] of routes) {
@@ -59,6 +65,18 @@ function route() {
 }
 
 /**
+ * Gives the new page's `element` the keyboard's focus if the navigation took it away with the page
+ * it left (a button pressed that opened this one: "Start the game", a rematch), so that a keyboard
+ * or screen-reader user goes on from the new page's news, not from the top of the document. On a
+ * page loaded fresh, or reached from the header, the focus is left where it is.
+ * @param {HTMLElement} element
+ */
+export function landFocus(element) {
+  if (focusLeftWithPage && (document.activeElement === document.body || !document.activeElement)) element.focus({ preventScroll: true });
+  focusLeftWithPage = false;
+}
+
+/**
  * Shows `path` without reloading the page.
  * @param {string} path
  * @param {{ replace?: boolean }} [options]
@@ -66,7 +84,7 @@ function route() {
 export function navigate(path, { replace = false } = {}) {
   if (replace) history.replaceState(null, '', path);
   else history.pushState(null, '', path);
-  route();
+  route(true);
 }
 
 /**
@@ -85,6 +103,6 @@ export function startRouter(app, routes, notFound) {
     event.preventDefault();
     navigate(link.getAttribute('href') || '/');
   });
-  window.addEventListener('popstate', route);
+  window.addEventListener('popstate', () => route());
   route();
 }

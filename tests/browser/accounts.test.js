@@ -445,8 +445,8 @@ test('a challenge and its game\'s start are told on any page; a game that ended 
   await signUpIn(challenger, 'orpheus');
   await signUpIn(challenged, 'eurydice');
   await challenged.goto('/');
-  // A signed-in player's header has the challenges page.
-  assert.equal(await challenged.getAttribute('header.site a[href="/challenges"]', 'hidden'), null);
+  // A signed-in player's header has the challenges page (once the page has asked who is signed in).
+  await challenged.waitForSelector('header.site a[href="/challenges"]:not([hidden])');
   const send = async () => {
     await challenger.goto('/challenges?to=eurydice');
     await challenger.selectOption('#challenge-variant', 'petteia-6');

@@ -447,6 +447,9 @@ test('the Duodecim Scripta screen: entering from reserve, bonus dice and decline
   await p.waitForSelector('.dice-note');
   assert.equal(await p.textContent('.dice-note'), 'White rolled 6, 6, 5: no die could be played, so they go to Black as bonus dice.');
   assert.equal(await p.textContent('.dice-row.bonus + .dice-label, .dice-label:has(+ .dice-row.bonus)'), 'Bonus dice of Black, left unplayed by White: play them before the roll, or decline them');
+  // Said too: the note is drawn filled at every redraw, which a screen reader does not read (a
+  // keyboard audit heard only "White rolled 6, 5, 5.").
+  await p.waitForFunction(() => document.querySelector('#announcer').textContent.includes('no die could be played, so they go to Black as bonus dice. Bonus dice of Black'));
   await shot(p, '17b-duodecim-roll-unplayable');
   assertNoProblems(p);
 });

@@ -7,9 +7,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
-import { browserSuite, shot, callApi, createViaApi, pageWidth, LAPTOP, PHONE } from './support.js';
+import { browserSuite, shot, callApi, createViaApi, pageWidth, playAnyMove, shown, LAPTOP, PHONE } from './support.js';
 
-const { server, list, page, assertNoProblems } = await browserSuite();
+const { server, list, page, onlineGame, assertNoProblems } = await browserSuite();
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 /**
@@ -78,6 +78,30 @@ for (const [width, height] of [[844, 390], [667, 375]]) {
     assertNoProblems(p);
   });
 }
+
+test('a phone held sideways (844×390) answers a takeback request without scrolling the page: Accept and Decline are in the window beside the board', async () => {
+  // Duodecim's wide board leaves the narrowest panel (a phone audit: Accept 90 px below the window).
+  const { host, guest } = await onlineGame({ host: { ...PHONE, viewport: { width: 844, height: 390 } }, guest: LAPTOP, variant: 'duodecim-scripta', clock: 'none' });
+  // Play until the laptop has moved and the phone is to move; then the laptop asks to take back.
+  for (let ply = 0; ply < 40; ply += 1) {
+    const [mine, theirs] = [await shown(guest), await shown(host)];
+    if (mine.moves > 0 && theirs.seat === theirs.toMove && (await guest.locator('#undo').count())) break;
+    await playAnyMove(mine.seat === mine.toMove ? guest : host);
+  }
+  await guest.click('#undo');
+  await host.waitForSelector('#undo-accept');
+  const inWindow = await host.evaluate(() => ['#undo-accept', '#undo-decline'].map((id) => {
+    const box = document.querySelector(id).getBoundingClientRect();
+    return { id, top: Math.round(box.top), bottom: Math.round(box.bottom), scrolled: window.scrollY };
+  }));
+  await shot(host, 'layout-sideways-takeback-asked', { fullPage: false });
+  for (const { id, bottom, scrolled } of inWindow) {
+    assert.equal(scrolled, 0, 'the page has not scrolled');
+    assert.ok(bottom <= 390, `${id} ends ${bottom} px down a window of 390`);
+  }
+  await host.click('#undo-decline');
+  assertNoProblems(host, guest);
+});
 
 test('on a 390-px phone no variant scrolls sideways, and Start is within two screens of the home page', async (t) => {
   const p = await page(PHONE);

@@ -667,9 +667,12 @@ test('takeback by consent between two browsers: declined, then accepted', async 
   await waitVersion(host, (await shown(guest)).version);
   await guest.click('#undo');
   await host.waitForSelector('.offer-note:has-text("asks to take back")', { timeout: 10000 });
+  // Said as well as shown: the note is drawn filled, which a screen reader does not read.
+  await host.waitForFunction(() => document.querySelector('#announcer').textContent.includes('asks to take back'));
   await shot(host, 'play-07b-takeback-asked-wide', { fullPage: false });
   await host.click('#undo-decline');
   await guest.waitForSelector('.offer-note:has-text("declined your takeback request")');
+  await guest.waitForFunction(() => document.querySelector('#announcer').textContent.includes('declined your takeback request'));
   await guest.click('#undo');
   await host.waitForSelector('#undo-accept');
   await host.click('#undo-accept');

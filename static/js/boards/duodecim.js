@@ -64,6 +64,17 @@ export function parse(position) {
 }
 
 /**
+ * The cells where `mover`'s move from `before` to `after` hit a piece of the other side.
+ * @param {DuodecimModel} before
+ * @param {DuodecimModel} after
+ * @param {string} mover
+ * @returns {string[]}
+ */
+export function taken(before, after, mover) {
+  return Object.entries(before.cells).filter(([cell, held]) => held.side !== mover && after.cells[cell]?.side === mover).map(([cell]) => cell);
+}
+
+/**
  * The route's step of a cell (docs/RULES.md §3.1, the same for both sides): M1→M12 are 1–12,
  * T12→T1 13–24, B1→B12 25–36.
  * @param {string} name
@@ -118,11 +129,11 @@ export function render(model, ctx) {
   // edges as a chess board's coordinates: in each cell's corner they were 4.7 px on a phone.
   for (let col = 1; col <= 12; col += 1) {
     // Below the board: above it the top trays come nearer.
-    root.append(svg('text', { x: xOf(col) + cell / 2, y: boardTop + 3 * cell + 17, class: 'cell-coord', 'text-anchor': 'middle' }, String(col)));
+    root.append(svg('text', { x: xOf(col) + cell / 2, y: boardTop + 3 * cell + 17, class: 'cell-coord', 'text-anchor': 'middle', 'aria-hidden': 'true' }, String(col)));
   }
   ROWS.forEach((rowName, r) => {
     for (const x of [left / 2, width - left / 2]) {
-      root.append(svg('text', { x, y: yOf(r) + cell / 2 + 6, class: 'cell-coord', 'text-anchor': 'middle' }, rowName));
+      root.append(svg('text', { x, y: yOf(r) + cell / 2 + 6, class: 'cell-coord', 'text-anchor': 'middle', 'aria-hidden': 'true' }, rowName));
     }
   });
   ROWS.forEach((rowName, r) => {

@@ -6,9 +6,10 @@ import * as duodecim from './duodecim.js';
 import { sideLabel } from '../i18n.js';
 
 /**
- * A board module: `parse` reads a position string into a model, `render` draws that model.
+ * A board module: `parse` reads a position string into a model, `render` draws that model,
+ * `taken` names the places where a move took (Petteia) or hit (the dice games) the other side.
  * @typedef {{ parse: (position: string) => object, render: (model: any, ctx: import('../svg.js').BoardContext) => SVGElement,
- *   FACES?: object }} Board
+ *   taken: (before: any, after: any, mover: string) => string[], FACES?: object }} Board
  */
 
 /**

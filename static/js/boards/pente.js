@@ -55,6 +55,18 @@ export function parse(position) {
 }
 
 /**
+ * The points where `mover`'s move from `before` to `after` hit a counter of the other side.
+ * @param {PenteModel} before
+ * @param {PenteModel} after
+ * @param {string} mover
+ * @returns {string[]}
+ */
+export function taken(before, after, mover) {
+  const other = mover === 'black' ? 'terracotta' : 'black';
+  return before.points.flatMap((counts, point) => ((after.points[point]?.[other] ?? 0) < counts[other] ? [String(point)] : []));
+}
+
+/**
  * Line n joins points n−1 (Terracotta's right-hand end) and 10−n.
  * @param {number} p
  */

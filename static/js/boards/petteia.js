@@ -36,6 +36,17 @@ export function parse(position) {
 }
 
 /**
+ * The places whose pieces `mover`'s move from `before` to `after` took off the board.
+ * @param {PetteiaModel} before
+ * @param {PetteiaModel} after
+ * @param {string} mover
+ * @returns {string[]}
+ */
+export function taken(before, after, mover) {
+  return Object.keys(before.board).filter((place) => before.board[place] !== mover && after.board[place] !== before.board[place]);
+}
+
+/**
  * @param {PetteiaModel} model
  * @param {import('../svg.js').BoardContext} ctx
  */
@@ -55,12 +66,12 @@ export function render(model, ctx) {
   const xOf = (/** @type {number} */ f) => margin + (flip ? n - 1 - f : f) * cell;
   const yOf = (/** @type {number} */ r) => margin + (flip ? r - 1 : n - r) * cell;
   for (let f = 0; f < n; f += 1) {
-    root.append(svg('text', { x: xOf(f) + cell / 2, y: size - 8, class: 'coord', 'text-anchor': 'middle' }, FILES[f]));
-    root.append(svg('text', { x: xOf(f) + cell / 2, y: 18, class: 'coord', 'text-anchor': 'middle' }, FILES[f]));
+    root.append(svg('text', { x: xOf(f) + cell / 2, y: size - 8, class: 'coord', 'text-anchor': 'middle', 'aria-hidden': 'true' }, FILES[f]));
+    root.append(svg('text', { x: xOf(f) + cell / 2, y: 18, class: 'coord', 'text-anchor': 'middle', 'aria-hidden': 'true' }, FILES[f]));
   }
   for (let r = 1; r <= n; r += 1) {
-    root.append(svg('text', { x: 13, y: yOf(r) + cell / 2 + 5, class: 'coord', 'text-anchor': 'middle' }, String(r)));
-    root.append(svg('text', { x: size - 13, y: yOf(r) + cell / 2 + 5, class: 'coord', 'text-anchor': 'middle' }, String(r)));
+    root.append(svg('text', { x: 13, y: yOf(r) + cell / 2 + 5, class: 'coord', 'text-anchor': 'middle', 'aria-hidden': 'true' }, String(r)));
+    root.append(svg('text', { x: size - 13, y: yOf(r) + cell / 2 + 5, class: 'coord', 'text-anchor': 'middle', 'aria-hidden': 'true' }, String(r)));
   }
   for (let r = 1; r <= n; r += 1) {
     for (let f = 0; f < n; f += 1) {

@@ -25,6 +25,7 @@ export class BoardInput {
   /**
    * Click or Enter on a place: select a piece, or move the selected one there.
    * @param {string} place
+   * @returns {'played' | 'choosing' | 'selected' | 'none'} what it did
    */
   activate(place) {
     const legal = this.hooks.legal();
@@ -33,16 +34,17 @@ export class BoardInput {
       if (moves.length === 1) {
         this.selected = null;
         this.hooks.play(moves[0].move);
-        return;
+        return 'played';
       }
       if (moves.length > 1) {
         // The choice buttons name each move: the choosing goes on there.
         this.hooks.choose(moves.map((m) => m.move));
-        return;
+        return 'choosing';
       }
     }
     this.selected = place !== this.selected && legal.some((m) => m.from === place) ? place : null;
     this.hooks.redraw();
+    return this.selected ? 'selected' : 'none';
   }
 
   /**
@@ -66,10 +68,20 @@ export class BoardInput {
     if (!placeEl) return;
     if (event.key === 'Enter' || event.key === ' ') {
       event.preventDefault();
-      this.activate(placeEl.dataset.place || '');
       // A piece picked up: the focus goes to its first destination, which may come before it in
-      // the Tab order (a piece entering from Duodecim's reserve, drawn below the board).
-      if (this.selected) /** @type {SVGElement | null} */ (this.holder.querySelector('[data-place].dest'))?.focus();
+      // the Tab order (a piece entering from Duodecim's reserve, drawn below the board). Two
+      // dice to the same place: the focus stays on the choice buttons `choose` went to (it was
+      // taken back to the destination, and Enter there did nothing).
+      if (this.activate(placeEl.dataset.place || '') === 'selected') /** @type {SVGElement | null} */ (this.holder.querySelector('[data-place].dest'))?.focus();
+      return;
+    }
+    // Escape puts down the piece picked up.
+    if (event.key === 'Escape' && this.selected) {
+      event.preventDefault();
+      const from = this.selected;
+      this.selected = null;
+      this.hooks.redraw();
+      /** @type {SVGElement | null} */ (this.holder.querySelector(`[data-place="${CSS.escape(from)}"]`))?.focus();
       return;
     }
     focusByArrow(event, placeEl, [...this.holder.querySelectorAll('[data-place]')]);

@@ -12,7 +12,7 @@ import { html, moveEnds } from '../svg.js';
 import { boardFor, sideName } from '../boards/index.js';
 import { seatLabels } from '../accounts/api.js';
 import { FACES, pips } from '../boards/duodecim.js';
-import { navigate } from '../router.js';
+import { landFocus, navigate } from '../router.js';
 import { showNotFound } from '../notfound.js';
 import { BoardInput } from './input.js';
 import { clockReading, formatClock } from './clock.js';
@@ -152,19 +152,22 @@ const unbroken = (words) => words.flatMap((word, i) => [
 
 /**
  * Replaces `container`'s children, keeping the keyboard focus on the control it was on: the one
- * with the same id or move after the redraw (Resign become Confirm resign), else the container's
- * first control (the button pressed went away). The panels are redrawn at every event, and focus
- * dropped to the page's body would lose a keyboard or screen-reader user's place.
+ * with the same id or move after the redraw (Resign become Confirm resign), else `fallback` (the
+ * button pressed went away). The panels are redrawn at every event, and focus dropped to the
+ * page's body would lose a keyboard or screen-reader user's place. The fallback is no other
+ * control: the first one of the actions is Resign or Abort, and a second Enter after Undo
+ * aborted the game (a keyboard audit).
  * @param {HTMLElement} container
  * @param {Node[]} children
+ * @param {() => HTMLElement} fallback an element that does nothing when pressed (`GameScreen.resting`)
  */
-function replaceKeepingFocus(container, children) {
+function replaceKeepingFocus(container, children, fallback) {
   const had = document.activeElement instanceof HTMLElement && container.contains(document.activeElement) ? document.activeElement : null;
   container.replaceChildren(...children);
   if (!had) return;
   const same = had.id ? `#${CSS.escape(had.id)}` : had.dataset.move ? `[data-move="${CSS.escape(had.dataset.move)}"]` : null;
-  const again = (same && container.querySelector(same)) || container.querySelector('button, a[href]');
-  if (again instanceof HTMLElement) again.focus();
+  const again = same && container.querySelector(same);
+  (again instanceof HTMLElement ? again : fallback()).focus({ preventScroll: true });
 }
 
 class GameScreen {
@@ -247,6 +250,9 @@ class GameScreen {
     // What happened, for a screen reader: the other side's moves, the rolls, a takeback, a clock
     // running low (the status line says only whose turn it is). Seen by no one else.
     this.announcer = html('p', { class: 'visually-hidden', id: 'announcer', 'aria-live': 'polite' });
+    this.boardKeys = html('p', { class: 'visually-hidden', id: 'board-keys', text: t('game.board_keys') });
+    /** What each panel line said last (`sayIfNew`). @type {Record<string, string>} */
+    this.lastSaid = {};
     /** The sides whose clock was said to run low, once each. @type {Set<string>} */
     this.lowTold = new Set();
     this.errorLine = html('p', { class: 'refusal', role: 'alert' });
@@ -272,7 +278,7 @@ class GameScreen {
     this.mine = savedEntropy(gameId);
     this.fairness.addEventListener('toggle', () => this.checkDice());
     const panel = html('aside', { class: 'side-panel' }, [
-      this.notice, this.status, this.announcer, this.errorLine, this.hintLine, this.endPanel, this.diceBox, this.choices, this.actions, this.helpNote, this.options(), this.fairness,
+      this.notice, this.status, this.announcer, this.boardKeys, this.errorLine, this.hintLine, this.endPanel, this.diceBox, this.choices, this.actions, this.helpNote, this.options(), this.fairness,
       html('h2', { text: t('game.moves') }), this.moveList, this.connectionLine, this.spectators,
     ]);
     const play = html('div', { class: 'play' }, [html('div', { class: 'board-column' }, [this.topClock, this.boardHolder, this.bottomClock]), panel]);
@@ -288,6 +294,8 @@ class GameScreen {
       },
     });
     this.update(view);
+    // Arrived by "Start the game", a join or a rematch: the status says where the game stands.
+    landFocus(this.status);
     this.connection = new GameConnection(gameId, token, {
       onView: (v) => this.update(v),
       onEvent: (event) => this.noteEvent(event),
@@ -396,6 +404,7 @@ class GameScreen {
     if (view.version < this.view.version) return;
     const changed = !this.shown || view.version !== this.view.version;
     if (view.opponent_connected === false && this.view.opponent_connected !== false) this.awaySeenAt = Date.now();
+    if (changed && this.shown) this.sayTaken(this.view, view);
     this.view = view;
     this.shown = true;
     if (changed) {
@@ -407,6 +416,26 @@ class GameScreen {
     }
     this.receivedAt = performance.now();
     this.draw();
+  }
+
+  /**
+   * Says what a move took or hit, which its notation does not name ("E3-C3" took C2): read off the
+   * boards before and after it.
+   * @param {GameView} before
+   * @param {GameView} after
+   */
+  sayTaken(before, after) {
+    if (after.moves.length !== before.moves.length + 1) return;
+    let places;
+    let mover;
+    try {
+      const was = /** @type {{ toMove: string }} */ (this.board.parse(before.position));
+      mover = was.toMove;
+      places = this.board.taken(was, this.board.parse(after.position), mover);
+    } catch {
+      return;
+    }
+    if (places.length) this.say(t(after.variant.startsWith('petteia') ? 'announce.captured' : 'announce.hit', { side: sideName(mover), places: places.join(', ') }));
   }
 
   /** @param {GameEvent} event */
@@ -449,14 +478,28 @@ class GameScreen {
   }
 
   /**
-   * Says `text` in the live region; news coming together (the events of one write) is said
-   * together.
+   * Says `text` in the live region. News coming together (the events of one write) is added to
+   * what is there, as a sentence of its own, so that only the new sentence is read: rewritten
+   * whole, the region was read again from its start ("Black played 2:R-5." twice, a keyboard
+   * audit). Later news replaces it.
    * @param {string} text
    */
   say(text) {
-    const said = this.announcer.textContent && performance.now() - this.announcedAt < 300 ? `${this.announcer.textContent} ` : '';
-    this.announcer.textContent = said + text;
+    const adding = this.announcer.childNodes.length > 0 && performance.now() - this.announcedAt < 300;
+    if (!adding) this.announcer.replaceChildren();
+    this.announcer.append(html('span', { text: adding ? ` ${text}` : text }));
     this.announcedAt = performance.now();
+  }
+
+  /**
+   * Says `text` when it is news: not what the same `source` said last (the panels are redrawn at
+   * every event, their lines already filled, which a screen reader does not read).
+   * @param {'offer' | 'dice' | 'bonus'} source
+   * @param {string} text
+   */
+  sayIfNew(source, text) {
+    if (text && text !== this.lastSaid[source]) this.say(text);
+    this.lastSaid[source] = text;
   }
 
   legal() {
@@ -474,10 +517,13 @@ class GameScreen {
     // The control that had the keyboard's focus went away with the redraw (Resign at the end,
     // Decline once the bonus dice are gone): the focus goes on from the result, or from the status
     // line, rather than back to the top of the page.
-    if (hadFocus && !this.root.contains(document.activeElement)) {
-      const result = /** @type {HTMLElement | null} */ (this.endPanel.hidden ? null : this.endPanel.querySelector('h2.result'));
-      (result ?? this.status).focus({ preventScroll: true });
-    }
+    if (hadFocus && !this.root.contains(document.activeElement)) this.resting().focus({ preventScroll: true });
+  }
+
+  /** Where the focus rests when what it was on went away: the result once the game is over, else the status line. */
+  resting() {
+    const result = /** @type {HTMLElement | null} */ (this.endPanel.hidden ? null : this.endPanel.querySelector('h2.result'));
+    return result ?? this.status;
   }
 
   drawAll() {
@@ -511,10 +557,14 @@ class GameScreen {
     } catch (error) {
       this.boardHolder.replaceChildren(html('p', { class: 'error', text: t('game.cannot_draw', { position: v.position, detail: /** @type {Error} */ (error).message }) }));
     }
+    this.boardHolder.querySelector('svg')?.setAttribute('aria-describedby', 'board-keys');
     const box = /** @type {SVGSVGElement | null} */ (this.boardHolder.querySelector('svg'))?.viewBox.baseVal;
     if (box && box.height) this.root.style.setProperty('--board-ratio', String(box.width / box.height));
     if (focused) {
-      const again = /** @type {SVGElement | null} */ (this.boardHolder.querySelector(`[data-place="${focused.dataset.place}"]`));
+      // A tray's name (O, R) is the same for both sides, and only the side to move's is a place:
+      // the focus goes back to the same side's tray, or on from the status line.
+      const side = focused.dataset.side ? `[data-side="${CSS.escape(focused.dataset.side)}"]` : '';
+      const again = /** @type {SVGElement | null} */ (this.boardHolder.querySelector(`[data-place="${CSS.escape(focused.dataset.place ?? '')}"]${side}`));
       again?.focus();
     }
     Object.assign(this.root.dataset, {
@@ -548,6 +598,8 @@ class GameScreen {
     const v = this.view;
     const invite = savedInvite(v.game_id);
     const show = Boolean(v.status === 'waiting' && v.mode === 'online' && invite);
+    // The friend came: the panel goes, and the focus on its link with it goes on from the status.
+    if (!show && this.invitePanel.contains(document.activeElement)) this.status.focus({ preventScroll: true });
     this.invitePanel.hidden = !show;
     if (show && !this.invitePanel.childElementCount) this.invitePanel.append(...invitePanel(`${location.origin}/join/${invite}`));
   }
@@ -568,7 +620,8 @@ class GameScreen {
       html('a', { href: '/', class: 'button-link', id: 'new-game', text: t('nav.new') }),
       html('a', { href: `/api/v1/games/${encodeURIComponent(v.game_id)}/record`, class: 'button-link', id: 'record', download: `${v.game_id}.txt`, text: t('game.download') }),
     );
-    replaceKeepingFocus(this.endPanel, [html('h2', { class: 'result', id: 'result', text: end.result, tabindex: '-1' }), html('p', { class: 'how', text: end.how }), row]);
+    const result = html('h2', { class: 'result', id: 'result', text: end.result, tabindex: '-1' });
+    replaceKeepingFocus(this.endPanel, [result, html('p', { class: 'how', text: end.how }), row], () => result);
   }
 
   /**
@@ -586,11 +639,13 @@ class GameScreen {
     const turn = turns.at(-1);
     const rolled = turn && turn.side === v.to_move && turn.dice?.length ? turn.dice : null;
     const unplayable = unplayableRollText(v, this.latestRoll);
-    if (unplayable) this.diceBox.append(html('p', { class: 'dice-note', role: 'status', text: unplayable }));
+    this.sayIfNew('dice', unplayable ?? '');
+    if (unplayable) this.diceBox.append(html('p', { class: 'dice-note', text: unplayable }));
     this.diceBox.append(
       html('span', { class: 'dice-label', text: dice.length ? t('game.dice_of', { side: sideName(v.to_move || v.sides[0]) }) : t('game.awaiting_roll') }),
       html('div', { class: 'dice-row', 'data-dice': dice.join(',') }, diceOfTurn(rolled, dice).map(({ value, used }) => die(value, rolling, used))),
     );
+    this.sayIfNew('bonus', bonus.length ? bonusLabel(v) : '');
     if (bonus.length) {
       this.diceBox.append(
         html('span', { class: 'dice-label', text: bonusLabel(v) }),
@@ -621,7 +676,7 @@ class GameScreen {
     for (const [, moves] of destinations) if (moves.length > 1) for (const m of moves) buttons.push([m, choiceLabel(m)]);
     replaceKeepingFocus(this.choices, buttons.map(([move, label]) => html('button', {
       type: 'button', class: 'move-choice', 'data-move': move, text: label, onclick: () => this.play(move),
-    })));
+    })), () => this.resting());
   }
 
   drawActions() {
@@ -633,13 +688,14 @@ class GameScreen {
     const confirmingResign = this.resignAsked !== null && performance.now() - this.resignAsked < 4000;
     const buttons = playButtons(v, { offers: this.offers, confirmingResign, now: Date.now(), awaySeenAt: this.awaySeenAt });
     this.claimShown = buttons.some((b) => b.id === 'claim');
-    replaceKeepingFocus(this.actions, buttons.map((b) => this.button(b)));
+    replaceKeepingFocus(this.actions, buttons.map((b) => this.button(b)), () => this.resting());
     // A hint or a takeback keeps the game out of the player's record at the level (docs/API.md):
     // said beside the buttons to a player whose account holds the seat, not found later on the profile.
     const helps = buttons.some((b) => b.id === 'hint' || b.id === 'undo');
     this.helpNote.hidden = !(v.mode === 'computer' && helps && this.players[mySide(v) ?? '']);
     this.helpNote.textContent = this.helpNote.hidden ? '' : t('game.help_note');
     const note = offerNote(v, this.offers);
+    this.sayIfNew('offer', note);
     this.offerLine.textContent = note;
     this.offerLine.hidden = !note;
   }
@@ -833,6 +889,7 @@ class GameScreen {
       this.hint = t('game.hint', { move: moveLabel(hint.move) });
       this.message = '';
       this.draw();
+      this.say(this.hint);
     } catch (error) {
       this.refused(/** @type {Error} */ (error));
     }
