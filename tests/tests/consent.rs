@@ -394,6 +394,36 @@ async fn a_player_not_seen_since_the_start_loses_neither_by_a_claim_nor_on_time(
         last_event(game).await,
         json!({ "kind": "aborted", "side": null, "absent": "light" })
     );
+
+    // A joiner over HTTP who never comes back after the join (whose answer is no later sign of
+    // life): the creator moves, the joiner's time runs out, and the game is aborted, naming them
+    // (a bot writer's audit saw them lose on time when the clock ticked before the join's answer).
+    let created = api
+        .create(json!({ "variant": "petteia-6", "mode": "online", "clock": { "initial_ms": 60_000, "increment_ms": 0 } }))
+        .await;
+    server.advance(Duration::from_millis(10)).await;
+    api.join(&created).await;
+    let game = game_id(&created);
+    let version = api.view(game, Some(seat_token(&created))).await["version"]
+        .as_u64()
+        .unwrap();
+    assert_eq!(
+        api.play(game, seat_token(&created), "A1-A2", version)
+            .await
+            .0,
+        200
+    );
+    server.advance(Duration::from_millis(60_000)).await;
+    let ended = api.view(game, Some(seat_token(&created))).await;
+    assert_eq!(
+        (&ended["status"], &ended["result"]),
+        (&json!("aborted"), &Value::Null),
+        "{ended}"
+    );
+    assert_eq!(
+        last_event(game).await,
+        json!({ "kind": "aborted", "side": null, "absent": "dark" })
+    );
     server.stop().await;
 }
 

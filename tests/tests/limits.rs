@@ -285,6 +285,57 @@ async fn shutdown_closes_sockets_with_a_reason(database: Database) {
     stopping.await.unwrap();
 }
 
+/// A client that tags every message with an id (a bot writer's audit): the hello may carry one,
+/// and a refusal before or of the hello gives it back, as every other message's does.
+async fn a_hello_may_carry_an_id_and_its_refusal_gives_it_back(database: Database) {
+    let server = TestServer::start(database).await;
+    let api = server.api();
+    let created = api.local_petteia().await;
+    let game = game_id(&created);
+    let token = seat_token(&created);
+    let mut tagged = Socket::open(&server.base, game, "")
+        .await
+        .expect("the socket opens");
+    tagged
+        .send(json!({ "type": "hello", "token": token, "id": "h1" }))
+        .await;
+    tagged.next_of("snapshot").await;
+    tagged.send(json!({ "type": "hello", "id": "h2" })).await;
+    let again = tagged.next_of("error").await;
+    assert_eq!(
+        (&again["id"], &again["code"]),
+        (&json!("h2"), &json!("bad_request")),
+        "{again}"
+    );
+    for (first, kind) in [
+        (
+            json!({ "type": "move", "move": "A1-A2", "version": 0, "id": "m0" }),
+            "a move before the hello",
+        ),
+        (
+            json!({ "type": "hello", "tokn": token, "id": "m0" }),
+            "a hello with a misspelt field",
+        ),
+    ] {
+        let mut socket = Socket::open(&server.base, game, "")
+            .await
+            .expect("the socket opens");
+        socket.send(first).await;
+        let told = socket
+            .next_sent()
+            .await
+            .unwrap_or_else(|| panic!("{kind}: no error"));
+        assert_eq!(
+            (&told["id"], &told["code"]),
+            (&json!("m0"), &json!("bad_request")),
+            "{kind}: {told}"
+        );
+        assert!(socket.next_sent().await.is_none(), "{kind}: closed");
+        assert_eq!(socket.close_reason(), Some("no hello"), "{kind}");
+    }
+    server.stop().await;
+}
+
 /// A spectator that says hello and then reads nothing, over a connection with a small receive
 /// buffer: once the buffers between fill, the server's writes to it wait.
 async fn stalled_spectator(base: &str, game: &str) -> tokio::net::TcpStream {
@@ -409,6 +460,7 @@ async fn a_crowd_coming_and_going_is_told_at_most_once_a_second(database: Databa
 }
 
 on_both_databases!(
+    a_hello_may_carry_an_id_and_its_refusal_gives_it_back,
     a_crowd_coming_and_going_is_told_at_most_once_a_second,
     a_broken_frame_is_told_why_and_closed_with_its_code,
     bad_socket_messages_get_errors_and_change_nothing,

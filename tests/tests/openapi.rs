@@ -165,6 +165,40 @@ impl Document {
 
 const GAME: &str = "/api/v1/games/{id}";
 
+/// Every `$ref` anywhere in `value`.
+fn references(value: &Value, found: &mut BTreeSet<String>) {
+    match value {
+        Value::Object(map) => {
+            if let Some(Value::String(reference)) = map.get("$ref") {
+                found.insert(reference.clone());
+            }
+            map.values().for_each(|v| references(v, found));
+        }
+        Value::Array(items) => items.iter().for_each(|v| references(v, found)),
+        _ => {}
+    }
+}
+
+/// A client generator reads every reference: one to a schema the document lacks breaks it (a
+/// bot writer's audit: the socket's `view` parameter named `ViewShape`, which was not there).
+async fn every_reference_in_the_document_resolves(database: Database) {
+    let server = TestServer::start(database).await;
+    let document = Document::fetch(&server.api()).await;
+    let mut found = BTreeSet::new();
+    references(&document.0, &mut found);
+    assert!(found.len() > 20, "{found:?}");
+    for reference in &found {
+        let name = reference
+            .strip_prefix("#/components/schemas/")
+            .unwrap_or_else(|| panic!("{reference} is not a schema's"));
+        assert!(
+            document.0["components"]["schemas"][name].is_object(),
+            "{reference} is not in the document"
+        );
+    }
+    server.stop().await;
+}
+
 async fn served_answers_match_the_served_document(database: Database) {
     let server = TestServer::start(database).await;
     let api = server.api();
@@ -665,6 +699,7 @@ async fn view_position(api: &Api) -> String {
 }
 
 on_both_databases!(
+    every_reference_in_the_document_resolves,
     served_answers_match_the_served_document,
     identity_refusals_are_documented,
     documented_limits_are_the_ones_enforced

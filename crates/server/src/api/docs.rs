@@ -9,7 +9,8 @@ use utoipa::OpenApi;
 #[derive(Debug, OpenApi)]
 #[openapi(
     info(title = "Ludus API", version = "1", description = "Play Petteia, Pente Grammai and Duodecim Scripta: games, seats, moves, events, records, analysis. The WebSocket protocol is in docs/PROTOCOL.md."),
-    components(schemas(crate::error::ErrorBody)),
+    // Schemas only a query parameter names, which utoipa does not collect from the paths.
+    components(schemas(crate::error::ErrorBody, super::socket::ViewShape)),
     modifiers(&BearerToken),
     tags((name = "games", description = "Creating, joining and playing games"), (name = "analysis", description = "Positions without a game"), (name = "players", description = "Optional accounts, results, ratings, challenges and the bot event stream"), (name = "operations", description = "Health and metrics"))
 )]

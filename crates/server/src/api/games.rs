@@ -242,16 +242,17 @@ pub async fn create(
     ))
 }
 
-/// The optional body `{"entropy"}` of a join or of a challenge's acceptance (an empty body is
-/// fine): the entropy, checked.
+/// The optional body `{"entropy"}` of a join, a rematch or a challenge's acceptance: the
+/// entropy, checked. No body, an empty one and JSON `null` (which the document's `oneOf [JoinBody,
+/// null]` allows, and a generated client sends for "none") all mean none.
 pub(super) fn entropy_of(body: &[u8], what: &str) -> Result<String, ApiError> {
-    let body: JoinBody = if body.iter().all(u8::is_ascii_whitespace) {
-        JoinBody::default()
+    let body: Option<JoinBody> = if body.iter().all(u8::is_ascii_whitespace) {
+        None
     } else {
         super::refuse_nul(body)?;
         serde_json::from_slice(body).map_err(|e| ApiError::BadRequest(format!("{what}: {e}")))?
     };
-    entropy(body.entropy)
+    entropy(body.unwrap_or_default().entropy)
 }
 
 #[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
@@ -282,7 +283,7 @@ pub async fn join(
         .await?;
     let view = state
         .registry
-        .view(&joined.game_id, Some(&joined.token.hash()))
+        .view_after_join(&joined.game_id, &joined.token.hash())
         .await?;
     let game: Value = serde_json::from_str(&view).expect("a view is JSON");
     Ok(Json(Joined {

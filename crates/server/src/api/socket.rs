@@ -59,6 +59,10 @@ enum ClientMessage {
         token: Option<String>,
         #[serde(default)]
         since: Option<u64>,
+        /// Allowed as on every message (a client that tags each one lost its socket), and given
+        /// back on a refusal of the hello.
+        #[serde(default)]
+        id: Option<String>,
     },
     Move {
         #[serde(rename = "move")]
@@ -338,7 +342,18 @@ async fn close(socket: &mut WebSocket, code: u16, reason: &'static str) {
 
 /// Tells the client why (`error`, without an id: nothing it sent can be answered) and closes.
 async fn refuse(socket: &mut WebSocket, error: &ApiError, code: u16, reason: &'static str) {
-    let _ = socket.send(error_message(None, error)).await;
+    refuse_message(socket, None, error, code, reason).await;
+}
+
+/// `refuse`, answering the message whose `id` is given.
+async fn refuse_message(
+    socket: &mut WebSocket,
+    id: Option<&str>,
+    error: &ApiError,
+    code: u16,
+    reason: &'static str,
+) {
+    let _ = socket.send(error_message(id, error)).await;
     close(socket, code, reason).await;
 }
 
@@ -487,8 +502,10 @@ async fn refuse_broken(socket: &mut WebSocket, error: &axum::Error, limit: usize
 async fn read_hello(socket: &mut WebSocket, limit: usize) -> Option<(Option<String>, Option<u64>)> {
     let bad_request = |message: String| ApiError::BadRequest(message);
     let no_hello = || bad_request(NO_HELLO.into());
-    let hello = match tokio::time::timeout(HELLO_WITHIN, socket.recv()).await {
-        Ok(Some(Ok(Message::Text(t)))) => serde_json::from_str::<ClientMessage>(&t),
+    let (hello, id) = match tokio::time::timeout(HELLO_WITHIN, socket.recv()).await {
+        Ok(Some(Ok(Message::Text(t)))) => {
+            (serde_json::from_str::<ClientMessage>(&t), salvaged_id(&t))
+        }
         Ok(Some(Ok(_))) | Err(_) => {
             refuse(socket, &no_hello(), 1008, "no hello").await;
             return None;
@@ -500,13 +517,13 @@ async fn read_hello(socket: &mut WebSocket, limit: usize) -> Option<(Option<Stri
         Ok(None) => return None,
     };
     let (token, since) = match hello {
-        Ok(ClientMessage::Hello { token, since }) => (token, since),
+        Ok(ClientMessage::Hello { token, since, .. }) => (token, since),
         other => {
             let error = match other {
                 Err(e) => bad_request(format!("not a message of the protocol: {e}")),
                 Ok(_) => no_hello(),
             };
-            refuse(socket, &error, 1008, "no hello").await;
+            refuse_message(socket, id.as_deref(), &error, 1008, "no hello").await;
             return None;
         }
     };
@@ -912,9 +929,9 @@ impl Session {
                 }
                 return text(pong);
             }
-            ClientMessage::Hello { .. } => {
+            ClientMessage::Hello { id, .. } => {
                 return error_message(
-                    None,
+                    id.as_deref(),
                     &ApiError::BadRequest("hello was already received".into()),
                 );
             }

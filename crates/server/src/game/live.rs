@@ -765,13 +765,15 @@ impl LiveGame {
             .ok_or(Refusal::NothingToTakeBack)
     }
 
-    /// A rematch request by `seat` after the end: in computer and local games it is made at
-    /// once; online the first request is an offer and the opponent's request accepts it.
+    /// A rematch request by `seat` after a finished game: in computer and local games it is made
+    /// at once; online the first request is an offer and the opponent's request accepts it. An
+    /// aborted game has none, as its page offers none (an online one whose invite nobody took got
+    /// an offer no one could answer).
     pub fn decide_rematch(&self, seat: Seat) -> Result<RematchStep, Refusal> {
         if seat == Seat::Spectator {
             return Err(Refusal::NoSeat);
         }
-        if !self.status.is_over() {
+        if self.status != Status::Finished {
             return Err(Refusal::RematchBeforeEnd);
         }
         if self.rematch.is_some() {

@@ -258,6 +258,23 @@ impl Registry {
     ) -> Result<String, GameError> {
         self.request(game_id, |reply| Command::View {
             token: token.cloned(),
+            presence: true,
+            reply,
+        })
+        .await
+    }
+
+    /// The view a join answers with: not a sign of life after the start, which the join itself
+    /// is at the start, so that a joiner who never comes back is "not seen since the game
+    /// began" whether or not the clock ticked between the join and its answer.
+    pub async fn view_after_join(
+        &self,
+        game_id: &GameId,
+        token: &SecretHash,
+    ) -> Result<String, GameError> {
+        self.request(game_id, |reply| Command::View {
+            token: Some(token.clone()),
+            presence: false,
             reply,
         })
         .await

@@ -173,7 +173,7 @@ struct ChangingView<'a> {
     version: u64,
     /// The position in the notation of docs/RULES.md.
     position: String,
-    /// None once the game is over.
+    /// None while the game waits for its join, and once it is over.
     #[schema(value_type = Option<String>)]
     to_move: Option<Side>,
     /// None while an online game of a variant that draws who moves first waits for its join.

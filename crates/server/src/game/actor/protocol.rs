@@ -132,6 +132,9 @@ pub enum Command {
     /// The game view (JSON text) for the token's seat.
     View {
         token: Option<SecretHash>,
+        /// Whether the request counts as its player's presence (a join's own answer does not:
+        /// the join is the sign of life, at the start).
+        presence: bool,
         reply: Reply<String>,
     },
     Events {

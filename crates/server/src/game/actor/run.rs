@@ -307,9 +307,15 @@ impl GameActor {
             Command::Unsubscribe { seat, last_heard } => {
                 self.touch(seat, Touch::Closed { last_heard }, now)
             }
-            Command::View { token, reply } => {
+            Command::View {
+                token,
+                presence,
+                reply,
+            } => {
                 let view = self.seat(token.as_ref()).map(|seat| {
-                    self.touch(seat, Touch::Request, now);
+                    if presence {
+                        self.touch(seat, Touch::Request, now);
+                    }
                     self.snapshot.render_text(seat, now)
                 });
                 let _ = reply.send(view.map_err(GameError::from));

@@ -145,6 +145,31 @@ fn a_move_is_stale_only_when_the_board_changed_since_it_was_seen() {
 }
 
 #[test]
+fn a_rematch_follows_a_finished_game_and_not_an_aborted_one() {
+    // An online game whose invite nobody took, then aborted (the invite expired): a rematch
+    // offer there would wait for an opponent who never came (a bot writer's audit).
+    let mut g = game(Variant::Petteia6, Mode::Online, None);
+    let expired = g.expiry_due(1_000, 1_000).expect("the invite expired");
+    commit(&mut g, vec![expired], 1_000);
+    assert_eq!(g.status, Status::Aborted);
+    assert!(matches!(
+        g.decide_rematch(ME),
+        Err(Refusal::RematchBeforeEnd)
+    ));
+    // A finished game has its rematch.
+    let mut g = game(Variant::Petteia6, Mode::Online, None);
+    let join = g.decide_join();
+    commit(&mut g, join, 0);
+    assert!(matches!(
+        g.decide_rematch(ME),
+        Err(Refusal::RematchBeforeEnd)
+    ));
+    let resign = g.decide_resign(THEM).unwrap();
+    commit(&mut g, vec![resign], 0);
+    assert!(matches!(g.decide_rematch(ME), Ok(RematchStep::Offer(_))));
+}
+
+#[test]
 fn a_flag_falls_for_the_player_whose_time_ran_out() {
     let mut g = game(Variant::Petteia8, Mode::Local, clock(1_000, 0));
     let start = g.clock_start().into_iter().collect();
