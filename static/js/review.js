@@ -234,7 +234,7 @@ export function reviewPanel({ gameId, view, bottom, ply = null, face = 'virtvs' 
       ? t('review.ply', { turn: turns[current - 1], side: sideLabel(/** @type {string} */ (ply.side)), ply: current, total })
       : t('review.ply0', { n: total }))
       + (dice ? ` · ${dice}` : ''), ...played.flatMap((move) => [' · ', html('span', { class: 'word', text: moveLabel(move) })]));
-    const board = diagramBoard(variant, position, { moves: played, bottom, face, mover: replay.plies[current - 1]?.side });
+    const board = diagramBoard(variant, position, { moves: played, bottom, face, mover: replay.plies[current - 1]?.side, readable: true });
     boardHolder.replaceChildren(board);
     for (const item of /** @type {NodeListOf<HTMLElement>} */ (moves.querySelectorAll('button[data-ply]'))) {
       if (Number(item.dataset.ply) === current) {

@@ -61,8 +61,11 @@ for (const lang of ['en', 'fr']) {
     await p.click('#review-first');
     await atPly(p, 0);
     assert.equal(await p.locator('.review-board .move-arrow').count(), 0);
-    // Light's back rank is full at the start.
+    // Light's back rank is full at the start, and a screen reader reads it place by place (the
+    // board was one image, its name alone).
     assert.equal(await p.locator('.review-board [data-place="A1"] .piece-light').count(), 1);
+    const read = await p.locator('.review-board').ariaSnapshot();
+    assert.match(read, lang === 'fr' ? /img "A1, pion clair"/ : /img "A1, light piece"/, read.slice(0, 300));
     await shot(p, `learn-review-${lang}`);
     assert.match(await p.getAttribute('#review-download', 'href'), new RegExp(`/api/v1/games/${id}/record`));
 

@@ -78,15 +78,15 @@ export function takenMark(root, place) {
  * `bottom` is the side drawn nearest; `face` the Duodecim board face; `mover` the side that plays
  * `moves` (their trays are its own); `selection`, on a board one acts on (moves pieces on, or sets
  * up), the pieces that can move and where the one picked up can go; without it the board is a
- * picture.
+ * picture, whose places a screen reader reads one by one if it is `readable`.
  * @param {string} variant
  * @param {string} position
  * @param {{ moves?: string[], taken?: string[], bottom?: string, face?: string,
  *   threatened?: BoardContext['threatened'], odds?: BoardContext['odds'], mover?: string,
- *   selection?: Pick<BoardContext, 'movable' | 'destinations' | 'selected'> }} [options]
+ *   selection?: Pick<BoardContext, 'movable' | 'destinations' | 'selected'>, readable?: boolean }} [options]
  * @returns {SVGElement}
  */
-export function diagramBoard(variant, position, { moves = [], taken = [], bottom, face = 'virtvs', threatened, odds, mover, selection } = {}) {
+export function diagramBoard(variant, position, { moves = [], taken = [], bottom, face = 'virtvs', threatened, odds, mover, selection, readable = false } = {}) {
   const board = boardFor(variant);
   const model = board.parse(position);
   /** @type {Set<string>} */
@@ -100,10 +100,14 @@ export function diagramBoard(variant, position, { moves = [], taken = [], bottom
   root.setAttribute('class', `${root.getAttribute('class')} diagram`);
   if (!selection) {
     // A picture, not a board to play on: read as one image by its name (the board and its side),
-    // where every place was a disabled button (a rules page held some 350 of them).
-    root.setAttribute('role', 'img');
+    // where every place was a disabled button (a rules page held some 350 of them). A `readable`
+    // one (the review's single board) keeps each place's words, as images inside the board's
+    // group, so that a screen reader reads the position at each step (a keyboard audit heard only
+    // "Petteia 6×6 board").
+    if (!readable) root.setAttribute('role', 'img');
     for (const place of root.querySelectorAll('[data-place]')) {
-      for (const name of ['role', 'tabindex', 'aria-disabled', 'aria-label', 'aria-pressed']) place.removeAttribute(name);
+      for (const name of ['role', 'tabindex', 'aria-disabled', 'aria-pressed', ...(readable ? [] : ['aria-label'])]) place.removeAttribute(name);
+      if (readable && place.hasAttribute('aria-label')) place.setAttribute('role', 'img');
     }
   }
   for (const move of moves) {
