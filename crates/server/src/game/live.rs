@@ -579,7 +579,7 @@ impl LiveGame {
 
     /// A move by `seat` seen at `version`: stale only if the board has changed since, so that
     /// events which leave it as it was (the clocks paused and started by a restart, an offer)
-    /// do not turn away a move that means what it meant (docs/PROTOCOL.md §3).
+    /// do not turn away a move that means what it meant (docs/PROTOCOL.md §2).
     pub fn decide_move(
         &self,
         seat: Seat,

@@ -705,6 +705,10 @@ impl Snapshot {
     /// The fields of `seat`'s view at `now`.
     fn seat_part(&self, seat: Seat, now: i64) -> SeatPart {
         let side = |p: Player| self.variant.side(p);
+        // The opponent away, and when this seat may claim against them.
+        let claimable = self
+            .online_opponent(seat)
+            .and_then(|o| Some((o, self.presence.claim_allowed_at(o, now)?)));
         SeatPart {
             clocks: self.clocks.map(|c| {
                 let remaining = c.clocks.read(now);
@@ -731,13 +735,8 @@ impl Snapshot {
             opponent_away_since: self
                 .online_opponent(seat)
                 .and_then(|o| self.presence.away_since(o, now)),
-            claim_allowed_at: self
-                .online_opponent(seat)
-                .and_then(|o| self.presence.claim_allowed_at(o, now)),
-            claim_aborts: self
-                .online_opponent(seat)
-                .filter(|&o| self.presence.claim_allowed_at(o, now).is_some())
-                .map(|o| self.claim_rule.aborts(o, &self.presence)),
+            claim_allowed_at: claimable.map(|(_, at)| at),
+            claim_aborts: claimable.map(|(o, _)| self.claim_rule.aborts(o, &self.presence)),
             can_take_back: match seat {
                 Seat::Player(p) => Some(self.can_take_back[p.index()]),
                 // The one token plays the side to move (and takes back anyone's move).
