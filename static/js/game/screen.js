@@ -239,7 +239,8 @@ class GameScreen {
     if (linkNote) this.notice.append(html('p', { class: 'notice', role: 'note', text: linkNote }));
     // Not a live region: it counts every second, which a screen reader would read out each time.
     this.awayLine = html('p', { class: 'notice opponent-gone', hidden: true });
-    this.offerLine = html('p', { class: 'notice offer-note', role: 'status', hidden: true });
+    // Not a live region either: its news is said once by the announcer (`sayIfNew`).
+    this.offerLine = html('p', { class: 'notice offer-note', hidden: true });
     this.notice.append(this.awayLine, this.offerLine);
     this.invitePanel = html('section', { class: 'invite', 'aria-label': t('game.invitation'), hidden: true });
     this.topClock = html('div', { class: 'clock clock-top' });
