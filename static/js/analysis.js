@@ -59,7 +59,9 @@ export function showAnalysis(app, query) {
   // The board's use: its own holder each, so that moving's pointer handling never meets set-up.
   const moveHolder = html('div');
   const setUpHolder = html('div');
-  boardHolder.append(moveHolder, setUpHolder);
+  // The keys of the board, said with it as on a game's board.
+  const boardKeys = html('p', { class: 'visually-hidden', id: 'board-keys', text: t('game.board_keys') });
+  boardHolder.append(moveHolder, setUpHolder, boardKeys);
   const boardHint = html('p', { class: 'hint', id: 'analysis-board-hint' });
   /** @param {boolean} setUp */
   const useRadio = (setUp) => html('label', { class: 'choice' }, [
@@ -132,6 +134,7 @@ export function showAnalysis(app, query) {
     moveHolder.hidden = state.setUp;
     setUpHolder.hidden = !state.setUp;
     if (!state.setUp) {
+      board.setAttribute('aria-describedby', 'board-keys');
       moveHolder.replaceChildren(board);
       setUpHolder.replaceChildren();
       if (focused) /** @type {SVGElement | null} */ (board.querySelector(`[data-place="${CSS.escape(focused)}"]`))?.focus();

@@ -58,6 +58,8 @@ test('two dice that take a piece to the same place: Enter goes on to the buttons
   const p = await page(LAPTOP);
   await p.goto(`/analysis?variant=duodecim-scripta&position=${encodeURIComponent(position)}`);
   await p.waitForSelector('[data-place="B11"].movable');
+  // The board says its keys, as a game's does.
+  assert.match(await p.$eval('.analysis-board svg', (board) => document.getElementById(board.getAttribute('aria-describedby')).textContent), /^Arrow keys move between places/);
   await p.focus('[data-place="B11"]');
   await p.keyboard.press('Enter');
   await p.waitForFunction(() => document.activeElement?.matches('[data-place].dest'));

@@ -253,7 +253,10 @@ export function playButtons(view, { offers, confirmingResign, now, awaySeenAt })
     if (view.can_take_back) buttons.push({ id: 'undo', label: t('action.undo'), action: 'undo' });
     if ((view.legal_moves || []).length) buttons.push({ id: 'hint', label: t('action.hint'), action: 'hint' });
   }
-  return buttons;
+  // The answers to an offer first, before the buttons that end the game: first in the Tab order
+  // and on a short screen (a sideways phone had Accept below the window).
+  const answers = new Set(['draw-accept', 'draw-decline', 'undo-accept', 'undo-decline']);
+  return [...buttons.filter((b) => answers.has(b.id)), ...buttons.filter((b) => !answers.has(b.id))];
 }
 
 /**
@@ -314,8 +317,10 @@ export function diceCheckText(checked) {
 export function bonusLabel(view) {
   const side = view.to_move || view.sides[0];
   const other = view.sides.find((s) => s !== side) || side;
-  // What to do with them is for the one who plays them; a spectator is told whose they are.
-  return t(view.seat ? 'game.bonus_of' : 'game.bonus_of_watched', { side: sideName(side), other: sideName(other) });
+  // What to do with them is for the one who plays them; the opponent and a spectator are told
+  // whose they are.
+  const holder = Boolean(view.seat) && (view.seat?.both || mySide(view) === side);
+  return t(holder ? 'game.bonus_of' : 'game.bonus_of_watched', { side: sideName(side), other: sideName(other) });
 }
 
 /**

@@ -258,7 +258,9 @@ class GameScreen {
     this.lowTold = new Set();
     this.errorLine = html('p', { class: 'refusal', role: 'alert' });
     // A hint is no refusal: said politely, and drawn as the status is.
-    this.hintLine = html('p', { class: 'hint-line', role: 'status' });
+    // No live region: a hint is said once by the announcer (rewritten at each redraw, a live
+    // region read it again at every piece picked up).
+    this.hintLine = html('p', { class: 'hint-line' });
     this.hint = '';
     this.endPanel = html('section', { class: 'end-panel', 'aria-label': t('game.result'), hidden: true });
     this.diceBox = html('div', { class: 'dice', 'aria-label': t('game.dice') });
@@ -436,7 +438,9 @@ class GameScreen {
     } catch {
       return;
     }
-    if (places.length) this.say(t(after.variant.startsWith('petteia') ? 'announce.captured' : 'announce.hit', { side: sideName(mover), places: places.join(', ') }));
+    // Pente Grammai's places are numbers: named as its board names them ("point 6").
+    const named = after.variant.startsWith('pente') ? places.map((p) => t('place.point', { p })) : places;
+    if (places.length) this.say(t(after.variant.startsWith('petteia') ? 'announce.captured' : 'announce.hit', { side: sideName(mover), places: named.join(', ') }));
   }
 
   /** @param {GameEvent} event */
@@ -579,8 +583,8 @@ class GameScreen {
     // While the link is lost the board is the game as it last was, not as it is: said first.
     const status = this.lostAt === null ? statusText(v, this.pending?.move) : t('game.link_lost');
     if (this.status.textContent !== status) this.status.textContent = status;
-    this.errorLine.textContent = this.message;
-    this.hintLine.textContent = this.hint;
+    if (this.errorLine.textContent !== this.message) this.errorLine.textContent = this.message;
+    if (this.hintLine.textContent !== this.hint) this.hintLine.textContent = this.hint;
     this.drawInvite();
     this.drawEnd();
     // The dice games' turns from the events, read once for the dice row and the move list.

@@ -115,7 +115,8 @@ test('a player is offered what the server would allow: a draw in Petteia, once p
 test('on one screen the side to move offers a draw and the other person answers it there', () => {
   const local = { ...playing, mode: 'local', seat: { side: 'light', bottom: 'light', both: true }, can_take_back: false };
   const offered = { ...local, draw_offer: 'light' };
-  assert.deepEqual(ids(playButtons(offered, state)), ['resign', 'draw-accept', 'draw-decline', 'hint']);
+  // The answers first, before Resign (first in the Tab order, and on a sideways phone's window).
+  assert.deepEqual(ids(playButtons(offered, state)), ['draw-accept', 'draw-decline', 'resign', 'hint']);
   assert.equal(statusText(offered), 'Light to move. Light offers a draw.');
   const declined = noteEvent(NO_OFFERS, { kind: 'draw_declined', side: 'dark' }, null);
   assert.deepEqual(ids(playButtons(local, { ...state, offers: declined })), ['resign', 'hint']);
@@ -154,8 +155,10 @@ test('Duodecim: a roll with no die to play is told, and bonus dice say whose the
   assert.equal(unplayableRollText({ ...duodecim, to_move: 'white' }, roll), null);
   assert.equal(unplayableRollText(duodecim, null), null);
   assert.equal(unplayableRollText({ ...duodecim, status: 'finished', to_move: null }, roll), null);
-  assert.equal(bonusLabel(duodecim), 'Bonus dice of Black, left unplayed by White: play them before the roll, or decline them');
-  // A spectator is told whose they are, not what to do with them.
+  // Their holder is told what to do with them; the opponent and a spectator whose they are.
+  assert.equal(bonusLabel({ ...duodecim, seat: { side: 'black', bottom: 'black' } }), 'Bonus dice of Black, left unplayed by White: play them before the roll, or decline them');
+  assert.equal(bonusLabel({ ...duodecim, seat: { side: 'white', bottom: 'white', both: true } }), 'Bonus dice of Black, left unplayed by White: play them before the roll, or decline them');
+  assert.equal(bonusLabel({ ...duodecim, seat: { side: 'white', bottom: 'white' } }), 'Bonus dice of Black, left unplayed by White');
   assert.equal(bonusLabel({ ...duodecim, seat: null }), 'Bonus dice of Black, left unplayed by White');
 });
 
