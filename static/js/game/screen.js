@@ -151,6 +151,16 @@ const unbroken = (words) => words.flatMap((word, i) => [
 ]);
 
 /**
+ * Writes `text` into `line` only when it differs: the panels are redrawn at every event, and a
+ * live region rewritten with the same words is read out again.
+ * @param {HTMLElement} line
+ * @param {string} text
+ */
+function writeIfChanged(line, text) {
+  if (line.textContent !== text) line.textContent = text;
+}
+
+/**
  * Replaces `container`'s children, keeping the keyboard focus on the control it was on: the one
  * with the same id or move after the redraw (Resign become Confirm resign), else `fallback` (the
  * button pressed went away). The panels are redrawn at every event, and focus dropped to the
@@ -579,12 +589,11 @@ class GameScreen {
     this.boardHolder.dataset.bottom = ctx.bottom;
     this.heading.dataset.mode = v.mode;
     document.title = pageTitle(v, this.name);
-    // Written only when it changes: rewritten, a live region is read out again.
     // While the link is lost the board is the game as it last was, not as it is: said first.
     const status = this.lostAt === null ? statusText(v, this.pending?.move) : t('game.link_lost');
-    if (this.status.textContent !== status) this.status.textContent = status;
-    if (this.errorLine.textContent !== this.message) this.errorLine.textContent = this.message;
-    if (this.hintLine.textContent !== this.hint) this.hintLine.textContent = this.hint;
+    writeIfChanged(this.status, status);
+    writeIfChanged(this.errorLine, this.message);
+    writeIfChanged(this.hintLine, this.hint);
     this.drawInvite();
     this.drawEnd();
     // The dice games' turns from the events, read once for the dice row and the move list.
@@ -701,7 +710,7 @@ class GameScreen {
     this.helpNote.textContent = this.helpNote.hidden ? '' : t('game.help_note');
     const note = offerNote(v, this.offers);
     this.sayIfNew('offer', note);
-    this.offerLine.textContent = note;
+    writeIfChanged(this.offerLine, note);
     this.offerLine.hidden = !note;
   }
 

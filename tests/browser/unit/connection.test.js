@@ -39,10 +39,11 @@ class FakeSocket {
   }
 
   /** The server side: accept, then answer the hello with a snapshot. */
-  accept(version) {
+  /** Opens, and greets with a snapshot at `version` (of `view`'s other fields, if given). */
+  accept(version, view = {}) {
     this.readyState = FakeSocket.OPEN;
     this.emit('open');
-    this.serverSays({ type: 'snapshot', game: { version, moves: [] } });
+    this.serverSays({ type: 'snapshot', game: { moves: [], ...view, version } });
   }
 
   serverSays(message) {
@@ -136,30 +137,26 @@ test('a move made while the socket is down waits and goes out after the snapshot
   connection.close();
 });
 
-/** @param {number} version */
-const board = (version) => ({
+/** The view a move is chosen on, but its version. */
+const BOARD = {
   game_id: 'g1', variant: 'petteia-6', mode: 'online', sides: ['light', 'dark'], status: 'playing',
-  version, position: 'DDDDDD/6/6/6/6/LLLLLL l 0 1', to_move: 'light', moves: [], legal_moves: ['A1-A3', 'B1-B3'],
-});
+  position: 'DDDDDD/6/6/6/6/LLLLLL l 0 1', to_move: 'light', moves: [], legal_moves: ['A1-A3', 'B1-B3'],
+};
 
 test('a move sent while the server restarted goes again, as it was, once the link is back', (t) => {
   t.mock.timers.enable({ apis: ['setTimeout', 'setInterval'] });
   const { connection, seen } = connect();
   const first = FakeSocket.all[0];
-  first.readyState = FakeSocket.OPEN;
-  first.emit('open');
-  first.serverSays({ type: 'snapshot', game: board(7) });
+  first.accept(7, BOARD);
   // The server is stopping: the move goes out on a socket it closes without an answer.
   connection.sendMove('A1-A3', 7);
   const move = first.sent.find((m) => m.type === 'move');
   first.emit('close');
   t.mock.timers.tick(10000);
   const second = FakeSocket.all[1];
-  second.readyState = FakeSocket.OPEN;
-  second.emit('open');
   // The restart wrote `clocks_paused` and `clock_started`, which leave the board: the server
-  // takes the move at the version it was chosen at (docs/PROTOCOL.md §3).
-  second.serverSays({ type: 'snapshot', game: board(9) });
+  // takes the move at the version it was chosen at (docs/PROTOCOL.md §2).
+  second.accept(9, BOARD);
   const resent = second.sent.find((m) => m.type === 'move');
   assert.deepEqual(resent, move, 'the same move, version and id');
   assert.deepEqual(seen.errors, []);
@@ -170,9 +167,7 @@ test('a move refused as stale is dropped with its refusal', (t) => {
   t.mock.timers.enable({ apis: ['setTimeout', 'setInterval'] });
   const { connection, seen } = connect();
   const socket = FakeSocket.all[0];
-  socket.readyState = FakeSocket.OPEN;
-  socket.emit('open');
-  socket.serverSays({ type: 'snapshot', game: board(4) });
+  socket.accept(4, BOARD);
   connection.sendMove('B1-B3', 4);
   const { id } = socket.sent.find((m) => m.type === 'move');
   // A takeback put another position on the board.
