@@ -10,7 +10,7 @@ import { analysis, analysisPlay, suggestMove, ApiError } from './api.js';
 import { html, moveEnds } from './svg.js';
 import { t, sideLabel, errorMessage, moveLabel, percent } from './i18n.js';
 import { VARIANT_IDS, EMPTY } from './learn/variants.js';
-import { START, boardFor } from './boards/index.js';
+import { START, boardFor, takenSentence } from './boards/index.js';
 import { dieFace } from './game/moves.js';
 import { diagramBoard } from './learn/diagram.js';
 import { cyclePlace, fillTrays, unfinishedSetUp } from './learn/setup.js';
@@ -243,8 +243,10 @@ export function showAnalysis(app, query) {
    * @param {string} move
    */
   async function play(move) {
+    let took;
     try {
       const after = await analysisPlay(state.variant, state.position, parseDice(state.dice), [move]);
+      took = takenSentence(state.variant, state.position, after.position, move);
       state.position = after.position;
       // The dice were used by that move; what remains is in the position (Duodecim) or awaits a roll.
       state.dice = '';
@@ -254,6 +256,8 @@ export function showAnalysis(app, query) {
     }
     const focusWasHere = app.contains(document.activeElement);
     await refresh();
+    // What the move took, which the board shows and its notation does not name.
+    if (took) status.append(` · ${took}`);
     const landed = moveEnds(move).to;
     if (focusWasHere && !app.contains(document.activeElement)) {
       const place = landed && /** @type {SVGElement | null} */ (moveHolder.querySelector(`[data-place="${CSS.escape(landed)}"]`));

@@ -71,6 +71,23 @@ export function locale() {
  */
 export const percent = (fraction) => new Intl.NumberFormat(locale(), { style: 'percent', maximumFractionDigits: 0 }).format(fraction);
 
+/** @type {Map<string, string>} */
+const decimalMarks = new Map();
+
+/**
+ * The reader's decimal mark (French: a comma), for the clocks' tenths ("0:07,9").
+ * @returns {string}
+ */
+export function decimalMark() {
+  const tag = locale();
+  let mark = decimalMarks.get(tag);
+  if (mark === undefined) {
+    mark = new Intl.NumberFormat(tag).formatToParts(0.5).find((part) => part.type === 'decimal')?.value ?? '.';
+    decimalMarks.set(tag, mark);
+  }
+  return mark;
+}
+
 /**
  * Switches the language and remembers it; the caller re-renders.
  * @param {string} lang

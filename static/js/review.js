@@ -4,9 +4,9 @@
 // with the first N moves played by the server's analysis (the client knows no rules). The view
 // steps with buttons, arrow keys or a click on a move; `?ply=N` opens at that move.
 import { analysisReplay, gameEvents, EVENTS_PAGE } from './api.js';
-import { html } from './svg.js';
+import { html, keepInView } from './svg.js';
 import { t, errorMessage, moveLabel, sideLabel } from './i18n.js';
-import { START } from './boards/index.js';
+import { START, takenSentence } from './boards/index.js';
 import { diagramBoard } from './learn/diagram.js';
 import { pairedTurns, diceTurns } from './game/moves.js';
 
@@ -115,6 +115,15 @@ export class Replay {
     });
     this.queue = followed;
     return followed;
+  }
+
+  /**
+   * The position after `n` moves if it was computed already, without asking the server.
+   * @param {number} n
+   * @returns {string | undefined}
+   */
+  computed(n) {
+    return this.known[n];
   }
 
   /**
@@ -227,13 +236,18 @@ export function reviewPanel({ gameId, view, bottom, ply = null, face = 'virtvs' 
     const dice = roll && (bonus
       ? t('review.bonus', { dice: roll.dice.join('·'), side: sideLabel(/** @type {string} */ (roll.rolledBy)) })
       : t('review.dice', { dice: roll.dice.join('·') }));
+    // What the move took, when the step before is at hand (a review opened at the last move has
+    // not replayed the game, and does not for this).
+    const before = current > 0 ? replay.computed(current - 1) : null;
+    const took = ply && before ? takenSentence(variant, before, position, ply.move) : '';
     // The move itself too: a screen reader hears the step, not the arrow on the board.
     // Named by its turn, as the move list numbers it, and by its place among the moves.
     // Each move kept whole on its line (a phone broke "4:R-M4" at its hyphen).
     status.replaceChildren((ply
       ? t('review.ply', { turn: turns[current - 1], side: sideLabel(/** @type {string} */ (ply.side)), ply: current, total })
       : t('review.ply0', { n: total }))
-      + (dice ? ` · ${dice}` : ''), ...played.flatMap((move) => [' · ', html('span', { class: 'word', text: moveLabel(move) })]));
+      + (dice ? ` · ${dice}` : ''), ...played.flatMap((move) => [' · ', html('span', { class: 'word', text: moveLabel(move) })]),
+    ...(took ? [` · ${took}`] : []));
     const board = diagramBoard(variant, position, { moves: played, bottom, face, mover: replay.plies[current - 1]?.side, readable: true });
     boardHolder.replaceChildren(board);
     for (const item of /** @type {NodeListOf<HTMLElement>} */ (moves.querySelectorAll('button[data-ply]'))) {
@@ -362,16 +376,4 @@ export function mountReview(app, { gameId, view, bottom }) {
   }
   app.append(holder);
   return { movesChanged: () => void panel?.refresh() };
-}
-
-/**
- * Scrolls `list` (and nothing around it) just enough to show `item`: the move shown in a long
- * game's list, which scrolls on its own.
- * @param {HTMLElement} list
- * @param {HTMLElement} item
- */
-function keepInView(list, item) {
-  const [outer, inner] = [list.getBoundingClientRect(), item.getBoundingClientRect()];
-  if (inner.top < outer.top) list.scrollTop -= outer.top - inner.top;
-  else if (inner.bottom > outer.bottom) list.scrollTop += inner.bottom - outer.bottom;
 }

@@ -93,6 +93,17 @@ export function placeAttrs(place, ctx, label) {
 }
 
 /**
+ * A tray's attributes: a place to play from when `place` is given (its side is to move), else a
+ * picture that says whose tray it is and what it holds (its loose words read "Black reserve 0").
+ * @param {string | null} place
+ * @param {BoardContext} ctx
+ * @param {string} label
+ */
+export function trayAttrs(place, ctx, label) {
+  return place ? placeAttrs(place, ctx, label) : { class: 'tray', role: 'img', 'aria-label': label };
+}
+
+/**
  * A counter or stack of pieces with its count when more than one.
  * @param {number} x
  * @param {number} y
@@ -143,4 +154,17 @@ export function withPlaceNames(board) {
   for (const text of board.querySelectorAll('[data-place] text:not(.under-pieces)')) layer.append(text);
   board.append(layer);
   return board;
+}
+
+/**
+ * Scrolls `list` (and nothing around it) just enough to show `item`: the move shown in a long
+ * game's list, an offer's answers in a panel that scrolls on its own. Nothing moves when `list`
+ * does not scroll.
+ * @param {HTMLElement} list
+ * @param {Element} item
+ */
+export function keepInView(list, item) {
+  const [outer, inner] = [list.getBoundingClientRect(), item.getBoundingClientRect()];
+  if (inner.top < outer.top) list.scrollTop -= outer.top - inner.top;
+  else if (inner.bottom > outer.bottom) list.scrollTop += inner.bottom - outer.bottom;
 }

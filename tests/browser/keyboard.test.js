@@ -86,3 +86,23 @@ test('Escape puts down the piece picked up, and the focus stays on it', async ()
   assert.equal(await p.locator('[data-place].dest').count(), 0);
   assertNoProblems(p);
 });
+
+test('Perimeter Line Battle: counters removed after their own side’s turn are said, and each tray says whose it is', async () => {
+  // Line 2 (points 1 and 8) is threatened against Terracotta, one counter against two: a move
+  // elsewhere leaves it outnumbered, and its counter on point 1 is removed.
+  const position = 'T/T/T/T/T/B/-/B/2B/B t x:0,0 th:t@2';
+  const p = await page(LAPTOP);
+  await p.goto(`/analysis?variant=pente-grammai-perimeter&position=${encodeURIComponent(position)}&dice=2`);
+  await p.waitForSelector('button.move-button[data-move="2:2-4"]');
+  // The tray of the side not to move is a picture with its side in its name (its loose words
+  // read "Black removed 0"); the side to move's is a place, named the same way.
+  const tray = (/** @type {string} */ side) => p.locator(`.analysis-board [data-tray="X"][data-side="${side}"]`);
+  assert.equal(await tray('black').getAttribute('role'), 'img');
+  assert.equal(await tray('black').getAttribute('aria-label'), 'Black removed, 0 pieces');
+  assert.equal(await tray('terracotta').getAttribute('aria-label'), 'Terracotta removed, 0 pieces');
+  assert.equal(await p.locator('.analysis-board .tray-side[aria-hidden="true"]').count(), 2);
+  await p.click('button.move-button[data-move="2:2-4"]');
+  await p.waitForFunction(() => document.querySelector('.analysis-status').textContent.endsWith(' · Terracotta’s counters removed, still outnumbered: point 1.'));
+  assert.equal(await tray('terracotta').getAttribute('aria-label'), 'Terracotta removed, 1 piece');
+  assertNoProblems(p);
+});

@@ -103,6 +103,29 @@ test('a phone held sideways (844×390) answers a takeback request without scroll
   assertNoProblems(host, guest);
 });
 
+test('a phone held sideways (844×390), in French: a rematch offered after a Duodecim game brings its Accept and Decline into the window', async () => {
+  // The end panel's result and the status come first in Duodecim's narrow panel: Décliner was
+  // below the window (a keyboard audit in French). The panel scrolls itself to the answers.
+  const { host, guest } = await onlineGame({ host: { ...PHONE, viewport: { width: 844, height: 390 }, locale: 'fr-FR' }, guest: LAPTOP, variant: 'duodecim-scripta', clock: 'none' });
+  await guest.click('#resign');
+  await guest.click('#resign');
+  await guest.waitForSelector('#rematch');
+  await guest.click('#rematch');
+  await host.waitForSelector('#rematch-decline');
+  const inWindow = await host.evaluate(() => ['#rematch-accept', '#rematch-decline'].map((id) => {
+    const box = document.querySelector(id).getBoundingClientRect();
+    return { id, top: Math.round(box.top), bottom: Math.round(box.bottom), scrolled: window.scrollY };
+  }));
+  await shot(host, 'layout-sideways-rematch-offered-fr', { fullPage: false });
+  for (const { id, top, bottom, scrolled } of inWindow) {
+    assert.equal(scrolled, 0, 'the page has not scrolled');
+    assert.ok(top >= 0 && bottom <= 390, `${id} spans ${top}–${bottom} px of a window of 390`);
+  }
+  assert.equal(await host.textContent('#rematch-decline'), 'Refuser');
+  await host.click('#rematch-decline');
+  assertNoProblems(host, guest);
+});
+
 test('on a 390-px phone no variant scrolls sideways, and Start is within two screens of the home page', async (t) => {
   const p = await page(PHONE);
   for (const variant of list) {

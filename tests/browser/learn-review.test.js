@@ -307,3 +307,30 @@ test('a long game\'s move list scrolls to the move shown', async () => {
   assert.ok(await shown(1), 'the first move is in view again');
   assertNoProblems(p);
 });
+
+test('a step of the review says what its move captured, in either language', async () => {
+  const { body } = await createViaApi(server.base, { variant: 'petteia-6', mode: 'local', clock: null, side: 'first' });
+  const token = body.seat.token;
+  // The third move, C1-C5, shuts Dark's B5 between A5 and C5.
+  for (const move of ['A1-A5', 'B6-B5', 'C1-C5', 'F6-F5']) {
+    const now = await api('GET', `/api/v1/games/${body.game_id}`, undefined, token);
+    await api('POST', `/api/v1/games/${body.game_id}/moves`, { move, version: now.version }, token);
+  }
+  for (const [lang, said] of [['en', 'Light captured B5.'], ['fr', 'Clair a pris B5.']]) {
+    const p = await page();
+    await p.goto(`/game/${body.game_id}?lang=${lang}#token=${token}`);
+    await p.click('#review-open');
+    await atPly(p, 4);
+    await p.click('#review-first');
+    await atPly(p, 0);
+    for (const ply of [1, 2, 3]) {
+      await p.click('#review-next');
+      await atPly(p, ply);
+    }
+    assert.ok((await p.textContent('.review-status')).endsWith(` · ${said}`), await p.textContent('.review-status'));
+    await p.click('#review-next');
+    await atPly(p, 4);
+    assert.ok(!(await p.textContent('.review-status')).includes(said), 'the next move took nothing');
+    assertNoProblems(p);
+  }
+});

@@ -4,7 +4,7 @@
 // borne off (O) in trays. Cells are named from White's seat; with Black at the bottom the board
 // turns half round: every cell keeps its name, and the face is printed to be read from the seat
 // (see `render`), so a letter names a place on the screen, not a cell: players name cells by name.
-import { svg, placeAttrs, stack, withPlaceNames } from '../svg.js';
+import { svg, placeAttrs, trayAttrs, stack, withPlaceNames } from '../svg.js';
 import { t, sideLabel, percent } from '../i18n.js';
 
 // The inscriptions a board may carry, twelve letters to a row of cells; each face is named in the
@@ -165,13 +165,14 @@ export function render(model, ctx) {
     const bottom = side === ctx.bottom;
     const y = bottom ? height - 36 : 36;
     const name = sideLabel(side);
-    root.append(svg('text', { x: left, y: y + 5, class: 'tray-side' }, name));
+    // Each tray says its side: the name beside them is for the eye.
+    root.append(svg('text', { x: left, y: y + 5, class: 'tray-side', 'aria-hidden': 'true' }, name));
     /** @type {[string, string, number][]} */
     const trays = [['R', 'reserve', model.reserve[side]], ['O', 'off', model.off[side]]];
     trays.forEach(([zone, title, count], i) => {
       const x = 250 + i * 210;
       const place = side === model.toMove ? zone : null;
-      const g = svg('g', { ...(place ? placeAttrs(zone, ctx, t('place.tray', { side: name, tray: t(`board.${title}`), n: count })) : { class: 'tray' }), 'data-tray': zone, 'data-side': side });
+      const g = svg('g', { ...trayAttrs(place, ctx, t('place.tray', { side: name, tray: t(`board.${title}`), n: count })), 'data-tray': zone, 'data-side': side });
       g.append(svg('rect', { x: x - 80, y: y - 22, width: 160, height: 44, rx: 8, class: 'tray-box' }));
       g.append(svg('text', { x: x - 40, y: y + 5, 'text-anchor': 'middle', class: 'tray-label' }, t(`board.${title}`)));
       g.append(stack(x + 45, y, 16, side, count) || svg('text', { x: x + 45, y: y + 5, 'text-anchor': 'middle', class: 'tray-label' }, '0'));

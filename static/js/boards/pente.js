@@ -2,7 +2,7 @@
 // Pente Grammai (docs/RULES.md §2): five lines, the sacred line 3 marked, the ten line ends numbered
 // along the route. Terracotta sits at the bottom unless the seat says otherwise; then the board
 // turns half round. Reserve (Kidd), holy line (Kidd) and removed counters (Perimeter) sit in trays.
-import { svg, placeAttrs, stack, withPlaceNames } from '../svg.js';
+import { svg, placeAttrs, trayAttrs, stack, withPlaceNames } from '../svg.js';
 import { t, sideLabel } from '../i18n.js';
 
 /** @typedef {'terracotta' | 'black'} Side */
@@ -67,6 +67,25 @@ export function taken(before, after, mover) {
 }
 
 /**
+ * The points where `mover`'s own counters were removed after its turn (Perimeter Line Battle,
+ * docs/RULES.md §2.4: still outnumbered on a line threatened against it). The move itself
+ * (`5:2-7`, `6:X-3`, `4:pass`) accounts for one counter leaving its point and one arriving.
+ * @param {PenteModel} before
+ * @param {PenteModel} after
+ * @param {string} mover
+ * @param {string} move
+ * @returns {string[]}
+ */
+export function removed(before, after, mover, move) {
+  const side = mover === 'black' ? 'black' : 'terracotta';
+  const [, from, to] = /^(?:\d:)?(\w+)-(\d+)$/.exec(move) || [];
+  return before.points.flatMap((counts, point) => {
+    const moved = (String(point) === from ? 1 : 0) - (String(point) === to ? 1 : 0);
+    return counts[side] - moved > (after.points[point]?.[side] ?? 0) ? [String(point)] : [];
+  });
+}
+
+/**
  * Line n joins points n−1 (Terracotta's right-hand end) and 10−n.
  * @param {number} p
  */
@@ -122,7 +141,7 @@ export function render(model, ctx) {
       const x = goal.x + (goal.x < width / 2 ? holyInset : -holyInset);
       const y = lineY(3) + (side === ctx.bottom ? 22 : -22);
       const place = side === model.toMove ? 'H' : null;
-      const g = svg('g', { ...(place ? placeAttrs('H', ctx, t('place.holy', { side: sideLabel(side), n: holy[side] })) : { class: 'tray' }), 'data-tray': 'H', 'data-side': side });
+      const g = svg('g', { ...trayAttrs(place, ctx, t('place.holy', { side: sideLabel(side), n: holy[side] })), 'data-tray': 'H', 'data-side': side });
       const box = { x: x - holyHalfWidth, y: y - 17, width: 2 * holyHalfWidth, height: 34 };
       g.append(svg('rect', { ...box, rx: 17, class: 'holy' }));
       // The word has some 38 units left of the count: a longer one than "holy" (French "sainte")
@@ -171,11 +190,12 @@ export function render(model, ctx) {
   for (const side of /** @type {Side[]} */ (['terracotta', 'black'])) {
     const y = side === ctx.bottom ? height - 40 : 40;
     const name = sideLabel(side);
-    root.append(svg('text', { x: 20, y: y + 5, class: 'tray-side' }, name));
+    // Each tray says its side: the name beside them is for the eye.
+    root.append(svg('text', { x: 20, y: y + 5, class: 'tray-side', 'aria-hidden': 'true' }, name));
     trays.forEach(([zone, title, counts], i) => {
       const x = 220 + i * 200;
       const place = side === model.toMove ? zone : null;
-      const g = svg('g', { ...(place ? placeAttrs(zone, ctx, t('place.tray', { side: name, tray: t(`board.${title}`), n: counts[side] })) : { class: 'tray' }), 'data-tray': zone, 'data-side': side });
+      const g = svg('g', { ...trayAttrs(place, ctx, t('place.tray', { side: name, tray: t(`board.${title}`), n: counts[side] })), 'data-tray': zone, 'data-side': side });
       g.append(svg('rect', { x: x - 70, y: y - 20, width: 140, height: 40, rx: 8, class: 'tray-box' }));
       g.append(svg('text', { x: x - 30, y: y + 5, 'text-anchor': 'middle', class: 'tray-label' }, t(`board.${title}`)));
       g.append(stack(x + 40, y, 15, side, counts[side]) || svg('text', { x: x + 40, y: y + 5, 'text-anchor': 'middle', class: 'tray-label' }, '0'));

@@ -3,14 +3,15 @@
 // between views. Pure functions; the screen calls them on every tick.
 
 /**
- * `m:ss`, with tenths under ten seconds.
+ * `m:ss`, with tenths under ten seconds after the reader's decimal mark (`0:07.9`, `0:07,9`).
  * @param {number} ms
+ * @param {string} [decimal]
  */
-export function formatClock(ms) {
+export function formatClock(ms, decimal = '.') {
   const clamped = Math.max(0, ms);
   const minutes = Math.floor(clamped / 60000);
   const seconds = String(Math.floor((clamped % 60000) / 1000)).padStart(2, '0');
-  if (clamped < 10000) return `${minutes}:${seconds}.${Math.floor((clamped % 1000) / 100)}`;
+  if (clamped < 10000) return `${minutes}:${seconds}${decimal}${Math.floor((clamped % 1000) / 100)}`;
   return `${minutes}:${seconds}`;
 }
 

@@ -131,6 +131,17 @@ export function announcement(view, event) {
 }
 
 /**
+ * The status line while a move is on its way: a decline and a pass are said as what they are
+ * ("Sending your move decline…" read as nonsense).
+ * @param {string} move
+ */
+function sendingText(move) {
+  if (move === 'decline') return t('panel.sending_decline');
+  if (/^(\d:)?pass$/.test(move)) return t('panel.sending_pass');
+  return t('panel.sending', { move: moveLabel(move) });
+}
+
+/**
  * The status line.
  * @param {GameView} view
  * @param {string | null} pendingMove a move sent and not yet acknowledged
@@ -144,7 +155,7 @@ export function statusText(view, pendingMove = null) {
   }
   if (view.status === 'aborted') return t('panel.aborted');
   if (view.status === 'finished') return endSummary(view)?.headline || t('error.game_over');
-  if (pendingMove) return t('panel.sending', { move: moveLabel(pendingMove) });
+  if (pendingMove) return sendingText(pendingMove);
   const turn = sideName(view.to_move || '');
   let text;
   if (view.seat?.both) text = t('panel.to_move', { side: turn });

@@ -8,8 +8,8 @@ import {
   gameRecord,
 } from '../api.js';
 import { GameConnection } from '../connection.js';
-import { html, moveEnds } from '../svg.js';
-import { boardFor, sideName } from '../boards/index.js';
+import { html, keepInView, moveEnds } from '../svg.js';
+import { boardFor, sideName, takenSentence } from '../boards/index.js';
 import { seatLabels } from '../accounts/api.js';
 import { FACES, pips } from '../boards/duodecim.js';
 import { landFocus, navigate } from '../router.js';
@@ -26,7 +26,7 @@ import { checkRecord } from './fairness.js';
 import { invitePanel } from './invite.js';
 import { die, diceOfTurn } from './dice.js';
 import { playMoveSound, soundOn, setSound } from './sound.js';
-import { t, errorMessage, moveLabel } from '../i18n.js';
+import { t, errorMessage, moveLabel, decimalMark } from '../i18n.js';
 
 /** @typedef {import('../api.js').GameView} GameView */
 /** @typedef {import('../api.js').GameEvent} GameEvent */
@@ -37,6 +37,9 @@ const THREAT_TEXTS = {
   player: { label: 'game.show_threats', none: 'game.threatened_none', one: 'game.threatened_one', many: 'game.threatened_n' },
   watching: { label: 'game.show_threats_watching', none: 'game.threatened_none_watching', one: 'game.threatened_one_watching', many: 'game.threatened_n_watching' },
 };
+
+/** The buttons that answer an offer made to this player: a draw, a takeback, a rematch. */
+const OFFER_ANSWERS = '#draw-accept, #draw-decline, #undo-accept, #undo-decline, #rematch-accept, #rematch-decline';
 
 /** @param {GameView} view */
 const threatTexts = (view) => (view.seat ? THREAT_TEXTS.player : THREAT_TEXTS.watching);
@@ -290,11 +293,11 @@ class GameScreen {
     /** The entropy this browser sent for the game, if it kept it (read once: it never changes). */
     this.mine = savedEntropy(gameId);
     this.fairness.addEventListener('toggle', () => this.checkDice());
-    const panel = html('aside', { class: 'side-panel' }, [
+    this.panel = html('aside', { class: 'side-panel' }, [
       this.notice, this.status, this.announcer, this.boardKeys, this.errorLine, this.hintLine, this.endPanel, this.diceBox, this.choices, this.actions, this.helpNote, this.options(), this.fairness,
       html('h2', { text: t('game.moves') }), this.moveList, this.connectionLine, this.spectators,
     ]);
-    const play = html('div', { class: 'play' }, [html('div', { class: 'board-column' }, [this.topClock, this.boardHolder, this.bottomClock]), panel]);
+    const play = html('div', { class: 'play' }, [html('div', { class: 'board-column' }, [this.topClock, this.boardHolder, this.bottomClock]), this.panel]);
     this.root = html('section', { class: 'game', 'data-game-id': this.gameId }, [head, this.invitePanel, play]);
     this.app.append(this.root);
     this.input = new BoardInput(this.boardHolder, {
@@ -439,18 +442,8 @@ class GameScreen {
    */
   sayTaken(before, after) {
     if (after.moves.length !== before.moves.length + 1) return;
-    let places;
-    let mover;
-    try {
-      const was = /** @type {{ toMove: string }} */ (this.board.parse(before.position));
-      mover = was.toMove;
-      places = this.board.taken(was, this.board.parse(after.position), mover);
-    } catch {
-      return;
-    }
-    // Pente Grammai's places are numbers: named as its board names them ("point 6").
-    const named = after.variant.startsWith('pente') ? places.map((p) => t('place.point', { p })) : places;
-    if (places.length) this.say(t(after.variant.startsWith('petteia') ? 'announce.captured' : 'announce.hit', { side: sideName(mover), places: named.join(', ') }));
+    const sentence = takenSentence(after.variant, before.position, after.position, after.moves[after.moves.length - 1]);
+    if (sentence) this.say(sentence);
   }
 
   /** @param {GameEvent} event */
@@ -528,7 +521,13 @@ class GameScreen {
 
   draw() {
     const hadFocus = this.root?.contains(document.activeElement) ?? false;
+    const wasAsked = Boolean(this.root?.querySelector(OFFER_ANSWERS));
     this.drawAll();
+    // An offer just made to this player: its answers are brought into view where the panel
+    // scrolls beside the board (a phone held sideways), Decline and then Accept above it.
+    if (!wasAsked && this.panel) {
+      for (const answer of [...this.panel.querySelectorAll(OFFER_ANSWERS)].reverse()) keepInView(this.panel, answer);
+    }
     // The control that had the keyboard's focus went away with the redraw (Resign at the end,
     // Decline once the bonus dice are gone): the focus goes on from the result, or from the status
     // line, rather than back to the top of the page.
@@ -807,7 +806,7 @@ class GameScreen {
       if (me === side) label += t('game.you');
       else if (v.mode === 'computer' && me) label += computerLabel(v);
       const { ms, running } = clockReading(v, side, elapsed);
-      el.replaceChildren(html('span', { class: 'clock-side', text: label }), ms === null ? '' : html('span', { class: 'clock-time', text: formatClock(ms) }));
+      el.replaceChildren(html('span', { class: 'clock-side', text: label }), ms === null ? '' : html('span', { class: 'clock-time', text: formatClock(ms, decimalMark()) }));
       el.classList.toggle('running', running);
       el.classList.toggle('low', ms !== null && ms < 10000);
       // Said once, while it runs: a clock is only seen counting down.

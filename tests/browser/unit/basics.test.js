@@ -4,12 +4,20 @@ import assert from 'node:assert/strict';
 import { formatClock, formatElapsed, clockReading } from '../../../static/js/game/clock.js';
 import { matchRoute } from '../../../static/js/router.js';
 import { orderMyGames, gameLine } from '../../../static/js/mygames.js';
+import { decimalMark, setLanguage } from '../../../static/js/i18n.js';
 
 test('clocks show m:ss, and tenths under ten seconds', () => {
   assert.equal(formatClock(185000), '3:05');
   assert.equal(formatClock(9450), '0:09.4');
   assert.equal(formatClock(-20), '0:00.0');
   assert.equal(formatElapsed(72500), '1:12');
+});
+
+test('the tenths follow the reader’s decimal mark: a comma in French', () => {
+  setLanguage('fr');
+  assert.equal(formatClock(7950, decimalMark()), '0:07,9');
+  setLanguage('en');
+  assert.equal(formatClock(7950, decimalMark()), '0:07.9');
 });
 
 test('only the running clock runs down', () => {

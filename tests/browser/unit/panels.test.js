@@ -19,6 +19,9 @@ test('the status line says whose move it is, and a pending move', () => {
   assert.equal(statusText(playing), 'Your move (Light).');
   assert.equal(statusText({ ...playing, to_move: 'dark' }), 'Dark to move.');
   assert.equal(statusText(playing, 'A2-A4'), 'Sending your move A2-A4…');
+  // A decline and a pass are not moves to name: they are said as what they do.
+  assert.equal(statusText(playing, 'decline'), 'Declining the bonus dice…');
+  assert.equal(statusText(playing, '5:pass'), 'Passing your turn…');
   assert.equal(statusText({ ...playing, draw_offer: 'dark' }), 'Your move (Light). Dark offers a draw.');
 });
 
