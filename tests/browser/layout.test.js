@@ -79,6 +79,25 @@ for (const [width, height] of [[844, 390], [667, 375]]) {
   });
 }
 
+/**
+ * Asserts that the buttons `ids` (an offer's answers) are whole in the window of `p` and that
+ * the page has not scrolled to show them, after a screenshot `name` of the window.
+ * @param {import('playwright-core').Page} p
+ * @param {string[]} ids
+ * @param {string} name
+ */
+async function assertAnswersInWindow(p, ids, name) {
+  const boxes = await p.evaluate((selectors) => selectors.map((id) => {
+    const box = /** @type {Element} */ (document.querySelector(id)).getBoundingClientRect();
+    return { id, top: Math.round(box.top), bottom: Math.round(box.bottom), scrolled: window.scrollY, height: window.innerHeight };
+  }), ids);
+  await shot(p, name, { fullPage: false });
+  for (const { id, top, bottom, scrolled, height } of boxes) {
+    assert.equal(scrolled, 0, 'the page has not scrolled');
+    assert.ok(top >= 0 && bottom <= height, `${id} spans ${top}–${bottom} px of a window of ${height}`);
+  }
+}
+
 test('a phone held sideways (844×390) answers a takeback request without scrolling the page: Accept and Decline are in the window beside the board', async () => {
   // Duodecim's wide board leaves the narrowest panel (a phone audit: Accept 90 px below the window).
   const { host, guest } = await onlineGame({ host: { ...PHONE, viewport: { width: 844, height: 390 } }, guest: LAPTOP, variant: 'duodecim-scripta', clock: 'none' });
@@ -90,15 +109,7 @@ test('a phone held sideways (844×390) answers a takeback request without scroll
   }
   await guest.click('#undo');
   await host.waitForSelector('#undo-accept');
-  const inWindow = await host.evaluate(() => ['#undo-accept', '#undo-decline'].map((id) => {
-    const box = document.querySelector(id).getBoundingClientRect();
-    return { id, top: Math.round(box.top), bottom: Math.round(box.bottom), scrolled: window.scrollY };
-  }));
-  await shot(host, 'layout-sideways-takeback-asked', { fullPage: false });
-  for (const { id, bottom, scrolled } of inWindow) {
-    assert.equal(scrolled, 0, 'the page has not scrolled');
-    assert.ok(bottom <= 390, `${id} ends ${bottom} px down a window of 390`);
-  }
+  await assertAnswersInWindow(host, ['#undo-accept', '#undo-decline'], 'layout-sideways-takeback-asked');
   await host.click('#undo-decline');
   assertNoProblems(host, guest);
 });
@@ -112,15 +123,7 @@ test('a phone held sideways (844×390), in French: a rematch offered after a Duo
   await guest.waitForSelector('#rematch');
   await guest.click('#rematch');
   await host.waitForSelector('#rematch-decline');
-  const inWindow = await host.evaluate(() => ['#rematch-accept', '#rematch-decline'].map((id) => {
-    const box = document.querySelector(id).getBoundingClientRect();
-    return { id, top: Math.round(box.top), bottom: Math.round(box.bottom), scrolled: window.scrollY };
-  }));
-  await shot(host, 'layout-sideways-rematch-offered-fr', { fullPage: false });
-  for (const { id, top, bottom, scrolled } of inWindow) {
-    assert.equal(scrolled, 0, 'the page has not scrolled');
-    assert.ok(top >= 0 && bottom <= 390, `${id} spans ${top}–${bottom} px of a window of 390`);
-  }
+  await assertAnswersInWindow(host, ['#rematch-accept', '#rematch-decline'], 'layout-sideways-rematch-offered-fr');
   assert.equal(await host.textContent('#rematch-decline'), 'Refuser');
   await host.click('#rematch-decline');
   assertNoProblems(host, guest);
