@@ -83,8 +83,10 @@ export class GameConnection {
     this.handlers.onState(this.retries ? 'reconnecting' : 'connecting');
     socket.addEventListener('open', () => {
       if (this.socket !== socket) return;
-      /** @type {{ type: 'hello', token?: string, since?: number }} */
-      const hello = { type: 'hello' };
+      // The pings below are its heartbeat: a page that stops (a frozen tab, whose browser still
+      // answers the server's pings) stops counting its player present (docs/PROTOCOL.md §4).
+      /** @type {{ type: 'hello', heartbeat: true, token?: string, since?: number }} */
+      const hello = { type: 'hello', heartbeat: true };
       if (this.token) hello.token = this.token;
       if (this.lastVersion !== null) hello.since = this.lastVersion;
       socket.send(JSON.stringify(hello));

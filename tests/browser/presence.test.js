@@ -6,12 +6,17 @@
 // after ten seconds here (`--invite-expiry-secs`): the waiting creator is told why the game ended.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { browserSuite, shot, view, waitStatus, waitVersion, shown, clickMove, startFromHome, createViaApi, LAPTOP, PHONE } from './support.js';
+import { browserSuite, shot, view, waitStatus, waitVersion, shown, clickMove, startFromHome, joinFrom, createViaApi, LAPTOP, PHONE } from './support.js';
 
 const CLAIM_AFTER_SECS = 2;
 const INVITE_EXPIRY_SECS = 10;
+// A page's socket silent this long no longer keeps its player present (the default is 120 s).
+const HEARTBEAT_SECS = 15;
 const { server, page, onlineGame, assertNoProblems } = await browserSuite({
-  serverArgs: ['--claim-after-timed-secs', String(CLAIM_AFTER_SECS), '--invite-expiry-secs', String(INVITE_EXPIRY_SECS)],
+  serverArgs: [
+    '--claim-after-timed-secs', String(CLAIM_AFTER_SECS), '--invite-expiry-secs', String(INVITE_EXPIRY_SECS),
+    '--socket-heartbeat-secs', String(HEARTBEAT_SECS),
+  ],
 });
 
 test('an invite nobody used expires, and the creator waiting on the page is told so', async () => {
@@ -91,5 +96,40 @@ test('an opponent gone before moving: the button says the claim aborts the game,
   await host.click('#claim');
   await waitStatus(host, 'aborted');
   assert.equal((await view(host)).result, null, 'no one won');
+  assertNoProblems(host, guest);
+});
+
+test('a page frozen in the background, whose browser still answers the pings, keeps no one present: the opponent may claim', async () => {
+  const host = await page(LAPTOP);
+  await startFromHome(host, { variant: 'petteia-6', mode: 'online', clock: '5+3' });
+  const guest = await page(PHONE);
+  /** @type {string[]} */
+  const closed = [];
+  guest.on('websocket', (socket) => socket.on('close', () => closed.push(socket.url())));
+  await joinFrom(host, guest);
+  await clickMove(host, 'A1', 'A2');
+  await waitVersion(guest, (await shown(host)).version);
+  await clickMove(guest, 'A6', 'A5');
+  await waitVersion(host, (await shown(guest)).version);
+  await guest.waitForSelector('.connection[data-state="connected"]');
+  // The page's scripts stop, as in a tab Chrome froze in the background, while the browser's
+  // network stack still answers the server's pings: the socket stays open and says nothing.
+  // (Headless Chrome does not freeze a page it shows, `Page.setWebLifecycleState` left its
+  // timers running; the debugger stops them.)
+  const cdp = await guest.context().newCDPSession(guest);
+  await cdp.send('Debugger.enable');
+  await cdp.send('Debugger.pause');
+  // Found at the server's first ping (every 20 s) past the heartbeat's silence.
+  await host.waitForSelector('.opponent-gone:not([hidden])', { timeout: (HEARTBEAT_SECS + 30) * 1000 });
+  await host.waitForSelector('#claim', { timeout: (CLAIM_AFTER_SECS + 8) * 1000 });
+  assert.equal(await host.textContent('#claim'), 'Claim the game');
+  assert.deepEqual(closed, [], 'the stopped page kept its socket open');
+  await host.click('#claim');
+  await waitStatus(host, 'finished');
+  const { winner, termination } = (await view(host)).result;
+  assert.deepEqual([winner, termination], ['light', 'abandoned']);
+  // Woken, the page hears how its game ended.
+  await cdp.send('Debugger.resume');
+  await waitStatus(guest, 'finished');
   assertNoProblems(host, guest);
 });

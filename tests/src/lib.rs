@@ -183,6 +183,7 @@ pub fn test_config(database_url: String) -> ServeConfig {
         sign_in_per_minute: 10_000,
         // Tests play as fast as the server answers; the flood test sets the default back.
         socket_messages_per_second: 10_000,
+        socket_heartbeat_secs: 120,
         computer_delay_ms: 10,
         claim_after_timed_secs: 60,
         claim_after_untimed_secs: 600,
@@ -798,6 +799,23 @@ impl Socket {
 
     pub async fn send_raw(&mut self, message: Message) {
         let _ = self.stream.send(message).await;
+    }
+
+    /// Sends a ping frame and reads until its pong comes back: the server has read everything
+    /// sent before it. Messages that come first are skipped. A browser whose page is frozen
+    /// still does this much (its network stack answers pings; the page sends nothing).
+    pub async fn transport_round_trip(&mut self) {
+        self.stream
+            .send(Message::Ping(Default::default()))
+            .await
+            .expect("the socket sends");
+        loop {
+            match self.stream.next().await {
+                Some(Ok(Message::Pong(_))) => return,
+                Some(Ok(_)) => continue,
+                other => panic!("the socket closed before the pong: {other:?}"),
+            }
+        }
     }
 
     /// Writes `bytes` to the connection as they are: frames the WebSocket client would never

@@ -192,6 +192,30 @@ async fn a_closed_socket_is_seen_at_once_and_the_claim_time_is_given(database: D
     server.stop().await;
 }
 
+/// A timed online game (10 minutes each; the claim window the default 60 s) in which Light
+/// played A1-A2 over HTTP: (game id, Light's token, Dark's token, the version Light moved at).
+async fn a_timed_game_light_moved_in(api: &Api) -> (String, String, String, u64) {
+    let (game, light, dark) =
+        joined_game(api, json!({ "initial_ms": 600_000, "increment_ms": 0 })).await;
+    let version = api.view(&game, Some(&light)).await["version"]
+        .as_u64()
+        .unwrap();
+    let (status, played) = api.play(&game, &light, "A1-A2", version).await;
+    assert_eq!(status, 200, "{played}");
+    (game, light, dark, version)
+}
+
+/// When the game's last event happened (ms since the epoch, the server's clock).
+async fn last_event_at(api: &Api, game: &str) -> i64 {
+    let events = api
+        .get(&format!("/api/v1/games/{game}/events?since=0"), None)
+        .await
+        .1;
+    events.as_array().unwrap().last().unwrap()["at"]
+        .as_i64()
+        .unwrap()
+}
+
 /// A link that dies without a word (a phone's Wi-Fi gone): nothing closes the socket, which
 /// answers no ping. The server closes it once silent for 30 s, and its player counts as away
 /// from when it was last heard, not from the close: the claim comes as long after the link died
@@ -201,13 +225,7 @@ async fn a_silent_socket_is_closed_and_its_player_away_from_when_last_heard(data
     // The claim window of a timed game is the default, 60 s.
     let server = TestServer::start_paused(database, |config| config).await;
     let api = server.api();
-    let (game, light, dark) =
-        joined_game(&api, json!({ "initial_ms": 600_000, "increment_ms": 0 })).await;
-    let version = api.view(&game, Some(&light)).await["version"]
-        .as_u64()
-        .unwrap();
-    let (status, played) = api.play(&game, &light, "A1-A2", version).await;
-    assert_eq!(status, 200, "{played}");
+    let (game, light, dark, version) = a_timed_game_light_moved_in(&api).await;
     // Dark moves by its socket, then is never read again: no pong goes back.
     let mut theirs = Socket::connect(&server.base, &game, Some(&dark), None).await;
     theirs.next_of("snapshot").await;
@@ -215,13 +233,7 @@ async fn a_silent_socket_is_closed_and_its_player_away_from_when_last_heard(data
         .send(json!({ "type": "move", "move": "A6-A5", "version": version + 1, "id": "m1" }))
         .await;
     assert_eq!(theirs.next_of("ack").await["id"], "m1");
-    let events = api
-        .get(&format!("/api/v1/games/{game}/events?since=0"), None)
-        .await
-        .1;
-    let last_heard = events.as_array().unwrap().last().unwrap()["at"]
-        .as_i64()
-        .unwrap();
+    let last_heard = last_event_at(&api, &game).await;
     // Light asks by HTTP (a socket of its own, unread, would go silent too).
     server.advance(Duration::from_secs(20)).await;
     let view = api.view(&game, Some(&light)).await;
@@ -251,6 +263,86 @@ async fn a_silent_socket_is_closed_and_its_player_away_from_when_last_heard(data
     );
     assert_eq!(away["claim_allowed_at"].as_i64(), Some(since + 60_000));
     drop(theirs);
+    server.stop().await;
+}
+
+/// Light's view of the game once `server`'s time has moved on a little at a time until
+/// `opponent_connected` is `connected` (a presence change reaches the actor through a message).
+async fn until_opponent_connected(
+    server: &TestServer,
+    game: &str,
+    light: &str,
+    connected: bool,
+) -> Value {
+    let api = server.api();
+    let mut view = api.view(game, Some(light)).await;
+    for _ in 0..40 {
+        if view["opponent_connected"] == connected {
+            break;
+        }
+        server.advance(Duration::from_millis(100)).await;
+        view = api.view(game, Some(light)).await;
+    }
+    assert_eq!(view["opponent_connected"], connected, "{view}");
+    view
+}
+
+/// Moves `server`'s time on by `seconds`, 20 s at a time (the server's ping), with `socket`
+/// heard at each step as a browser whose page is frozen is: its transport's frames, no message.
+async fn only_transport_for(server: &TestServer, socket: &mut Socket, seconds: u64) {
+    for _ in 0..seconds / 20 {
+        server.advance(Duration::from_secs(20)).await;
+        socket.transport_round_trip().await;
+    }
+}
+
+/// A page that stops (a tab frozen in the background) while its browser still answers the
+/// server's pings: its hello promised a heartbeat, so its silence past two minutes counts its
+/// player away from its last message, and its next message brings them back. A client that
+/// promised none (a bot thinking long) stays present however long it is silent, as before.
+async fn a_socket_that_promised_a_heartbeat_and_went_quiet_is_away_from_its_last_message(
+    database: Database,
+) {
+    let server = TestServer::start_paused(database, |config| config).await;
+    let api = server.api();
+    let (game, light, dark, version) = a_timed_game_light_moved_in(&api).await;
+    let mut page = Socket::open(&server.base, &game, "")
+        .await
+        .expect("the socket opens");
+    page.send(json!({ "type": "hello", "token": dark, "heartbeat": true }))
+        .await;
+    page.next_of("snapshot").await;
+    page.send(json!({ "type": "move", "move": "A6-A5", "version": version + 1, "id": "m1" }))
+        .await;
+    assert_eq!(page.next_of("ack").await["id"], "m1");
+    let last_message = last_event_at(&api, &game).await;
+    only_transport_for(&server, &mut page, 100).await;
+    let view = api.view(&game, Some(&light)).await;
+    assert_eq!(view["opponent_connected"], true, "100 s quiet: present");
+    // Found quiet at the first ping past 120 s.
+    only_transport_for(&server, &mut page, 40).await;
+    let away = until_opponent_connected(&server, &game, &light, false).await;
+    let since = away["opponent_away_since"].as_i64().expect("since when");
+    assert!(
+        (last_message..last_message + 1_000).contains(&since),
+        "away since {since}, last message at {last_message}"
+    );
+    assert_eq!(away["claim_allowed_at"].as_i64(), Some(since + 60_000));
+    // The page wakes: its ping brings its player back.
+    page.send(json!({ "type": "ping", "id": "p1" })).await;
+    assert_eq!(page.next_of("pong").await["id"], "p1");
+    until_opponent_connected(&server, &game, &light, true).await;
+    // Closed, it counts out once: Dark is away, and a bot of Dark's with no heartbeat promised
+    // keeps them present through the same silence.
+    drop(page);
+    until_opponent_connected(&server, &game, &light, false).await;
+    let mut bot = Socket::connect(&server.base, &game, Some(&dark), None).await;
+    bot.next_of("snapshot").await;
+    until_opponent_connected(&server, &game, &light, true).await;
+    only_transport_for(&server, &mut bot, 160).await;
+    let view = api.view(&game, Some(&light)).await;
+    assert_eq!(view["opponent_connected"], true, "{view}");
+    drop(bot);
     server.stop().await;
 }
 
@@ -788,6 +880,7 @@ on_both_databases!(
     paused:
     a_closed_socket_is_seen_at_once_and_the_claim_time_is_given,
     a_silent_socket_is_closed_and_its_player_away_from_when_last_heard,
+    a_socket_that_promised_a_heartbeat_and_went_quiet_is_away_from_its_last_message,
     a_claim_before_each_side_has_moved_aborts_the_game,
     an_online_dice_game_is_begun_once_a_die_is_thrown,
     a_player_not_seen_since_the_start_loses_neither_by_a_claim_nor_on_time,

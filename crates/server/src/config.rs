@@ -68,6 +68,16 @@ pub struct ServeConfig {
         value_parser = clap::value_parser!(u32).range(1..)
     )]
     pub socket_messages_per_second: u32,
+    /// Seconds without a message after which a socket whose hello promised a heartbeat no longer
+    /// keeps its player present (a frozen page; docs/PROTOCOL.md §4). Found at the server's
+    /// ping, every 20 s. The browser pings every 10 s.
+    #[arg(
+        long,
+        env = "LUDUS_SOCKET_HEARTBEAT_SECS",
+        default_value_t = 120,
+        value_parser = clap::value_parser!(u64).range(11..)
+    )]
+    pub socket_heartbeat_secs: u64,
     /// Milliseconds the computer waits before it moves (at most an hour).
     #[arg(
         long,

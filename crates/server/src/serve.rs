@@ -63,6 +63,7 @@ pub async fn run(
         join_per_minute: config.join_per_minute,
         hints_per_minute: config.hints_per_minute,
         socket_messages_per_second: config.socket_messages_per_second,
+        socket_heartbeat: Duration::from_secs(config.socket_heartbeat_secs),
         connections: ConnectionLimits {
             header_read_timeout: Duration::from_secs(config.header_read_timeout_secs),
             write_timeout: Duration::from_secs(config.write_timeout_secs),

@@ -71,7 +71,7 @@ test('a ping every ten seconds; a pong keeps the link', (t) => {
   const { connection, seen } = connect();
   const socket = FakeSocket.all[0];
   socket.accept(3);
-  assert.deepEqual(socket.sent[0], { type: 'hello', token: 'token1' });
+  assert.deepEqual(socket.sent[0], { type: 'hello', heartbeat: true, token: 'token1' });
   t.mock.timers.tick(PING_EVERY_MS);
   assert.deepEqual(socket.sent.at(-1), { type: 'ping' });
   socket.serverSays({ type: 'pong' });
@@ -99,7 +99,7 @@ test('a missing pong is a lost link: reconnect, resume with since, resend the pe
   const second = FakeSocket.all[1];
   assert.ok(second, 'a new socket');
   second.accept(7);
-  assert.deepEqual(second.sent[0], { type: 'hello', token: 'token1', since: 7 });
+  assert.deepEqual(second.sent[0], { type: 'hello', heartbeat: true, token: 'token1', since: 7 });
   const resent = second.sent.find((m) => m.type === 'move');
   assert.deepEqual(resent, move, 'the same move, version and id');
   assert.equal(seen.states.at(-1), 'connected');
@@ -244,6 +244,6 @@ test('moves that do not add up to the delta count make the socket start again', 
   assert.equal(seen.states.at(-1), 'reconnecting');
   t.mock.timers.tick(10000);
   FakeSocket.all[1].accept(4);
-  assert.deepEqual(FakeSocket.all[1].sent[0], { type: 'hello', token: 'token1', since: 4 });
+  assert.deepEqual(FakeSocket.all[1].sent[0], { type: 'hello', heartbeat: true, token: 'token1', since: 4 });
   connection.close();
 });

@@ -56,6 +56,11 @@ pub struct ApiLimits {
     /// after it (every 20 s), so a link that died without a word is closed within 40 s. The
     /// browser pings every 10 s, and every client's library answers the server's pings.
     pub socket_idle: std::time::Duration,
+    /// A socket whose hello promised a heartbeat and that sends no message for this long (pongs
+    /// do not count) no longer keeps its player present, until it speaks again: the page stopped
+    /// (`--socket-heartbeat-secs`). The browser pings every 10 s, once a minute at worst in a tab
+    /// long hidden.
+    pub socket_heartbeat: std::time::Duration,
     /// Slow clients, connections per address, and the proxies whose forwarding headers name the
     /// client (for every per-address limit).
     pub connections: ConnectionLimits,
@@ -72,6 +77,7 @@ impl Default for ApiLimits {
             socket_messages_per_second: 20,
             max_socket_message: 4096,
             socket_idle: std::time::Duration::from_secs(30),
+            socket_heartbeat: std::time::Duration::from_secs(120),
             connections: ConnectionLimits::default(),
             sign_in_per_minute: 10,
         }

@@ -59,6 +59,11 @@ enum ClientMessage {
         token: Option<String>,
         #[serde(default)]
         since: Option<u64>,
+        /// The client promises a message at least every [`ApiLimits::socket_heartbeat`]: its
+        /// silence beyond that means a page that stopped (a frozen tab whose browser still
+        /// answers the pings), and its player no longer counts as present until it speaks.
+        #[serde(default)]
+        heartbeat: bool,
         /// Allowed as on every message (a client that tags each one lost its socket), and given
         /// back on a refusal of the hello.
         #[serde(default)]
@@ -499,7 +504,14 @@ async fn refuse_broken(socket: &mut WebSocket, error: &axum::Error, limit: usize
 
 /// Reads the hello: the token (if any) and the version the client has seen. On anything else
 /// the socket is told why and closed.
-async fn read_hello(socket: &mut WebSocket, limit: usize) -> Option<(Option<String>, Option<u64>)> {
+/// What a hello asks for.
+struct HelloRequest {
+    token: Option<String>,
+    since: Option<u64>,
+    heartbeat: bool,
+}
+
+async fn read_hello(socket: &mut WebSocket, limit: usize) -> Option<HelloRequest> {
     let bad_request = |message: String| ApiError::BadRequest(message);
     let no_hello = || bad_request(NO_HELLO.into());
     let (hello, id) = match tokio::time::timeout(HELLO_WITHIN, socket.recv()).await {
@@ -516,8 +528,17 @@ async fn read_hello(socket: &mut WebSocket, limit: usize) -> Option<(Option<Stri
         }
         Ok(None) => return None,
     };
-    let (token, since) = match hello {
-        Ok(ClientMessage::Hello { token, since, .. }) => (token, since),
+    let request = match hello {
+        Ok(ClientMessage::Hello {
+            token,
+            since,
+            heartbeat,
+            ..
+        }) => HelloRequest {
+            token,
+            since,
+            heartbeat,
+        },
         other => {
             let error = match other {
                 Err(e) => bad_request(format!("not a message of the protocol: {e}")),
@@ -527,7 +548,7 @@ async fn read_hello(socket: &mut WebSocket, limit: usize) -> Option<(Option<Stri
             return None;
         }
     };
-    Some((token, since))
+    Some(request)
 }
 
 /// The seat a hello's token speaks for: a seat token's; a personal token's account's seat in the
@@ -572,7 +593,15 @@ struct Session {
     rate: Rate,
     bucket: Bucket,
     refusals: u32,
+    /// The last frame of any kind, a pong included.
     heard: tokio::time::Instant,
+    /// The hello promised a heartbeat: see `spoke`.
+    heartbeat: bool,
+    /// The last message (a text frame): with a heartbeat promised, silence past
+    /// [`ApiLimits::socket_heartbeat`] counts the socket out of its player's presence (`quiet`)
+    /// until the next.
+    spoke: tokio::time::Instant,
+    quiet: bool,
 }
 
 impl Session {
@@ -587,7 +616,11 @@ impl Session {
         shape: ViewShape,
     ) -> Option<Box<Session>> {
         let limit = state.limits.max_socket_message;
-        let (token, since) = read_hello(&mut socket, limit).await?;
+        let HelloRequest {
+            token,
+            since,
+            heartbeat,
+        } = read_hello(&mut socket, limit).await?;
         let GameSeat {
             hash: token_hash,
             account,
@@ -627,6 +660,9 @@ impl Session {
             rate,
             refusals: 0,
             heard: tokio::time::Instant::now(),
+            heartbeat,
+            spoke: tokio::time::Instant::now(),
+            quiet: false,
             last_version: snapshot.version,
             shape,
             undone: false,
@@ -699,11 +735,19 @@ impl Session {
     }
 
     async fn leave(&mut self) {
+        // A quiet socket was counted out of its player's presence already.
+        if !self.quiet {
+            self.count_out(self.heard).await;
+        }
+    }
+
+    /// Tells the actor this socket no longer keeps its player present, last heard at `last_heard`.
+    async fn count_out(&mut self, last_heard: tokio::time::Instant) {
         let _ = self
             .actor
             .send(Command::Unsubscribe {
                 seat: self.seat,
-                last_heard: self.state.registry.ms_at(self.heard),
+                last_heard: self.state.registry.ms_at(last_heard),
             })
             .await;
     }
@@ -805,7 +849,14 @@ impl Session {
             return ControlFlow::Continue(());
         }
         let message = match frame {
-            Message::Text(text) => text,
+            Message::Text(text) => {
+                self.spoke = heard;
+                if self.quiet {
+                    self.quiet = false;
+                    let _ = self.actor.send(Command::Spoke { seat: self.seat }).await;
+                }
+                text
+            }
             Message::Binary(_) => {
                 let error = ApiError::BadRequest("messages are JSON text frames".into());
                 return self.send(error_message(None, &error)).await;
@@ -899,6 +950,13 @@ impl Session {
         if self.heard.elapsed() > self.state.limits.socket_idle {
             close(&mut self.socket, 1001, "idle").await;
             return ControlFlow::Break(());
+        }
+        if self.heartbeat
+            && !self.quiet
+            && self.spoke.elapsed() > self.state.limits.socket_heartbeat
+        {
+            self.quiet = true;
+            self.count_out(self.spoke).await;
         }
         // A database that does not answer now closes nothing: the next ping asks again.
         if let Some(account) = &self.account

@@ -124,10 +124,16 @@ pub enum Command {
         since: Option<u64>,
         reply: Reply<Subscription>,
     },
+    /// A socket or stream closed, or a socket whose hello promised a heartbeat went quiet: it no
+    /// longer keeps its player present.
     Unsubscribe {
         seat: Seat,
         /// When the socket or stream was last heard from (the registry's clock).
         last_heard: i64,
+    },
+    /// A socket counted out as quiet spoke again: it keeps its player present once more.
+    Spoke {
+        seat: Seat,
     },
     /// The game view (JSON text) for the token's seat.
     View {

@@ -307,6 +307,7 @@ impl GameActor {
             Command::Unsubscribe { seat, last_heard } => {
                 self.touch(seat, Touch::Closed { last_heard }, now)
             }
+            Command::Spoke { seat } => self.touch(seat, Touch::Opened, now),
             Command::View {
                 token,
                 presence,
