@@ -457,7 +457,8 @@ test('a clock that runs out ends the game on both browsers at once, without a mo
   await Promise.all([host, guest].map((p) => waitStatus(p, 'finished', { timeout: 20000 })));
   await assertEndShown(host, { result: 'Vous perdez', how: 'Par dépassement du temps.', headline: 'Sombre gagne par dépassement du temps — vous perdez.' });
   await assertEndShown(guest, { result: 'You win', how: 'By timeout.', headline: 'Dark wins by timeout — you win.' });
-  for (const [p, lightClock] of [[host, '.clock-bottom'], [guest, '.clock-top']]) assert.equal(await p.textContent(`${lightClock} .clock-time`), '0:00.0');
+  // The tenths after each language's decimal mark.
+  for (const [p, lightClock, shown] of [[host, '.clock-bottom', '0:00,0'], [guest, '.clock-top', '0:00.0']]) assert.equal(await p.textContent(`${lightClock} .clock-time`), shown);
   const final = await view(host);
   assert.deepEqual([final.result?.winner, final.result?.termination, final.clocks?.light, final.moves], ['dark', 'timeout', 0, []]);
   assert.deepEqual(final.legal_moves, []);
