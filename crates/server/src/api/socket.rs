@@ -502,8 +502,6 @@ async fn refuse_broken(socket: &mut WebSocket, error: &axum::Error, limit: usize
     tokio::time::sleep(CLOSING_WITHIN).await;
 }
 
-/// Reads the hello: the token (if any) and the version the client has seen. On anything else
-/// the socket is told why and closed.
 /// What a hello asks for.
 struct HelloRequest {
     token: Option<String>,
@@ -511,6 +509,8 @@ struct HelloRequest {
     heartbeat: bool,
 }
 
+/// Reads the hello: the token (if any), the version the client has seen, and whether it promises
+/// a heartbeat. On anything else the socket is told why and closed.
 async fn read_hello(socket: &mut WebSocket, limit: usize) -> Option<HelloRequest> {
     let bad_request = |message: String| ApiError::BadRequest(message);
     let no_hello = || bad_request(NO_HELLO.into());
