@@ -2,7 +2,7 @@
 // Pente Grammai (docs/RULES.md §2): five lines, the sacred line 3 marked, the ten line ends numbered
 // along the route. Terracotta sits at the bottom unless the seat says otherwise; then the board
 // turns half round. Reserve (Kidd), holy line (Kidd) and removed counters (Perimeter) sit in trays.
-import { svg, placeAttrs, trayAttrs, stack, withPlaceNames } from '../svg.js';
+import { svg, placeAttrs, trayAttrs, stack, withPlaceNames, moveEnds } from '../svg.js';
 import { t, sideLabel } from '../i18n.js';
 
 /** @typedef {'terracotta' | 'black'} Side */
@@ -78,7 +78,7 @@ export function taken(before, after, mover) {
  */
 export function removed(before, after, mover, move) {
   const side = mover === 'black' ? 'black' : 'terracotta';
-  const [, from, to] = /^(?:\d:)?(\w+)-(\d+)$/.exec(move) || [];
+  const { from, to } = moveEnds(move);
   return before.points.flatMap((counts, point) => {
     const moved = (String(point) === from ? 1 : 0) - (String(point) === to ? 1 : 0);
     return counts[side] - moved > (after.points[point]?.[side] ?? 0) ? [String(point)] : [];

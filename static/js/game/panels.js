@@ -5,6 +5,7 @@
 import { sideName } from '../boards/index.js';
 import { formatElapsed } from './clock.js';
 import { t, terminationLabel, moveLabel } from '../i18n.js';
+import { moveEnds } from '../svg.js';
 
 /** @typedef {import('../api.js').GameView} GameView */
 /** @typedef {import('../api.js').GameEvent} GameEvent */
@@ -130,14 +131,18 @@ export function announcement(view, event) {
   return '';
 }
 
+/** The ids of the buttons that answer an offer made to this player: a draw, a takeback, a rematch. */
+export const OFFER_ANSWERS = ['draw-accept', 'draw-decline', 'undo-accept', 'undo-decline', 'rematch-accept', 'rematch-decline'];
+
 /**
  * The status line while a move is on its way: a decline and a pass are said as what they are
  * ("Sending your move decline…" read as nonsense).
  * @param {string} move
  */
 function sendingText(move) {
-  if (move === 'decline') return t('panel.sending_decline');
-  if (/^(\d:)?pass$/.test(move)) return t('panel.sending_pass');
+  const { special } = moveEnds(move);
+  if (special === 'decline') return t('panel.sending_decline');
+  if (special === 'pass') return t('panel.sending_pass');
   return t('panel.sending', { move: moveLabel(move) });
 }
 
@@ -266,8 +271,8 @@ export function playButtons(view, { offers, confirmingResign, now, awaySeenAt })
   }
   // The answers to an offer first, before the buttons that end the game: first in the Tab order
   // and on a short screen (a sideways phone had Accept below the window).
-  const answers = new Set(['draw-accept', 'draw-decline', 'undo-accept', 'undo-decline']);
-  return [...buttons.filter((b) => answers.has(b.id)), ...buttons.filter((b) => !answers.has(b.id))];
+  const answers = (/** @type {ActionButton} */ b) => OFFER_ANSWERS.includes(b.id);
+  return [...buttons.filter(answers), ...buttons.filter((b) => !answers(b))];
 }
 
 /**

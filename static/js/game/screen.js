@@ -20,7 +20,7 @@ import { pairedTurns, diceTurns, turnWords } from './moves.js';
 import { mountReview } from '../review.js';
 import {
   NO_OFFERS, noteEvent, offerNote, statusText, endSummary, presence, spectatorText, pageTitle, unplayableRollText, bonusLabel, computerLabel, choiceLabel,
-  playButtons, rematchButtons, mySide, diceCheckText, announcement,
+  playButtons, rematchButtons, mySide, diceCheckText, announcement, OFFER_ANSWERS,
 } from './panels.js';
 import { checkRecord } from './fairness.js';
 import { invitePanel } from './invite.js';
@@ -38,8 +38,8 @@ const THREAT_TEXTS = {
   watching: { label: 'game.show_threats_watching', none: 'game.threatened_none_watching', one: 'game.threatened_one_watching', many: 'game.threatened_n_watching' },
 };
 
-/** The buttons that answer an offer made to this player: a draw, a takeback, a rematch. */
-const OFFER_ANSWERS = '#draw-accept, #draw-decline, #undo-accept, #undo-decline, #rematch-accept, #rematch-decline';
+/** The buttons that answer an offer made to this player, as a selector. */
+const OFFER_ANSWERING = OFFER_ANSWERS.map((id) => `#${id}`).join(', ');
 
 /** @param {GameView} view */
 const threatTexts = (view) => (view.seat ? THREAT_TEXTS.player : THREAT_TEXTS.watching);
@@ -521,12 +521,12 @@ class GameScreen {
 
   draw() {
     const hadFocus = this.root?.contains(document.activeElement) ?? false;
-    const wasAsked = Boolean(this.root?.querySelector(OFFER_ANSWERS));
+    const wasAsked = Boolean(this.panel?.querySelector(OFFER_ANSWERING));
     this.drawAll();
     // An offer just made to this player: its answers are brought into view where the panel
     // scrolls beside the board (a phone held sideways), Decline and then Accept above it.
     if (!wasAsked && this.panel) {
-      for (const answer of [...this.panel.querySelectorAll(OFFER_ANSWERS)].reverse()) keepInView(this.panel, answer);
+      for (const answer of [...this.panel.querySelectorAll(OFFER_ANSWERING)].reverse()) keepInView(this.panel, answer);
     }
     // The control that had the keyboard's focus went away with the redraw (Resign at the end,
     // Decline once the bonus dice are gone): the focus goes on from the result, or from the status
